@@ -1,0 +1,260 @@
+/*
+ * engine.c - one simulation end to end: spec -> SimGrid platform -> actors -> JSON.
+ *
+ * The platform is generated from the machine section (a host "cpuN" per CPU whose
+ * speed is its clock in cycles/s, and an "io" host holding the disks) as XML in a
+ * temporary file that SimGrid loads and that is removed at once; users never see
+ * it.  SimGrid logging is silenced: results are JSON, not log lines.
+ */
+#include "emu/sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+
+#include "models/disk.h"
+#include "models/reclaim/reclaim.h"
+
+const struct mm_param engine_params[] = {
+	MM_PARAM(struct engine_cfg, quantum, "quantum", MM_P_TIME, 0, 1, "\"10us\"",
+		 "pending cycles are paid at least this often (time model error bound)"),
+	MM_PARAM(struct engine_cfg, max_time, "max_time", MM_P_TIME, 0, 1e7, "0",
+		 "stop the simulation at this simulated time (0: when the workload ends)"),
+	MM_PARAM_END
+};
+
+void sim_metric(struct sim *s, const char *name, double v)
+{
+	if (!s->metrics)
+		s->metrics = json_object();
+	json_object_set_new(s->metrics, name, json_real(v));
+}
+
+void sim_series_add(struct sim *s, const char *name, double t, double v)
+{
+	if (!s->series)
+		s->series = json_object();
+	json_t *o = json_object_get(s->series, name);
+	if (!o) {
+		o = json_pack("{s:[],s:[]}", "t", "v");
+		json_object_set_new(s->series, name, o);
+	}
+	json_array_append_new(json_object_get(o, "t"), json_real(t));
+	json_array_append_new(json_object_get(o, "v"), json_real(v));
+}
+
+struct disk *sim_disk(struct sim *s, int i)
+{
+	return i >= 0 && i < s->machine.ndisks ? s->disks[i] : NULL;
+}
+
+/* The reclaim choice of kernel section @k: a name, or an object with "module". */
+static int reclaim_choice(json_t *k, const char **mod, json_t **params, const char *file,
+			  const char *path, struct mm_err *e)
+{
+	char sub[256], msub[280];
+	json_t *r = json_object_get(k, "reclaim");
+	snprintf(sub, sizeof sub, "%s.reclaim", path);
+	*mod = "lru";
+	*params = NULL;
+	if (json_is_string(r)) {
+		*mod = json_string_value(r);
+	} else if (json_is_object(r)) {
+		json_t *m = json_object_get(r, "module");
+		snprintf(msub, sizeof msub, "%s.module", sub);
+		if (!json_is_string(m))
+			return mm_errf(e, file, msub, "expected a string naming a reclaim module");
+		*mod = json_string_value(m);
+		*params = r;
+	} else if (r) {
+		return mm_errf(e, file, sub, "expected a module name or an object with \"module\"");
+	}
+	return 0;
+}
+
+struct reclaim *sim_reclaim_create(struct sim *s, uint32_t nframes, struct mm_err *e)
+{
+	char path[200], sub[256];
+	const char *mod;
+	json_t *params;
+	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
+	if (reclaim_choice(s->kernel, &mod, &params, s->file, path, e))
+		return NULL;
+	snprintf(sub, sizeof sub, "%s.reclaim", path);
+	return reclaim_create(mod, params, nframes, &s->vs, s->file, sub, e);
+}
+
+static const char *const kernel_keys[] = { "reclaim", "alloc", "kmap", "coloring",
+					   "machine", "description", NULL };
+
+/* Check a kernel section: known keys, module choices and their parameters. */
+static int kernel_check(struct sim *s, json_t *k, const char *file, const char *path,
+			struct mm_err *e)
+{
+	char sub[256];
+	const char *key;
+	json_t *v;
+	if (!json_is_object(k))
+		return mm_errf(e, file, path, "expected an object");
+	json_object_foreach(k, key, v) {
+		int ok = 0;
+		for (int i = 0; kernel_keys[i]; i++)
+			ok |= strcmp(key, kernel_keys[i]) == 0;
+		snprintf(sub, sizeof sub, "%s.%s", path, key);
+		if (!ok)
+			return mm_errf(e, file, sub,
+				       "unknown key (expected one of: reclaim, alloc, kmap, coloring, machine, description)");
+	}
+	if (json_object_get(k, "description") && !json_is_string(json_object_get(k, "description"))) {
+		snprintf(sub, sizeof sub, "%s.description", path);
+		return mm_errf(e, file, sub, "expected a string");
+	}
+	struct reclaim *rc = sim_reclaim_create(s, 1, e);
+	if (!rc)
+		return -1;
+	json_t *eff = json_object();
+	json_object_set_new(eff, "reclaim", reclaim_params_json(rc));
+	reclaim_destroy(rc);
+	json_object_set_new(s->effective, "kernel", eff);
+	return 0;
+}
+
+int sim_prepare(struct sim *s, json_t *spec, const char *file, struct mm_err *e)
+{
+	memset(s, 0, sizeof *s);
+	s->file = file;
+	s->spec = spec;
+	s->effective = json_object();
+	s->kernel_name = json_string_value(json_object_get(spec, "kernel"));
+	s->seed = (uint64_t)json_integer_value(json_object_get(spec, "seed"));
+	s->run = (int)json_integer_value(json_object_get(spec, "run"));
+	char kpath[200];
+	snprintf(kpath, sizeof kpath, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
+
+	if (machine_load(&s->machine, json_object_get(spec, "machine"), file, "machine", e))
+		return -1;
+	if (mm_params_load(engine_params, &s->engine, json_object_get(spec, "engine"), file,
+			   "engine", NULL, e))
+		return -1;
+	s->kernel = json_object_get(spec, "kernel_cfg");
+	if (kernel_check(s, s->kernel, file, kpath, e))
+		return -1;
+	s->wl = workload_load(json_object_get(spec, "workload"), &s->machine, &s->wl_cfg, file,
+			      "workload", e);
+	if (!s->wl)
+		return -1;
+	json_object_set_new(s->effective, "machine", machine_dump(&s->machine));
+	json_object_set_new(s->effective, "engine", mm_params_dump(engine_params, &s->engine));
+	json_t *w = mm_params_dump(s->wl->params, s->wl_cfg);
+	json_object_set_new(w, "type", json_string(s->wl->name));
+	json_object_set_new(s->effective, "workload", w);
+	return 0;
+}
+
+void sim_release(struct sim *s)
+{
+	workload_free(s->wl, s->wl_cfg);
+	s->wl_cfg = NULL;
+	for (int i = 0; i < MACHINE_MAX_DISKS; i++) {
+		disk_destroy(s->disks[i]);
+		s->disks[i] = NULL;
+	}
+	json_decref(s->metrics);
+	json_decref(s->series);
+	json_decref(s->effective);
+	s->metrics = s->series = s->effective = NULL;
+}
+
+/* Write the platform XML for @m into a temporary file. Returns: 0 or -1. */
+static int write_platform(const struct machine_cfg *m, char *path, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(path, len, "%s/mmemu-platform-XXXXXX.xml", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemps(path, 4);
+	if (fd < 0)
+		return -1;
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	fprintf(f, "<?xml version='1.0'?>\n"
+		   "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+		   "<platform version=\"4.1\">\n<zone id=\"machine\" routing=\"Full\">\n");
+	for (int i = 0; i < m->cpus; i++)
+		fprintf(f, "  <host id=\"cpu%d\" speed=\"%.17gf\"/>\n", i, m->clock);
+	fprintf(f, "  <host id=\"io\" speed=\"1f\">\n");
+	for (int i = 0; i < m->ndisks; i++)
+		fprintf(f, "    <disk id=\"%s\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>\n",
+			m->disks[i].name, m->disks[i].read_bw, m->disks[i].write_bw);
+	fprintf(f, "  </host>\n</zone>\n</platform>\n");
+	if (fclose(f)) {
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+static json_t *vmstat_json(const struct mm_vmstat *vs)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < MM_NR_VM_EVENTS; i++)
+		json_object_set_new(o, mm_vm_event_names[i], json_integer((json_int_t)vs->ev[i]));
+	return o;
+}
+
+json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
+{
+	struct sim s;
+	char plat[512];
+
+	if (sim_prepare(&s, spec, file, e))
+		goto fail;
+	if (write_platform(&s.machine, plat, sizeof plat)) {
+		mm_errf(e, file, NULL, "cannot write the SimGrid platform to a temporary file");
+		goto fail;
+	}
+	int argc = 2;
+	char *argv[] = { "mmemu", "--log=root.thres:critical", NULL };
+	simgrid_init(&argc, argv);
+	simgrid_load_platform(plat);
+	unlink(plat);
+
+	for (int i = 0; i < s.machine.ndisks; i++) {
+		s.disks[i] = disk_create(&s.machine.disks[i]);
+		if (!s.disks[i]) {
+			mm_errf(e, file, "machine.disks", "cannot create disk %s", s.machine.disks[i].name);
+			goto fail;
+		}
+	}
+	if (s.wl->start(&s, e))
+		goto fail;
+	if (s.engine.max_time > 0)
+		simgrid_run_until(s.engine.max_time);
+	else
+		simgrid_run();
+	s.sim_time = simgrid_get_clock();
+	if (s.wl->finish)
+		s.wl->finish(&s);
+
+	json_t *res = json_object();
+	json_object_set_new(res, "primary",
+			    json_pack("{s:s,s:f,s:s,s:s}", "name", s.wl->primary, "value", s.primary,
+				      "unit", s.wl->unit, "better",
+				      s.wl->higher_is_better ? "higher" : "lower"));
+	json_object_set_new(res, "metrics", s.metrics ? json_incref(s.metrics) : json_object());
+	json_object_set_new(res, "vmstat", vmstat_json(&s.vs));
+	json_object_set_new(res, "series", s.series ? json_incref(s.series) : json_object());
+	json_object_set_new(res, "sim_time", json_real(s.sim_time));
+	json_object_set_new(res, "params", json_incref(s.effective));
+	sim_release(&s);
+	return res;
+fail:
+	sim_release(&s);
+	return NULL;
+}

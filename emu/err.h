@@ -1,0 +1,34 @@
+/*
+ * err.h - one-line error messages for bad input.
+ *
+ * Every fallible function in mmemu returns 0 on success or a negative value on
+ * failure and, on failure, fills a struct mm_err with one line of the form
+ *     FILE: PATH: what was expected
+ * where PATH is a JSON path ("machine.disks[0].rpm") or "line N".  The CLI prints
+ * that line on stderr and exits 2.  No error path depends on a log level.
+ */
+#ifndef MMEMU_ERR_H
+#define MMEMU_ERR_H
+
+#include <stdarg.h>
+
+#define MM_ERR_MAX 512
+
+struct mm_err {
+	char msg[MM_ERR_MAX];
+};
+
+/**
+ * mm_errf() - record an error.
+ * @e: where to record it (may be NULL: the error is then dropped)
+ * @file: input file name or NULL
+ * @path: JSON path, "line N", or NULL
+ * Returns: -1 always, so callers can write `return mm_errf(...)`.
+ */
+int mm_errf(struct mm_err *e, const char *file, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/** mm_verrf() - va_list form of mm_errf(). Returns: -1. */
+int mm_verrf(struct mm_err *e, const char *file, const char *path, const char *fmt, va_list ap);
+
+#endif

@@ -1,0 +1,373 @@
+/*
+ * scenario.c - loading, validating and expanding scenario files (see scenario.h).
+ */
+#include "emu/scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/rng.h"
+#include "emu/sim.h"
+
+static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
+					"sweep", "runs", "seed", "engine", NULL };
+
+static int check_keys(json_t *o, const char *const *keys, const char *file, const char *path,
+		      struct mm_err *e)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(o, key, v) {
+		int ok = 0;
+		for (int i = 0; keys[i]; i++)
+			ok |= strcmp(keys[i], key) == 0;
+		if (!ok) {
+			char sub[256], list[256] = "";
+			snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", key);
+			for (int i = 0; keys[i]; i++) {
+				size_t n = strlen(list);
+				snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", keys[i]);
+			}
+			return mm_errf(e, file, sub, "unknown key (expected one of: %s)", list);
+		}
+	}
+	return 0;
+}
+
+/* Set dotted @path (relative to @root) to @val, creating objects on the way. */
+static int set_path(json_t *root, const char *path, json_t *val)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", path);
+	json_t *o = root;
+	char *save, *tok = strtok_r(buf, ".", &save);
+	while (tok) {
+		char *next = strtok_r(NULL, ".", &save);
+		if (!next)
+			return json_object_set(o, tok, val);
+		json_t *c = json_object_get(o, tok);
+		if (!c) {
+			c = json_object();
+			json_object_set_new(o, tok, c);
+		} else if (!json_is_object(c)) {
+			return -1;
+		}
+		o = c;
+		tok = next;
+	}
+	return -1;
+}
+
+/* Merge object @over into @base recursively (objects merge, anything else replaces). */
+static void merge(json_t *base, json_t *over)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(over, key, v) {
+		json_t *b = json_object_get(base, key);
+		if (json_is_object(b) && json_is_object(v))
+			merge(b, v);
+		else
+			json_object_set(base, key, v);
+	}
+}
+
+char *scenario_point_label(const json_t *point)
+{
+	size_t cap = 256, n = 0;
+	char *s = malloc(cap);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)point, key, v) {
+		char *val = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		const char *shortkey = strrchr(key, '.');
+		shortkey = shortkey ? shortkey + 1 : key;
+		size_t need = n + strlen(shortkey) + strlen(val ? val : "") + 4;
+		if (need > cap) {
+			cap = need * 2;
+			char *t = realloc(s, cap);
+			if (!t) {
+				free(val);
+				free(s);
+				return NULL;
+			}
+			s = t;
+		}
+		n += (size_t)sprintf(s + n, "%s%s=%s", n ? " " : "", shortkey, val ? val : "");
+		free(val);
+	}
+	return s;
+}
+
+static int load_json(const char *file, json_t **out, struct mm_err *e)
+{
+	json_error_t je;
+	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		if (je.line < 1)
+			return mm_errf(e, file, NULL, "%s", je.text);
+		char where[64];
+		snprintf(where, sizeof where, "line %d", je.line);
+		return mm_errf(e, file, where, "%s", je.text);
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return mm_errf(e, file, "(top)", "expected a JSON object");
+	}
+	*out = root;
+	return 0;
+}
+
+/* Validate the sweep section. Returns: number of points, or -1. */
+static int check_sweep(json_t *sweep, json_t *root, const char *file, struct mm_err *e)
+{
+	int points = 1;
+	if (!sweep)
+		return 1;
+	if (!json_is_object(sweep))
+		return mm_errf(e, file, "sweep", "expected an object mapping parameter paths to arrays");
+	const char *key;
+	json_t *v;
+	json_object_foreach(sweep, key, v) {
+		char sub[300];
+		snprintf(sub, sizeof sub, "sweep.%s", key);
+		int ok = strncmp(key, "machine.", 8) == 0 || strncmp(key, "workload.", 9) == 0 ||
+			 strncmp(key, "engine.", 7) == 0 || strncmp(key, "kernels.", 8) == 0;
+		if (!ok || key[strlen(key) - 1] == '.' || strstr(key, ".."))
+			return mm_errf(e, file, sub,
+				       "expected a parameter path starting with machine., workload., engine. or kernels.NAME.");
+		if (strcmp(key, "workload.type") == 0)
+			return mm_errf(e, file, sub, "the workload type cannot be swept");
+		if (strncmp(key, "kernels.", 8) == 0) {
+			char kn[128];
+			const char *dot = strchr(key + 8, '.');
+			size_t n = dot ? (size_t)(dot - key - 8) : strlen(key + 8);
+			if (!dot || n >= sizeof kn)
+				return mm_errf(e, file, sub, "expected kernels.NAME.PARAM");
+			memcpy(kn, key + 8, n);
+			kn[n] = '\0';
+			if (!json_object_get(json_object_get(root, "kernels"), kn))
+				return mm_errf(e, file, sub, "no kernel named \"%s\"", kn);
+		}
+		if (!json_is_array(v) || json_array_size(v) == 0)
+			return mm_errf(e, file, sub, "expected a non-empty array of values");
+		if (json_array_size(v) > 10000 || points > 100000 / (int)json_array_size(v))
+			return mm_errf(e, file, sub, "the sweep has too many points (limit 100000)");
+		points *= (int)json_array_size(v);
+	}
+	return points;
+}
+
+/* Build the spec of (kernel @kname, point @pi, run @run). */
+static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, int run,
+			 int64_t seed, json_t **point_out)
+{
+	json_t *spec = json_object();
+	json_t *machine = json_deep_copy(json_object_get(root, "machine"));
+	json_t *kcfg = json_deep_copy(kobj);
+	json_t *kmach = json_object_get(kcfg, "machine");
+	if (json_is_object(kmach) && json_is_object(machine))
+		merge(machine, kmach);
+	json_object_del(kcfg, "machine");
+	json_object_set_new(spec, "kernel", json_string(kname));
+	json_object_set_new(spec, "seed", json_integer(seed));
+	json_object_set_new(spec, "run", json_integer(run));
+	json_object_set_new(spec, "machine", machine);
+	json_object_set_new(spec, "kernel_cfg", kcfg);
+	json_object_set_new(spec, "workload", json_deep_copy(json_object_get(root, "workload")));
+	json_t *eng = json_object_get(root, "engine");
+	json_object_set_new(spec, "engine", eng ? json_deep_copy(eng) : json_object());
+
+	json_t *point = json_object();
+	json_t *sweep = json_object_get(root, "sweep");
+	int rest = pi;
+	/* cartesian product, last key fastest: compute the per-key index from the back */
+	size_t nkeys = sweep ? json_object_size(sweep) : 0;
+	const char **keys = calloc(nkeys + 1, sizeof *keys);
+	json_t **vals = calloc(nkeys + 1, sizeof *vals);
+	size_t k = 0;
+	const char *key;
+	json_t *v;
+	if (sweep)
+		json_object_foreach(sweep, key, v) {
+			keys[k] = key;
+			vals[k++] = v;
+		}
+	int *idx = calloc(nkeys + 1, sizeof *idx);
+	for (size_t i = nkeys; i-- > 0;) {
+		int n = (int)json_array_size(vals[i]);
+		idx[i] = rest % n;
+		rest /= n;
+	}
+	for (size_t i = 0; i < nkeys; i++) {
+		json_t *val = json_array_get(vals[i], (size_t)idx[i]);
+		json_object_set(point, keys[i], val);
+		if (strncmp(keys[i], "kernels.", 8) == 0) {
+			const char *dot = strchr(keys[i] + 8, '.');
+			size_t n = (size_t)(dot - keys[i] - 8);
+			if (strlen(kname) == n && strncmp(kname, keys[i] + 8, n) == 0)
+				set_path(kcfg, dot + 1, val);
+		} else if (strncmp(keys[i], "machine.", 8) == 0) {
+			set_path(machine, keys[i] + 8, val);
+		} else {
+			/* workload. / engine. */
+			set_path(spec, keys[i], val);
+		}
+	}
+	free(keys);
+	free(vals);
+	free(idx);
+	*point_out = point;
+	return spec;
+}
+
+int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
+{
+	memset(sc, 0, sizeof *sc);
+	sc->file = strdup(file);
+	if (!sc->file)
+		return mm_errf(e, file, NULL, "out of memory");
+	if (load_json(file, &sc->root, e))
+		goto fail;
+	json_t *root = sc->root;
+	if (check_keys(root, top_keys, file, "", e))
+		goto fail;
+
+	json_t *name = json_object_get(root, "name");
+	if (!name) {
+		mm_errf(e, file, "name", "missing (expected a string)");
+		goto fail;
+	}
+	if (!json_is_string(name) || !*json_string_value(name)) {
+		mm_errf(e, file, "name", "expected a non-empty string");
+		goto fail;
+	}
+	sc->name = json_string_value(name);
+	json_t *desc = json_object_get(root, "description");
+	if (desc && !json_is_string(desc)) {
+		mm_errf(e, file, "description", "expected a string");
+		goto fail;
+	}
+	static const char *const req[] = { "machine", "kernels", "workload", NULL };
+	for (int i = 0; req[i]; i++) {
+		json_t *o = json_object_get(root, req[i]);
+		if (!o) {
+			mm_errf(e, file, req[i], "missing (expected an object)");
+			goto fail;
+		}
+		if (!json_is_object(o)) {
+			mm_errf(e, file, req[i], "expected an object");
+			goto fail;
+		}
+	}
+	json_t *runs = json_object_get(root, "runs");
+	sc->runs = 1;
+	if (runs) {
+		if (!json_is_integer(runs) || json_integer_value(runs) < 1 ||
+		    json_integer_value(runs) > 1000) {
+			mm_errf(e, file, "runs", "expected an integer in [1, 1000]");
+			goto fail;
+		}
+		sc->runs = json_integer_value(runs);
+	}
+	json_t *seed = json_object_get(root, "seed");
+	sc->seed = 1;
+	if (seed) {
+		if (!json_is_integer(seed) || json_integer_value(seed) < 0) {
+			mm_errf(e, file, "seed", "expected a non-negative integer");
+			goto fail;
+		}
+		sc->seed = json_integer_value(seed);
+	}
+	json_t *kernels = json_object_get(root, "kernels");
+	sc->nkernels = (int)json_object_size(kernels);
+	if (sc->nkernels == 0) {
+		mm_errf(e, file, "kernels", "expected at least one kernel");
+		goto fail;
+	}
+	const char *kname;
+	json_t *kobj;
+	json_object_foreach(kernels, kname, kobj) {
+		char sub[256];
+		snprintf(sub, sizeof sub, "kernels.%s", kname);
+		if (!*kname || strchr(kname, '.')) {
+			mm_errf(e, file, sub, "expected a kernel name without dots");
+			goto fail;
+		}
+		if (!json_is_object(kobj)) {
+			mm_errf(e, file, sub, "expected an object");
+			goto fail;
+		}
+		json_t *km = json_object_get(kobj, "machine");
+		if (km && !json_is_object(km)) {
+			snprintf(sub, sizeof sub, "kernels.%s.machine", kname);
+			mm_errf(e, file, sub, "expected an object of machine overrides");
+			goto fail;
+		}
+	}
+	sc->npoints = check_sweep(json_object_get(root, "sweep"), root, file, e);
+	if (sc->npoints < 0)
+		goto fail;
+
+	char *canon = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT);
+	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
+	free(canon);
+
+	sc->nsims = sc->nkernels * sc->npoints * (int)sc->runs;
+	if (sc->nsims > 100000) {
+		mm_errf(e, file, "runs", "too many simulations (%d; limit 100000)", sc->nsims);
+		goto fail;
+	}
+	sc->sims = calloc((size_t)sc->nsims, sizeof *sc->sims);
+	if (!sc->sims) {
+		mm_errf(e, file, NULL, "out of memory");
+		goto fail;
+	}
+	int n = 0;
+	json_object_foreach(kernels, kname, kobj) {
+		for (int p = 0; p < sc->npoints; p++) {
+			for (int r = 0; r < sc->runs; r++) {
+				struct scenario_sim *ss = &sc->sims[n++];
+				ss->kernel = kname;
+				ss->point_index = p;
+				ss->run = r;
+				ss->spec = make_spec(root, kname, kobj, p, r, sc->seed, &ss->point);
+				if (r > 0)
+					continue;   /* runs differ only in their index */
+				struct sim s;
+				if (sim_prepare(&s, ss->spec, file, e)) {
+					sim_release(&s);
+					if (json_object_size(ss->point)) {
+						char *lbl = scenario_point_label(ss->point);
+						size_t len = strlen(e->msg);
+						snprintf(e->msg + len, sizeof e->msg - len, " (sweep point %d: %s)",
+							 p, lbl ? lbl : "");
+						free(lbl);
+					}
+					goto fail;
+				}
+				sim_release(&s);
+			}
+		}
+	}
+	return 0;
+fail:
+	scenario_free(sc);
+	return -1;
+}
+
+void scenario_free(struct scenario *sc)
+{
+	for (int i = 0; sc->sims && i < sc->nsims; i++) {
+		json_decref(sc->sims[i].spec);
+		json_decref(sc->sims[i].point);
+	}
+	free(sc->sims);
+	json_decref(sc->root);
+	free(sc->file);
+	memset(sc, 0, sizeof *sc);
+}

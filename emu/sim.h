@@ -1,0 +1,91 @@
+/*
+ * sim.h - one simulation: a (kernel, sweep point, run) of a scenario.
+ *
+ * A simulation runs in its own process (SimGrid's engine is a process-wide
+ * singleton), from a "spec": the materialised JSON of the machine, the kernel and
+ * the workload after the sweep point was applied.  The spec is re-validated with
+ * the same loaders as `mmemu validate`, so there is one parsing path.
+ * Workloads and models reach everything through struct sim.
+ */
+#ifndef MMEMU_SIM_H
+#define MMEMU_SIM_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "emu/err.h"
+#include "models/machine.h"
+#include "models/vmstat.h"
+#include "workloads/workload.h"
+
+struct disk;
+
+struct engine_cfg {
+	double quantum;       /* seconds of simulated time between forced payments */
+	double max_time;      /* simulated seconds after which the run is stopped (0 = none) */
+};
+
+extern const struct mm_param engine_params[];
+
+struct sim {
+	const char *file;             /* scenario file, for messages */
+	json_t *spec;                 /* {"kernel": name, "machine", "kernel_cfg", "workload", ...} */
+	const char *kernel_name;
+	uint64_t seed;
+	int run;
+
+	struct machine_cfg machine;
+	struct engine_cfg engine;
+	json_t *kernel;               /* the kernel's section (module choices and params) */
+	const struct workload_ops *wl;
+	void *wl_cfg;
+	void *wl_state;               /* the workload's run-time state (owned by the workload) */
+
+	struct disk *disks[MACHINE_MAX_DISKS];
+	struct mm_vmstat vs;
+
+	/* outputs */
+	double primary;
+	json_t *metrics;              /* object: name -> number */
+	json_t *series;               /* object: name -> {"t": [...], "v": [...]} */
+	json_t *effective;            /* effective parameters (machine, kernel, workload) */
+	double sim_time;
+};
+
+/** sim_metric() - set metric @name to @v in the run's results. */
+void sim_metric(struct sim *s, const char *name, double v);
+
+/** sim_series_add() - append the point (@t, @v) to series @name. */
+void sim_series_add(struct sim *s, const char *name, double t, double v);
+
+/**
+ * sim_prepare() - load a spec into @s (machine, engine, kernel, workload).
+ * Used by validation (no SimGrid) and by sim_run.
+ * Returns: 0, or -1 with @e naming the file and JSON path.
+ */
+int sim_prepare(struct sim *s, json_t *spec, const char *file, struct mm_err *e);
+
+/** sim_release() - free what sim_prepare and a run allocated. */
+void sim_release(struct sim *s);
+
+/**
+ * sim_run() - run one simulation in the calling process (which must not have run
+ * SimGrid before).
+ * Returns: a new JSON object with the run's results (primary, metrics, vmstat,
+ * series, sim_time, params), or NULL with @e set.
+ */
+json_t *sim_run(json_t *spec, const char *file, struct mm_err *e);
+
+struct reclaim;
+/**
+ * sim_reclaim_create() - instantiate the kernel's reclaim module for @nframes frames,
+ * counting its calls into s->vs.
+ * Returns: the instance, or NULL with @e set.
+ */
+struct reclaim *sim_reclaim_create(struct sim *s, uint32_t nframes, struct mm_err *e);
+
+/** sim_disk() - Returns: the running disk @i of the machine, or NULL. */
+struct disk *sim_disk(struct sim *s, int i);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * timemodel.h - pending cycles: native code everywhere, SimGrid at contention points.
+ *
+ * Cheap work that needs no other actor (a page-cache hit, a copy, a list walk) is
+ * charged to the running actor as pending cycles with tm_charge().  Pending cycles
+ * are paid with one sg_actor_execute() when they pass the quantum, and at every
+ * synchronisation point (lock, disk request, sleep, exit) through tm_sync().  The
+ * error of an actor's timeline is bounded by one quantum; the host cost is one
+ * simcall per quantum instead of one per operation.  Quantum 0 pays every charge
+ * at once (the reference mode the tests compare against).
+ */
+#ifndef MMEMU_TIMEMODEL_H
+#define MMEMU_TIMEMODEL_H
+
+#include <stdint.h>
+
+struct tm {
+	double pending;       /* cycles charged and not yet paid */
+	double quantum;       /* cycles; 0 = pay at once */
+	double paid;          /* cycles paid so far (for metrics) */
+	uint64_t executes;    /* sg_actor_execute() calls made */
+};
+
+/** tm_init() - set up a per-actor time account; @quantum_s seconds at @clock_hz. */
+void tm_init(struct tm *t, double quantum_s, double clock_hz);
+
+/** tm_sync() - pay all pending cycles now (call before any synchronisation). */
+void tm_sync(struct tm *t);
+
+/** tm_charge() - add @cycles of local work; pays when the quantum is passed. */
+static inline void tm_charge(struct tm *t, double cycles)
+{
+	t->pending += cycles;
+	if (t->pending >= t->quantum)
+		tm_sync(t);
+}
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * disk.c - rotating-disk model and its request queue (see disk.h for the formulas).
+ *
+ * The driver is a daemon actor on the "io" host: requesters queue a request and
+ * sleep on their own condition variable; the driver picks the next request (FIFO or
+ * one-way elevator), sleeps for seek + rotational delay, then runs the transfer on
+ * the SimGrid disk so its bandwidth is a real simulated resource.
+ */
+#include "models/disk.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/disk.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mutex.h>
+
+static const char *const queue_names[] = { "fifo", "elevator", NULL };
+
+const struct mm_param disk_params[] = {
+	MM_PARAM(struct disk_cfg, name, "name", MM_P_STRING, 1, 0, NULL, "disk name (a SimGrid disk)"),
+	MM_PARAM(struct disk_cfg, size, "size", MM_P_SIZE, 1 << 20, 1e15, "\"36GB\"", "capacity"),
+	MM_PARAM(struct disk_cfg, read_bw, "read", MM_P_RATE, 1e5, 1e11, NULL, "media read rate"),
+	MM_PARAM(struct disk_cfg, write_bw, "write", MM_P_RATE, 1e5, 1e11, NULL, "media write rate"),
+	MM_PARAM(struct disk_cfg, seek_avg, "seek_avg", MM_P_TIME, 0, 0.1, "\"4.5ms\"",
+		 "average seek from the data sheet"),
+	MM_PARAM(struct disk_cfg, track_to_track, "track_to_track", MM_P_TIME, 0, 0.01, "\"0.3ms\"",
+		 "single-track seek from the data sheet"),
+	MM_PARAM(struct disk_cfg, rpm, "rpm", MM_P_INT, 1000, 20000, "10000", "spindle speed"),
+	MM_PARAM_ENUM(struct disk_cfg, queue, "queue", queue_names, "\"elevator\"",
+		      "request order: fifo or one-way elevator"),
+	MM_PARAM_END
+};
+
+int disk_load(struct disk_cfg *d, json_t *obj, const char *file, const char *path,
+	      struct mm_err *e)
+{
+	memset(d, 0, sizeof *d);
+	if (mm_params_load(disk_params, d, obj, file, path, NULL, e))
+		return -1;
+	if (!d->name[0])
+		return mm_errf(e, file, path, "disk name must not be empty");
+	if (d->track_to_track > d->seek_avg)
+		return mm_errf(e, file, path, "track_to_track must not exceed seek_avg");
+	return 0;
+}
+
+double disk_seek_time(const struct disk_cfg *d, uint64_t from, uint64_t to)
+{
+	if (from == to)
+		return 0;
+	double dist = from > to ? (double)(from - to) : (double)(to - from);
+	double full = d->track_to_track + 1.5 * (d->seek_avg - d->track_to_track);
+	double frac = dist / (double)d->size;
+	if (frac > 1)
+		frac = 1;
+	return d->track_to_track + (full - d->track_to_track) * sqrt(frac);
+}
+
+/* Bytes per track: what passes under the head in one revolution at the media rate. */
+static double track_bytes(const struct disk_cfg *d)
+{
+	return d->read_bw * 60.0 / (double)d->rpm;
+}
+
+double disk_rot_delay(const struct disk_cfg *d, double t, uint64_t pos)
+{
+	double period = 60.0 / (double)d->rpm;
+	double tb = track_bytes(d);
+	double target = fmod((double)pos, tb) / tb;    /* angle of the sector, in turns */
+	double head = fmod(t / period, 1.0);           /* angle under the head */
+	double wait = target - head;
+	if (wait < 0)
+		wait += 1.0;
+	return wait * period;
+}
+
+struct disk_req {
+	int write;
+	uint64_t pos, bytes;
+	int done;
+	sg_cond_t cond;
+	struct disk_req *next;
+};
+
+struct disk {
+	struct disk_cfg cfg;
+	sg_disk_t sg;
+	sg_mutex_t lock;
+	sg_cond_t work;
+	struct disk_req *head, *tail;   /* arrival order */
+	uint64_t headpos;               /* byte offset under the head */
+	struct disk_stats st;
+};
+
+static sg_disk_t find_sg_disk(const char *name)
+{
+	sg_host_t io = sg_host_by_name("io");
+	unsigned int n = 0;
+	sg_disk_t *v = NULL;
+	sg_disk_t found = NULL;
+	if (!io)
+		return NULL;
+	sg_host_get_disks(io, &n, &v);
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(sg_disk_get_name(v[i]), name) == 0)
+			found = v[i];
+	free(v);
+	return found;
+}
+
+/* Unlink and return the next request to serve. */
+static struct disk_req *pick(struct disk *dk)
+{
+	struct disk_req **best = &dk->head, **pp;
+	if (dk->cfg.queue == DISK_ELEVATOR) {
+		struct disk_req **lowest = &dk->head;
+		best = NULL;
+		for (pp = &dk->head; *pp; pp = &(*pp)->next) {
+			if ((*pp)->pos < (*lowest)->pos)
+				lowest = pp;
+			if ((*pp)->pos >= dk->headpos && (!best || (*pp)->pos < (*best)->pos))
+				best = pp;
+		}
+		if (!best)
+			best = lowest;   /* wrap to the lowest block */
+	}
+	struct disk_req *r = *best;
+	*best = r->next;
+	if (dk->tail == r) {
+		dk->tail = NULL;
+		for (struct disk_req *q = dk->head; q; q = q->next)
+			dk->tail = q;
+	}
+	return r;
+}
+
+static void driver(int argc, char **argv)
+{
+	struct disk *dk = sg_actor_self_get_data();
+	sg_actor_daemonize(sg_actor_self());   /* the simulation ends when the workload does */
+	sg_mutex_lock(dk->lock);
+	for (;;) {
+		while (!dk->head)
+			sg_cond_wait(dk->work, dk->lock);
+		struct disk_req *r = pick(dk);
+		sg_mutex_unlock(dk->lock);
+
+		double t0 = simgrid_get_clock();
+		double seek = disk_seek_time(&dk->cfg, dk->headpos, r->pos);
+		double rot = disk_rot_delay(&dk->cfg, t0 + seek, r->pos);
+		if (seek + rot > 0)
+			sg_actor_sleep_for(seek + rot);
+		double t1 = simgrid_get_clock();
+		if (r->write)
+			sg_disk_write(dk->sg, r->bytes);
+		else
+			sg_disk_read(dk->sg, r->bytes);
+		double t2 = simgrid_get_clock();
+
+		sg_mutex_lock(dk->lock);
+		dk->headpos = r->pos + r->bytes;
+		dk->st.seek += seek;
+		dk->st.rot += rot;
+		dk->st.xfer += t2 - t1;
+		dk->st.busy += t2 - t0;
+		if (r->write) {
+			dk->st.writes++;
+			dk->st.bytes_written += r->bytes;
+		} else {
+			dk->st.reads++;
+			dk->st.bytes_read += r->bytes;
+		}
+		r->done = 1;
+		sg_cond_notify_one(r->cond);
+	}
+}
+
+struct disk *disk_create(const struct disk_cfg *d)
+{
+	struct disk *dk = calloc(1, sizeof *dk);
+	if (!dk)
+		return NULL;
+	dk->cfg = *d;
+	dk->sg = find_sg_disk(d->name);
+	if (!dk->sg) {
+		free(dk);
+		return NULL;
+	}
+	dk->lock = sg_mutex_init();
+	dk->work = sg_cond_init();
+	char name[MM_PSTR + 8];
+	snprintf(name, sizeof name, "disk-%s", d->name);
+	sg_actor_t a = sg_actor_init(name, sg_host_by_name("io"));
+	sg_actor_set_data(a, dk);
+	sg_actor_start(a, driver, 0, NULL);
+	return dk;
+}
+
+void disk_destroy(struct disk *dk)
+{
+	free(dk);
+}
+
+double disk_io(struct disk *dk, int write, uint64_t pos, uint64_t bytes)
+{
+	struct disk_req r = { .write = write, .pos = pos % dk->cfg.size, .bytes = bytes };
+	double t0 = simgrid_get_clock();
+	r.cond = sg_cond_init();
+	sg_mutex_lock(dk->lock);
+	if (dk->tail)
+		dk->tail->next = &r;
+	else
+		dk->head = &r;
+	dk->tail = &r;
+	sg_cond_notify_one(dk->work);
+	while (!r.done)
+		sg_cond_wait(r.cond, dk->lock);
+	sg_mutex_unlock(dk->lock);
+	sg_cond_destroy(r.cond);
+	return simgrid_get_clock() - t0;
+}
+
+const struct disk_stats *disk_get_stats(const struct disk *dk)
+{
+	return &dk->st;
+}

@@ -1,0 +1,77 @@
+/*
+ * disk.h - a rotating disk: seek by distance, rotational position, transfer.
+ *
+ * Service time of one request = seek(distance) + rotational delay + transfer.
+ *   seek(d) = 0 for d = 0, else t2t + (full - t2t) * sqrt(d / capacity), where
+ *     full = t2t + 1.5 (seek_avg - t2t) makes the mean over uniformly random
+ *     distances equal the data sheet's average seek (E[sqrt(U)] = 2/3).
+ *   rotational delay: the platter turns at rpm; the angle under the head is a
+ *     function of simulated time, the target sector's angle a function of its
+ *     block number, so the delay is deterministic and a sequential stream that
+ *     asks for the next block at once pays almost none.
+ *   transfer: sg_disk_read/sg_disk_write of the request size on the SimGrid disk,
+ *     whose bandwidth is the media rate.
+ * Requests are served one at a time in queue order: "fifo" (arrival) or
+ * "elevator" (one-way C-SCAN: the lowest block at or beyond the head, wrapping).
+ */
+#ifndef MMEMU_DISK_H
+#define MMEMU_DISK_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "emu/params.h"
+
+enum disk_queue { DISK_FIFO, DISK_ELEVATOR };
+
+struct disk_cfg {
+	char name[MM_PSTR];
+	uint64_t size;        /* bytes */
+	double read_bw;       /* bytes/s media rate */
+	double write_bw;
+	double seek_avg;      /* s, data-sheet average */
+	double track_to_track;/* s */
+	int64_t rpm;
+	int queue;            /* enum disk_queue */
+};
+
+extern const struct mm_param disk_params[];
+
+/** disk_load() - Returns: 0, or -1 with @e naming the path. */
+int disk_load(struct disk_cfg *d, json_t *obj, const char *file, const char *path,
+	      struct mm_err *e);
+
+/**
+ * disk_seek_time() - Returns: seconds to move the head from byte offset @from to @to.
+ */
+double disk_seek_time(const struct disk_cfg *d, uint64_t from, uint64_t to);
+
+/**
+ * disk_rot_delay() - Returns: seconds until the sector at byte offset @pos passes under
+ * the head, when the head arrives on its track at simulated time @t.
+ */
+double disk_rot_delay(const struct disk_cfg *d, double t, uint64_t pos);
+
+struct disk;   /* a running disk: SimGrid disk + queue + head position */
+
+/** disk_create() - Returns: a disk bound to the SimGrid disk called d->name. */
+struct disk *disk_create(const struct disk_cfg *d);
+void disk_destroy(struct disk *dk);
+
+/**
+ * disk_io() - read or write @bytes at byte offset @pos, blocking the calling actor
+ * while the request waits in the queue and is served.
+ * Returns: the simulated seconds the caller waited.
+ */
+double disk_io(struct disk *dk, int write, uint64_t pos, uint64_t bytes);
+
+struct disk_stats {
+	uint64_t reads, writes, bytes_read, bytes_written;
+	double busy, seek, rot, xfer;   /* seconds */
+};
+
+/** disk_get_stats() - Returns: a pointer to the disk's counters. */
+const struct disk_stats *disk_get_stats(const struct disk *dk);
+
+#endif

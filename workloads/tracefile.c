@@ -1,0 +1,560 @@
+/*
+ * tracefile.c - trace loading (see tracefile.h).
+ *
+ * Design: the whole file is read into one buffer (read(2) in a loop, so pipes work
+ * too) and parsed by hand: a line counter, a digit loop with overflow check, no
+ * stdio per line.  The refs array is sized once from a newline count.  Original ids
+ * are mapped to dense ids in first-seen order by an id map: ids below 2^22 go
+ * through a direct table (grown on demand; these are most real page numbers and
+ * the lookups stay cache-friendly), larger ones through an open-addressing hash
+ * table (linear probing, Fibonacci hashing, grown at half load).  Every malformed
+ * line yields one "FILE: line N: expected ..." error and -1; nothing is kept on
+ * failure.
+ */
+#include "workloads/tracefile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DIRECT_LIMIT ((uint64_t)1 << 22)
+
+struct idmap {
+	uint32_t *direct;   /* id -> dense + 1 (0: unseen), for id < dcap */
+	uint64_t dcap;
+	uint64_t *hkeys;    /* hash table for ids >= DIRECT_LIMIT */
+	uint32_t *hvals;    /* dense + 1, 0: empty slot */
+	uint64_t hcap, hcount;
+	uint64_t *orig;     /* dense -> original id */
+	uint64_t ocap;
+	uint32_t n;
+};
+
+static void idmap_free(struct idmap *m)
+{
+	free(m->direct);
+	free(m->hkeys);
+	free(m->hvals);
+	free(m->orig);
+	memset(m, 0, sizeof *m);
+}
+
+static inline uint64_t hash_slot(uint64_t id, uint64_t cap)
+{
+	return (id * 0x9e3779b97f4a7c15ULL) >> (64 - __builtin_ctzll(cap));
+}
+
+static int hash_grow(struct idmap *m)
+{
+	uint64_t ncap = m->hcap ? m->hcap * 2 : 1024;
+	uint64_t *k = malloc(ncap * sizeof *k);
+	uint32_t *v = calloc(ncap, sizeof *v);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -1;
+	}
+	for (uint64_t i = 0; i < m->hcap; i++) {
+		if (!m->hvals[i])
+			continue;
+		uint64_t s = hash_slot(m->hkeys[i], ncap);
+		while (v[s])
+			s = (s + 1) & (ncap - 1);
+		k[s] = m->hkeys[i];
+		v[s] = m->hvals[i];
+	}
+	free(m->hkeys);
+	free(m->hvals);
+	m->hkeys = k;
+	m->hvals = v;
+	m->hcap = ncap;
+	return 0;
+}
+
+/* A new dense id for @id. Returns: 0, or -1 (out of memory / too many pages). */
+static int idmap_new(struct idmap *m, uint64_t id, uint32_t *out)
+{
+	if (m->n == UINT32_MAX - 1)
+		return -1;
+	if (m->n == m->ocap) {
+		uint64_t nc = m->ocap ? m->ocap * 2 : 1024;
+		uint64_t *o = realloc(m->orig, nc * sizeof *o);
+		if (!o)
+			return -1;
+		m->orig = o;
+		m->ocap = nc;
+	}
+	m->orig[m->n] = id;
+	*out = m->n++;
+	return 0;
+}
+
+/* Dense id of @id (assigning the next one if new). Returns: 0, or -1 (no memory). */
+static inline int idmap_get(struct idmap *m, uint64_t id, uint32_t *out)
+{
+	if (id < DIRECT_LIMIT) {
+		if (id >= m->dcap) {
+			uint64_t nc = m->dcap ? m->dcap : 4096;
+			while (nc <= id)
+				nc *= 2;
+			uint32_t *d = realloc(m->direct, nc * sizeof *d);
+			if (!d)
+				return -1;
+			memset(d + m->dcap, 0, (nc - m->dcap) * sizeof *d);
+			m->direct = d;
+			m->dcap = nc;
+		}
+		uint32_t v = m->direct[id];
+		if (v) {
+			*out = v - 1;
+			return 0;
+		}
+		if (idmap_new(m, id, out) < 0)
+			return -1;
+		m->direct[id] = *out + 1;
+		return 0;
+	}
+	if (2 * (m->hcount + 1) > m->hcap && hash_grow(m) < 0)
+		return -1;
+	uint64_t mask = m->hcap - 1, s = hash_slot(id, m->hcap);
+	while (m->hvals[s]) {
+		if (m->hkeys[s] == id) {
+			*out = m->hvals[s] - 1;
+			return 0;
+		}
+		s = (s + 1) & mask;
+	}
+	if (idmap_new(m, id, out) < 0)
+		return -1;
+	m->hkeys[s] = id;
+	m->hvals[s] = *out + 1;
+	m->hcount++;
+	return 0;
+}
+
+void trace_free(struct trace *t)
+{
+	if (!t)
+		return;
+	free(t->refs);
+	free(t->orig);
+	memset(t, 0, sizeof *t);
+}
+
+int trace_format_parse(const char *name, enum trace_format *out)
+{
+	static const char *const names[] = { "auto", "plain", "txt", "csv" };
+	for (int i = 0; i < 4; i++)
+		if (name && strcmp(name, names[i]) == 0) {
+			*out = (enum trace_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *trace_format_name(enum trace_format fmt)
+{
+	switch (fmt) {
+	case TRACE_AUTO: return "auto";
+	case TRACE_PLAIN: return "plain";
+	case TRACE_TXT: return "txt";
+	case TRACE_CSV: return "csv";
+	}
+	return "?";
+}
+
+static inline bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Quote up to 24 characters of the token at @p (to end of line) into @buf. */
+static const char *token(const char *p, const char *end, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (p >= end || *p == '\n')
+		return "end of line";
+	buf[n++] = '"';
+	while (p < end && *p != '\n' && *p != '\r' && n + 5 < len && n < 26)
+		buf[n++] = *p++;
+	if (p < end && *p != '\n' && *p != '\r')
+		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+	buf[n++] = '"';
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Parse a decimal uint64 at *pp.  Returns: 1 on success (advancing *pp), 0 if no
+ * digits, -1 on overflow.
+ */
+static inline int parse_u64(const char **pp, const char *end, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+	if (p >= end || (unsigned)(*p - '0') > 9)
+		return 0;
+	do {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+		p++;
+	} while (p < end && (unsigned)(*p - '0') <= 9);
+	*pp = p;
+	*out = v;
+	return 1;
+}
+
+static int oom(struct mm_err *e, const char *name)
+{
+	return mm_errf(e, name, NULL, "out of memory while loading the trace");
+}
+
+static int line_err(struct mm_err *e, const char *name, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int line_err(struct mm_err *e, const char *name, size_t line, const char *fmt, ...)
+{
+	char path[32];
+	va_list ap;
+	snprintf(path, sizeof path, "line %zu", line);
+	va_start(ap, fmt);
+	mm_verrf(e, name, path, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static size_t count_lines(const char *buf, size_t len)
+{
+	size_t n = 1;
+	const char *p = buf, *end = buf + len;
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* plain / txt: one id per line. */
+static int parse_plain(const char *buf, size_t len, const char *name, struct idmap *m,
+		       uint32_t *refs, size_t *nrefs, size_t *nlines, struct mm_err *e)
+{
+	const char *p = buf, *end = buf + len;
+	size_t line = 1, n = 0;
+	char tb[40];
+	while (p < end) {
+		while (p < end && is_blank(*p))
+			p++;
+		if (p < end && *p == '#')
+			while (p < end && *p != '\n')
+				p++;
+		if (p >= end)
+			break;
+		if (*p == '\n') {
+			p++;
+			line++;
+			continue;
+		}
+		uint64_t id;
+		const char *start = p;
+		int rc = parse_u64(&p, end, &id);
+		if (rc == 0)
+			return line_err(e, name, line, "expected a page number (decimal integer), got %s",
+					token(start, end, tb, sizeof tb));
+		if (rc < 0)
+			return line_err(e, name, line, "expected a page number below 2^64, got %s",
+					token(start, end, tb, sizeof tb));
+		while (p < end && is_blank(*p))
+			p++;
+		if (p < end && *p != '\n' && *p != '#')
+			return line_err(e, name, line, "expected one page number per line, got %s",
+					token(start, end, tb, sizeof tb));
+		if (idmap_get(m, id, &refs[n]) < 0)
+			return oom(e, name);
+		n++;
+	}
+	*nrefs = n;
+	*nlines = line;
+	return 0;
+}
+
+/* Field @col (0-based) of the line at @p: sets *fs, *fe (trimmed, unquoted). Returns: 0/-1. */
+static int csv_field(const char *p, const char *end, int col, const char **fs, const char **fe)
+{
+	for (int c = 0; c < col; c++) {
+		while (p < end && *p != ',' && *p != '\n')
+			p++;
+		if (p >= end || *p != ',')
+			return -1;
+		p++;
+	}
+	const char *q = p;
+	while (q < end && *q != ',' && *q != '\n')
+		q++;
+	while (p < q && is_blank(*p))
+		p++;
+	while (q > p && is_blank(q[-1]))
+		q--;
+	if (q - p >= 2 && *p == '"' && q[-1] == '"')
+		p++, q--;
+	*fs = p;
+	*fe = q;
+	return 0;
+}
+
+static bool is_id_column(const char *s, const char *e)
+{
+	static const char *const names[] = { "obj_id", "obj-id", "objId", "key" };
+	size_t n = (size_t)(e - s);
+	for (int i = 0; i < 4; i++)
+		if (strlen(names[i]) == n && strncasecmp(names[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_col,
+		     struct idmap *m, uint32_t *refs, size_t *nrefs, size_t *nlines,
+		     struct mm_err *e)
+{
+	const char *p = buf, *end = buf + len;
+	size_t line = 1, n = 0;
+	int col = obj_id_col - 1;
+	bool header = true;
+	char tb[40];
+	while (p < end) {
+		const char *ls = p;
+		const char *le = memchr(p, '\n', (size_t)(end - p));
+		if (!le)
+			le = end;
+		while (ls < le && is_blank(*ls))
+			ls++;
+		if (ls == le || *ls == '#') {
+			p = le + 1;
+			line++;
+			continue;
+		}
+		const char *fs, *fe;
+		if (header) {
+			header = false;
+			if (col < 0) {
+				int c = 0;
+				for (;; c++) {
+					if (csv_field(ls, le, c, &fs, &fe) < 0)
+						return line_err(e, name, line, "expected a csv header with a "
+								"column named obj_id, obj-id, objId or key "
+								"(or give --obj-id-col N)");
+					if (is_id_column(fs, fe))
+						break;
+				}
+				col = c;
+				p = le + 1;
+				line++;
+				continue;
+			}
+			/* explicit column: the first line is a header unless that field is a number */
+			if (csv_field(ls, le, col, &fs, &fe) < 0 || fs == fe ||
+			    strspn(fs, "0123456789") < (size_t)(fe - fs)) {
+				p = le + 1;
+				line++;
+				continue;
+			}
+		}
+		if (csv_field(ls, le, col, &fs, &fe) < 0)
+			return line_err(e, name, line, "expected at least %d comma-separated fields",
+					col + 1);
+		uint64_t id;
+		const char *q = fs;
+		int rc = parse_u64(&q, fe, &id);
+		if (rc <= 0 || q != fe)
+			return line_err(e, name, line, "expected an object id (decimal integer%s) "
+					"in column %d, got %s", rc < 0 ? " below 2^64" : "", col + 1,
+					fs == fe ? "an empty field" : token(fs, fe, tb, sizeof tb));
+		if (idmap_get(m, id, &refs[n]) < 0)
+			return oom(e, name);
+		n++;
+		p = le + 1;
+		line++;
+	}
+	if (header)
+		return line_err(e, name, line, "expected a csv header line, got an empty file");
+	*nrefs = n;
+	*nlines = line;
+	return 0;
+}
+
+static enum trace_format detect(const char *buf, size_t len, const char *name)
+{
+	size_t nl = name ? strlen(name) : 0;
+	if (nl >= 4 && strcasecmp(name + nl - 4, ".csv") == 0)
+		return TRACE_CSV;
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *le = memchr(p, '\n', (size_t)(end - p));
+		if (!le)
+			le = end;
+		const char *s = p;
+		while (s < le && is_blank(*s))
+			s++;
+		if (s < le && *s != '#')
+			return memchr(s, ',', (size_t)(le - s)) ? TRACE_CSV : TRACE_PLAIN;
+		p = le + 1;
+	}
+	return TRACE_PLAIN;
+}
+
+int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
+		enum trace_format fmt, int obj_id_col, struct mm_err *e)
+{
+	struct idmap m = { 0 };
+	memset(t, 0, sizeof *t);
+	if (obj_id_col < 0)
+		return mm_errf(e, name, NULL, "expected a csv obj-id column >= 1, got %d", obj_id_col);
+	if (fmt == TRACE_AUTO)
+		fmt = detect(buf, len, name);
+	size_t cap = count_lines(buf, len);
+	uint32_t *refs = malloc(cap * sizeof *refs);
+	if (!refs)
+		return oom(e, name);
+	size_t n = 0, nlines = 0;
+	int rc = fmt == TRACE_CSV
+		? parse_csv(buf, len, name, obj_id_col, &m, refs, &n, &nlines, e)
+		: parse_plain(buf, len, name, &m, refs, &n, &nlines, e);
+	if (rc == 0 && n == 0)
+		rc = line_err(e, name, nlines, "expected at least one %s, got end of file",
+			      fmt == TRACE_CSV ? "data line" : "page number");
+	if (rc < 0) {
+		free(refs);
+		idmap_free(&m);
+		return -1;
+	}
+	if (n < cap) {
+		uint32_t *r2 = realloc(refs, n * sizeof *refs);
+		if (r2)
+			refs = r2;
+	}
+	t->refs = refs;
+	t->nrefs = n;
+	t->npages = m.n;
+	t->orig = m.orig;
+	m.orig = NULL;
+	idmap_free(&m);
+	return 0;
+}
+
+int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj_id_col,
+	       struct mm_err *e)
+{
+	memset(t, 0, sizeof *t);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return mm_errf(e, path, NULL, "cannot open (%s)", strerror(errno));
+	struct stat st;
+	size_t cap = 1 << 16, len = 0;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return mm_errf(e, path, NULL, "expected a trace file, got a directory");
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 1;
+	char *buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return oom(e, path);
+	}
+	for (;;) {
+		if (len == cap) {
+			char *b2 = realloc(buf, cap * 2);
+			if (!b2) {
+				free(buf);
+				close(fd);
+				return oom(e, path);
+			}
+			buf = b2;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, buf + len, cap - len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+			free(buf);
+			close(fd);
+			return mm_errf(e, path, NULL, "cannot read (%s)", strerror(err));
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	int rc = trace_parse(t, buf, len, path, fmt, obj_id_col, e);
+	free(buf);
+	return rc;
+}
+
+int trace_from_string(struct trace *t, const char *s, const char *name, struct mm_err *e)
+{
+	struct idmap m = { 0 };
+	memset(t, 0, sizeof *t);
+	if (!s)
+		s = "";
+	size_t len = strlen(s), cap = len / 2 + 1, n = 0;  /* numbers need separators */
+	uint32_t *refs = malloc(cap * sizeof *refs);
+	if (!refs)
+		return oom(e, name);
+	const char *p = s, *end = s + len;
+	char pos[48], tb[40];
+	bool need = true;  /* a number must come next (start, or after a comma) */
+	while (p < end) {
+		if (is_blank(*p) || *p == '\n') {
+			p++;
+			continue;
+		}
+		if (*p == ',') {
+			if (need)
+				goto bad;
+			need = true;
+			p++;
+			continue;
+		}
+		uint64_t id;
+		const char *start = p;
+		int rc = parse_u64(&p, end, &id);
+		if (rc <= 0 || n == cap) {
+			p = start;
+			goto bad;
+		}
+		if (idmap_get(&m, id, &refs[n]) < 0) {
+			free(refs);
+			idmap_free(&m);
+			return oom(e, name);
+		}
+		n++;
+		need = false;
+	}
+	if (n == 0 || need)
+		goto bad;
+	t->refs = refs;
+	t->nrefs = n;
+	t->npages = m.n;
+	t->orig = m.orig;
+	m.orig = NULL;
+	idmap_free(&m);
+	return 0;
+bad:
+	snprintf(pos, sizeof pos, "position %zu", (size_t)(p - s) + 1);
+	if (p < end && (unsigned)(*p - '0') <= 9)
+		mm_errf(e, name, pos, "expected a page number below 2^64");
+	else
+		mm_errf(e, name, pos, "expected a page number (decimal integer), got %s",
+			p >= end ? "end of string" : token(p, end, tb, sizeof tb));
+	free(refs);
+	idmap_free(&m);
+	return -1;
+}

@@ -1,0 +1,69 @@
+/*
+ * tracefile.h - page reference traces loaded into memory.
+ *
+ * A trace is a dense array of uint32 page ids 0..npages-1, numbered in first-seen
+ * order, plus the original ids (which may be 64-bit) for printing.  Sources: a file
+ * (plain, libCacheSim txt or csv) or a reference string "1,2,3,4".
+ */
+#ifndef MMEMU_TRACEFILE_H
+#define MMEMU_TRACEFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/err.h"
+
+enum trace_format {
+	TRACE_AUTO,   /* by extension (.csv) or content (a comma on the first data line) */
+	TRACE_PLAIN,  /* one decimal page number per line; blank lines and '#' comments */
+	TRACE_TXT,    /* libCacheSim plain text: one object id per line (same syntax) */
+	TRACE_CSV,    /* libCacheSim csv: header line, then comma-separated fields */
+};
+
+struct trace {
+	uint32_t *refs;      /* nrefs dense page ids */
+	size_t nrefs;
+	uint32_t npages;     /* distinct pages: ids are 0..npages-1 */
+	uint64_t *orig;      /* dense id -> original id (npages entries) */
+};
+
+/**
+ * trace_load() - read a trace file.
+ * @t: filled on success (free with trace_free())
+ * @path: the file
+ * @fmt: the format, or TRACE_AUTO
+ * @obj_id_col: csv only: 1-based column of the object id, or 0 to find it by its
+ *              header name (obj_id, obj-id, objId or key)
+ * Returns: 0, or -1 with @e set to "FILE: line N: expected ..." (or "FILE: cannot
+ * open ...").  @t is left empty on failure.
+ */
+int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj_id_col,
+	       struct mm_err *e);
+
+/**
+ * trace_parse() - parse a trace already in memory (same rules as trace_load()).
+ * @name: the name used in messages
+ * Returns: 0, or -1 with @e set.
+ */
+int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
+		enum trace_format fmt, int obj_id_col, struct mm_err *e);
+
+/**
+ * trace_from_string() - build a trace from a reference string such as "1,2,3,4"
+ * (separators: commas and/or blanks).
+ * @name: what to call the string in messages (e.g. "--refs")
+ * Returns: 0, or -1 with @e set to "NAME: position P: expected ..." (P is the
+ * 1-based character position).
+ */
+int trace_from_string(struct trace *t, const char *s, const char *name, struct mm_err *e);
+
+/** trace_free() - release a trace (an empty or NULL one is fine). */
+void trace_free(struct trace *t);
+
+/** trace_format_parse() - Returns: 0 with *@out set for "auto|plain|txt|csv", else -1. */
+int trace_format_parse(const char *name, enum trace_format *out);
+
+/** trace_format_name() - Returns: the name of @fmt. */
+const char *trace_format_name(enum trace_format fmt);
+
+#endif
