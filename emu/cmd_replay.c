@@ -119,6 +119,7 @@ static void record(void *arg, uint64_t i, uint32_t page, int fault, const uint32
 		   uint32_t nframes)
 {
 	struct steps *s = arg;
+	(void)page;
 	memcpy(s->cells + i * nframes, page_of, nframes * sizeof *page_of);
 	s->fault[i] = (uint8_t)fault;
 }

@@ -170,7 +170,22 @@ void sim_release(struct sim *s)
 }
 
 /* Write the platform XML for @m into a temporary file. Returns: 0 or -1. */
-static int write_platform(const struct machine_cfg *m, char *path, size_t len)
+void sim_simgrid_init(void)
+{
+	/* Sanitizer builds run SimGrid's actors on threads: ASan cannot follow the
+	 * default context switches (MMEMU_SIMGRID_CONTEXTS=thread, set by the tests). */
+	char factory[64];
+	const char *ctx = getenv("MMEMU_SIMGRID_CONTEXTS");
+	int argc = 2;
+	char *argv[] = { "mmemu", "--log=root.thres:critical", factory, NULL };
+	if (ctx && *ctx && strlen(ctx) < 32) {
+		snprintf(factory, sizeof factory, "--cfg=contexts/factory:%s", ctx);
+		argc = 3;
+	}
+	simgrid_init(&argc, argv);
+}
+
+int sim_write_platform(const struct machine_cfg *m, char *path, size_t len)
 {
 	const char *tmp = getenv("TMPDIR");
 	snprintf(path, len, "%s/mmemu-platform-XXXXXX.xml", tmp && *tmp ? tmp : "/tmp");
@@ -215,13 +230,11 @@ json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
 
 	if (sim_prepare(&s, spec, file, e))
 		goto fail;
-	if (write_platform(&s.machine, plat, sizeof plat)) {
+	if (sim_write_platform(&s.machine, plat, sizeof plat)) {
 		mm_errf(e, file, NULL, "cannot write the SimGrid platform to a temporary file");
 		goto fail;
 	}
-	int argc = 2;
-	char *argv[] = { "mmemu", "--log=root.thres:critical", NULL };
-	simgrid_init(&argc, argv);
+	sim_simgrid_init();
 	simgrid_load_platform(plat);
 	unlink(plat);
 

@@ -85,6 +85,17 @@ struct reclaim;
  */
 struct reclaim *sim_reclaim_create(struct sim *s, uint32_t nframes, struct mm_err *e);
 
+/** sim_simgrid_init() - start SimGrid silently (once per process). */
+void sim_simgrid_init(void);
+
+/**
+ * sim_write_platform() - write the SimGrid platform XML of machine @m to a new
+ * temporary file (hosts cpu0..cpuN-1 at the clock rate, host "io" with the disks).
+ * @path: receives the file name (the caller loads and unlinks it)
+ * Returns: 0, or -1 if the file cannot be written.
+ */
+int sim_write_platform(const struct machine_cfg *m, char *path, size_t len);
+
 /** sim_disk() - Returns: the running disk @i of the machine, or NULL. */
 struct disk *sim_disk(struct sim *s, int i);
 
