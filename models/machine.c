@@ -6,27 +6,36 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const arch_names[] = { "i386", "x86_64", "alpha", NULL };
-
 const struct mm_param machine_params[] = {
-	MM_PARAM_ENUM(struct machine_cfg, arch, "arch", arch_names, "\"x86_64\"",
-		      "architecture: zone layout and page size (kernel-mechanisms.md 0.1)"),
 	MM_PARAM(struct machine_cfg, cpus, "cpus", MM_P_INT, 1, MACHINE_MAX_CPUS, "1",
 		 "number of CPUs, each a SimGrid host"),
 	MM_PARAM(struct machine_cfg, clock, "clock", MM_P_FREQ, 1e6, 1e11, "\"1GHz\"",
 		 "CPU clock; one SimGrid flop is one cycle"),
-	MM_PARAM(struct machine_cfg, memory, "memory", MM_P_SIZE, 1 << 20, 1ULL << 40, NULL,
-		 "memory the kernel uses (mem=)"),
-	MM_PARAM(struct machine_cfg, page_size, "page_size", MM_P_SIZE, 0, 65536, "0",
-		 "page size; 0 = the architecture's (4KiB; alpha 8KiB)"),
-	MM_PARAM(struct machine_cfg, kernel_reserved, "kernel_reserved", MM_P_SIZE, 0, 1ULL << 40,
-		 "\"0\"", "memory held by the kernel image, mem_map and boot allocations"),
 	MM_PARAM(struct machine_cfg, copy_bw, "copy_bw", MM_P_RATE, 1e6, 1e12, "\"1GB/s\"",
 		 "memcpy bandwidth of one CPU, for copy-to-user (calibration)"),
 	MM_PARAM_END
 };
 
-static const char *const machine_skip[] = { "disks", NULL };
+const struct mm_param machine_cost_params[] = {
+	MM_PARAM(struct machine_costs, atomic, "atomic", MM_P_DOUBLE, 0, 1e6, "100",
+		 "cycles of a locked read-modify-write (P4: 104, kernel-mechanisms.md 6.3; PIII: 18)"),
+	MM_PARAM(struct machine_costs, mem_latency, "mem_latency", MM_P_TIME, 0, 1e-3, "\"120ns\"",
+		 "latency of a cache line from memory (kernel-mechanisms.md 6)"),
+	MM_PARAM(struct machine_costs, syscall, "syscall", MM_P_DOUBLE, 0, 1e6, "500",
+		 "cycles of system-call entry and exit (calibration)"),
+	MM_PARAM(struct machine_costs, pc_lookup, "pc_lookup", MM_P_DOUBLE, 0, 1e6, "200",
+		 "cycles of a page-cache radix-tree lookup (calibration)"),
+	MM_PARAM(struct machine_costs, page_op, "page_op", MM_P_DOUBLE, 0, 1e6, "50",
+		 "cycles to touch a struct page or list neighbour in cache (calibration)"),
+	MM_PARAM_END
+};
+
+/* Each table skips the keys the other tables own. */
+static const char *const machine_skip[] = { "disks", "costs", "arch", "memory", "page_size",
+					    "kernel_reserved", "struct_page_bytes",
+					    "min_free_kbytes", "watermark_style",
+					    "lowmem_reserve_ratio", "kernelcore", NULL };
+static const char *const mem_skip[] = { "disks", "costs", "clock", "copy_bw", NULL };
 
 int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const char *path,
 		 struct mm_err *e)
@@ -36,19 +45,24 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 	memset(m, 0, sizeof *m);
 	if (!json_is_object(obj))
 		return mm_errf(e, file, path, "expected an object");
-	if (mm_params_load(machine_params, m, obj, file, path, machine_skip, e))
+	if (mm_params_load(machine_params, m, obj, file, path, machine_skip, e) ||
+	    mm_params_load(mm_phys_params, &m->mem, obj, file, path, mem_skip, e))
+		return -1;
+	snprintf(sub, sizeof sub, "%s.costs", path);
+	if (mm_params_load(machine_cost_params, &m->costs, json_object_get(obj, "costs"), file, sub,
+			   NULL, e))
 		return -1;
 	uint64_t ps = machine_page_size(m);
 	if (ps & (ps - 1) || ps < 512) {
 		snprintf(sub, sizeof sub, "%s.page_size", path);
 		return mm_errf(e, file, sub, "expected a power of two of at least 512 bytes");
 	}
-	if (m->memory % ps) {
+	if (m->mem.memory % ps) {
 		snprintf(sub, sizeof sub, "%s.memory", path);
 		return mm_errf(e, file, sub, "expected a multiple of the page size (%llu bytes)",
 			       (unsigned long long)ps);
 	}
-	if (m->kernel_reserved >= m->memory) {
+	if (m->mem.kernel_reserved >= m->mem.memory) {
 		snprintf(sub, sizeof sub, "%s.kernel_reserved", path);
 		return mm_errf(e, file, sub, "expected less than machine.memory");
 	}
@@ -77,6 +91,10 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 json_t *machine_dump(const struct machine_cfg *m)
 {
 	json_t *o = mm_params_dump(machine_params, m);
+	json_t *mem = mm_params_dump(mm_phys_params, &m->mem);
+	json_object_update(o, mem);
+	json_decref(mem);
+	json_object_set_new(o, "costs", mm_params_dump(machine_cost_params, &m->costs));
 	json_t *a = json_array();
 	for (int i = 0; i < m->ndisks; i++)
 		json_array_append_new(a, mm_params_dump(disk_params, &m->disks[i]));
@@ -86,7 +104,7 @@ json_t *machine_dump(const struct machine_cfg *m)
 
 uint64_t machine_page_size(const struct machine_cfg *m)
 {
-	if (m->page_size)
-		return m->page_size;
-	return m->arch == ARCH_ALPHA ? 8192 : 4096;
+	if (m->mem.page_size)
+		return m->mem.page_size;
+	return m->mem.arch == MM_ARCH_ALPHA ? 8192 : 4096;
 }

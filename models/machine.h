@@ -16,25 +16,32 @@
 
 #include "emu/params.h"
 #include "models/disk.h"
+#include "models/mm/zone.h"
 
 #define MACHINE_MAX_DISKS 8
 #define MACHINE_MAX_CPUS 64
 
-enum machine_arch { ARCH_I386, ARCH_X86_64, ARCH_ALPHA };
+/* Cycle costs of the kernel's cost points (kernel-mechanisms.md 0.2, 1.3, 6). */
+struct machine_costs {
+	double atomic;            /* a locked read-modify-write, cycles */
+	double mem_latency;       /* a cache line from memory, seconds */
+	double syscall;           /* system-call entry and exit, cycles */
+	double pc_lookup;         /* page-cache radix-tree lookup, cycles */
+	double page_op;           /* touching one struct page / list neighbour line, cycles */
+};
 
 struct machine_cfg {
-	int arch;                 /* enum machine_arch */
 	int64_t cpus;
 	double clock;             /* Hz; 1 SimGrid flop = 1 cycle */
-	uint64_t memory;          /* bytes usable (the kernel's mem=) */
-	uint64_t page_size;       /* bytes; 0 = the architecture's (4 KiB, alpha 8 KiB) */
-	uint64_t kernel_reserved; /* bytes never given to the page allocator */
 	double copy_bw;           /* memcpy bandwidth per CPU, bytes/s (calibration) */
+	struct machine_costs costs;
+	struct mm_phys_cfg mem;   /* arch, memory, page size, zones (models/mm/zone.h) */
 	int ndisks;
 	struct disk_cfg disks[MACHINE_MAX_DISKS];
 };
 
 extern const struct mm_param machine_params[];
+extern const struct mm_param machine_cost_params[];
 
 /**
  * machine_load() - fill @m from a scenario's machine object.

@@ -78,14 +78,18 @@ static int trace_check(void *cfgp, const struct machine_cfg *m, const char *file
 	else
 		snprintf(tpath, sizeof tpath, "%s/%s", dirname(dir), c->file);
 	trace_free(&c->tr);
-	if (trace_load(&c->tr, tpath, (enum trace_format)c->format, (int)c->obj_id_col, e))
-		return -1;
+	if (trace_load(&c->tr, tpath, (enum trace_format)c->format, (int)c->obj_id_col, e)) {
+		/* "TRACE: line N: ..." becomes "SCENARIO: workload.file: TRACE: line N: ..." */
+		struct mm_err inner = *e;
+		snprintf(sub, sizeof sub, "%s.file", path);
+		return mm_errf(e, file, sub, "%s", inner.msg);
+	}
 	if (c->tr.nrefs == 0) {
 		snprintf(sub, sizeof sub, "%s.file", path);
 		return mm_errf(e, file, sub, "the trace %s holds no references", tpath);
 	}
 	uint64_t ps = machine_page_size(m);
-	uint64_t avail = (m->memory - m->kernel_reserved) / ps;
+	uint64_t avail = (m->mem.memory - m->mem.kernel_reserved) / ps;
 	c->nframes = c->frames ? (uint32_t)c->frames : (uint32_t)avail;
 	if (c->frames && (uint64_t)c->frames > avail) {
 		snprintf(sub, sizeof sub, "%s.frames", path);

@@ -34,6 +34,7 @@
 #define RECLAIM_NO_FRAME UINT32_MAX
 
 struct reclaim;
+struct reclaim_kops;
 
 struct reclaim_ops {
 	int version;                  /* RECLAIM_OPS_VERSION the module implements */
@@ -59,6 +60,9 @@ struct reclaim_ops {
 	uint32_t (*evict)(struct reclaim *r);
 	/* modules that cannot run without the whole trace (opt) */
 	int needs_trace;
+	/* kernel-level methods (zones, scan_control; models/mm/vmscan.h), or NULL for
+	 * modules that only run on frames (replay and the trace workload) */
+	const struct reclaim_kops *kops;
 };
 
 /* One reclaim policy instance. */

@@ -1,0 +1,540 @@
+/*
+ * test_reclaim.c - reclaim modules through the replay loop: textbook fault counts,
+ * Belady's anomaly, the stack property, cross-checks against naive reference
+ * implementations, the registry's error messages, and the `mmemu replay` command.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "emu/cli.h"
+#include "emu/rng.h"
+#include "models/reclaim/reclaim.h"
+#include "workloads/replay.h"
+#include "workloads/tracefile.h"
+#include "workloads/tracegen.h"
+
+static const uint32_t classic[] = { 7, 0, 1, 2, 0, 3, 0, 4, 2, 3, 0, 3, 2, 1, 2, 0, 1, 7, 0, 1 };
+static const uint32_t belady[] = { 1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5 };
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Faults of @policy (with JSON params @pj or NULL) on @refs (ids < npages). */
+static uint64_t faults_p(const char *policy, const char *pj, const uint32_t *refs, size_t n,
+			 uint32_t npages, uint32_t frames)
+{
+	struct mm_err e = { { 0 } };
+	json_t *params = pj ? json_loads(pj, 0, NULL) : NULL;
+	struct mm_vmstat vs = { { 0 } };
+	struct reclaim *r = reclaim_create(policy, params, frames, &vs, NULL, NULL, &e);
+	json_decref(params);
+	if (!r)
+		fail_msg("reclaim_create(%s): %s", policy, e.msg);
+	struct replay rp;
+	assert_int_equal(replay_init(&rp, r, npages, &vs, &e), 0);
+	if (replay_run(&rp, refs, n, NULL, NULL, &e) < 0)
+		fail_msg("replay_run(%s): %s", policy, e.msg);
+	assert_int_equal(rp.refs, n);
+	assert_int_equal(rp.faults + rp.hits, n);
+	assert_int_equal(vs.ev[MM_PGFAULT], rp.faults);
+	assert_int_equal(vs.ev[MM_REF_MISS], rp.faults);
+	assert_int_equal(vs.ev[MM_REF_HIT], rp.hits);
+	assert_int_equal(vs.ev[MM_POLICY_ADD], rp.faults);
+	assert_int_equal(vs.ev[MM_POLICY_ACCESS], rp.hits);
+	uint64_t f = rp.faults;
+	replay_fini(&rp);
+	reclaim_destroy(r);
+	return f;
+}
+
+static uint64_t faults(const char *policy, const uint32_t *refs, size_t n, uint32_t frames)
+{
+	uint32_t np = 0;
+	for (size_t i = 0; i < n; i++)
+		if (refs[i] + 1 > np)
+			np = refs[i] + 1;
+	return faults_p(policy, NULL, refs, n, np, frames);
+}
+
+static void test_classic(void **state)
+{
+	(void)state;
+	assert_int_equal(faults("fifo", classic, N(classic), 3), 15);
+	assert_int_equal(faults("lru", classic, N(classic), 3), 12);
+	assert_int_equal(faults("opt", classic, N(classic), 3), 9);
+	/* 4 frames: FIFO 10, LRU 8, OPT 8 (Silberschatz exercise values) */
+	assert_int_equal(faults("fifo", classic, N(classic), 4), 10);
+	assert_int_equal(faults("lru", classic, N(classic), 4), 8);
+	assert_int_equal(faults("opt", classic, N(classic), 4), 8);
+	/* enough frames: only the 6 compulsory misses */
+	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", NULL };
+	     *p; p++)
+		assert_int_equal(faults(*p, classic, N(classic), 6), 6);
+}
+
+/*
+ * CLOCK on the classic string, 3 frames.  Notation: frame contents page(bit), h =
+ * hand; free frames are filled 0,1,2 and the hand starts at frame 0.
+ *
+ * new_page_referenced = false (a new page starts with bit 0):
+ *   7 0 1  F F F     [7(0) 0(0) 1(0)] h0
+ *   2  F   7(0) out  [2(0) 0(0) 1(0)] h1                 4
+ *   0  hit           0(1)
+ *   3  F   0(1)->0, 1(0) out [2(0) 0(0) 3(0)] h0           5
+ *   0  hit           0(1)
+ *   4  F   2(0) out  [4(0) 0(1) 3(0)] h1                 6
+ *   2  F   0(1)->0, 3(0) out [4(0) 0(0) 2(0)] h0           7
+ *   3  F   4(0) out  [3(0) 0(0) 2(0)] h1                 8
+ *   0 3 2 hits       [3(1) 0(1) 2(1)] h1
+ *   1  F   0,2,3 cleared, 0(0) out [3(0) 1(0) 2(0)] h2     9
+ *   2  hit           2(1)
+ *   0  F   2(1)->0, 3(0) out [0(0) 1(0) 2(0)] h1           10
+ *   1  hit           1(1)
+ *   7  F   1(1)->0, 2(0) out [0(0) 1(0) 7(0)] h0           11
+ *   0 1 hits                                             = 11 faults
+ *
+ * new_page_referenced = true (a new page starts with bit 1):
+ *   7 0 1  F F F     [7(1) 0(1) 1(1)] h0
+ *   2  F   clear all, 7 out    [2(1) 0(0) 1(0)] h1         4
+ *   0  hit           0(1)
+ *   3  F   0(1)->0, 1(0) out [2(1) 0(0) 3(1)] h0           5
+ *   0  hit           0(1)
+ *   4  F   clear 2,0,3, 2 out  [4(1) 0(0) 3(0)] h1         6
+ *   2  F   0(0) out  [4(1) 2(1) 3(0)] h2                 7
+ *   3  hit           3(1)
+ *   0  F   clear 3,4,2, 3 out  [4(0) 2(0) 0(1)] h0         8
+ *   3  F   4(0) out  [3(1) 2(0) 0(1)] h1                 9
+ *   2  hit           2(1)
+ *   1  F   clear 2,0,3, 2 out  [3(0) 1(1) 0(0)] h2         10
+ *   2  F   0(0) out  [3(0) 1(1) 2(1)] h0                 11
+ *   0  F   3(0) out  [0(1) 1(1) 2(1)] h1                 12
+ *   1  hit
+ *   7  F   clear 1,2,0, 1 out  [0(0) 7(1) 2(0)] h2         13
+ *   0  hit           0(1)
+ *   1  F   2(0) out                                      = 14 faults
+ */
+static void test_clock(void **state)
+{
+	(void)state;
+	assert_int_equal(faults_p("clock", NULL, classic, N(classic), 8, 3), 11);
+	assert_int_equal(faults_p("clock", "{\"new_page_referenced\": false}", classic,
+				  N(classic), 8, 3), 11);
+	assert_int_equal(faults_p("clock", "{\"new_page_referenced\": true}", classic,
+				  N(classic), 8, 3), 14);
+	/* "module" is ignored by the parameter loader */
+	assert_int_equal(faults_p("clock", "{\"module\": \"clock\", \"new_page_referenced\": true}",
+				  classic, N(classic), 8, 3), 14);
+}
+
+static void test_belady_anomaly(void **state)
+{
+	(void)state;
+	assert_int_equal(faults("fifo", belady, N(belady), 3), 9);
+	assert_int_equal(faults("fifo", belady, N(belady), 4), 10);
+	/* stack algorithms do not show it */
+	assert_int_equal(faults("lru", belady, N(belady), 3), 10);
+	assert_int_equal(faults("lru", belady, N(belady), 4), 8);
+	assert_int_equal(faults("opt", belady, N(belady), 3), 7);
+	assert_int_equal(faults("opt", belady, N(belady), 4), 6);
+}
+
+/* ---- naive reference implementations (O(frames) per reference) ---- */
+
+static uint64_t naive(const char *policy, int nbit, const uint32_t *refs, size_t n, uint32_t fr)
+{
+	uint32_t *pg = malloc(fr * sizeof *pg);
+	uint64_t *t = calloc(fr, sizeof *t);  /* fifo: load time; lru: last use */
+	uint8_t *bit = calloc(fr, 1);
+	uint32_t used = 0, hand = 0;
+	uint64_t nf = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t f;
+		for (f = 0; f < used; f++)
+			if (pg[f] == refs[i])
+				break;
+		if (f < used) {
+			if (!strcmp(policy, "lru"))
+				t[f] = i;
+			bit[f] = 1;
+			continue;
+		}
+		nf++;
+		if (used < fr) {
+			f = used++;
+		} else if (!strcmp(policy, "opt")) {
+			/* farthest next use; ties (never used again): least recently used */
+			uint64_t best = 0;
+			f = 0;
+			for (uint32_t k = 0; k < fr; k++) {
+				size_t j;
+				for (j = i + 1; j < n; j++)
+					if (refs[j] == pg[k])
+						break;
+				uint64_t key = j < n ? j : (uint64_t)n + (UINT32_MAX - t[k]);
+				if (key > best) {
+					best = key;
+					f = k;
+				}
+			}
+		} else if (!strcmp(policy, "clock")) {
+			while (bit[hand]) {
+				bit[hand] = 0;
+				hand = (hand + 1) % fr;
+			}
+			f = hand;
+			hand = (hand + 1) % fr;
+		} else {
+			f = 0;
+			for (uint32_t k = 1; k < fr; k++)
+				if (t[k] < t[f])
+					f = k;
+		}
+		pg[f] = refs[i];
+		t[f] = i;
+		bit[f] = (uint8_t)nbit;
+	}
+	free(pg);
+	free(t);
+	free(bit);
+	return nf;
+}
+
+static uint32_t *random_trace(uint64_t seed, size_t n, uint32_t pages)
+{
+	struct mm_rng r;
+	mm_rng_seed(&r, seed, 0, "test_reclaim");
+	uint32_t *t = malloc(n * sizeof *t);
+	/* a mix of uniform and locality phases */
+	for (size_t i = 0; i < n; i++) {
+		if (i % 100 < 50)
+			t[i] = (uint32_t)mm_rng_below(&r, pages);
+		else
+			t[i] = (uint32_t)((i / 100 * 7 + mm_rng_below(&r, 8)) % pages);
+	}
+	return t;
+}
+
+/* dense ids for a trace (opt's prepare and replay want 0..npages-1) */
+static uint32_t densify(uint32_t *t, size_t n)
+{
+	uint32_t np = 0;
+	for (size_t i = 0; i < n; i++)
+		if (t[i] + 1 > np)
+			np = t[i] + 1;
+	return np;
+}
+
+static void check_trace(const uint32_t *t, size_t n, uint32_t np, int cross)
+{
+	uint64_t prev_lru = UINT64_MAX, prev_opt = UINT64_MAX;
+	for (uint32_t fr = 1; fr <= 64; fr++) {
+		uint64_t l = faults_p("lru", NULL, t, n, np, fr);
+		uint64_t o = faults_p("opt", NULL, t, n, np, fr);
+		uint64_t f = faults_p("fifo", NULL, t, n, np, fr);
+		uint64_t c0 = faults_p("clock", NULL, t, n, np, fr);
+		uint64_t c1 = faults_p("clock", "{\"new_page_referenced\": true}", t, n, np, fr);
+		assert_true(l <= prev_lru);
+		assert_true(o <= prev_opt);
+		assert_true(o <= l);
+		assert_true(o <= f);
+		assert_true(o <= c0);
+		assert_true(o <= c1);
+		prev_lru = l;
+		prev_opt = o;
+		if (cross && (fr <= 8 || fr % 9 == 0)) {
+			assert_int_equal(l, naive("lru", 0, t, n, fr));
+			assert_int_equal(f, naive("fifo", 0, t, n, fr));
+			assert_int_equal(o, naive("opt", 0, t, n, fr));
+			assert_int_equal(c0, naive("clock", 0, t, n, fr));
+			assert_int_equal(c1, naive("clock", 1, t, n, fr));
+		}
+	}
+}
+
+static void test_stack_property(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		size_t n = 600;
+		uint32_t pages = (uint32_t)(10 + seed * 5);
+		uint32_t *t = random_trace(seed, n, pages);
+		check_trace(t, n, densify(t, n), 1);
+		free(t);
+	}
+	struct tracegen_cfg c = tracegen_defaults();
+	struct mm_err e;
+	c.kind = TRACEGEN_ZIPF;
+	c.refs = 5000;
+	c.pages = 500;
+	c.alpha = 0.9;
+	c.seed = 7;
+	uint32_t *t = malloc(c.refs * sizeof *t);
+	assert_int_equal(tracegen_fill(&c, t, &e), 0);
+	check_trace(t, c.refs, densify(t, c.refs), 1);
+	free(t);
+}
+
+/* remove(): a removed frame is never returned by evict(); the rest come back. */
+static void test_remove(void **state)
+{
+	(void)state;
+	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", NULL };
+	     *p; p++) {
+		struct mm_err e;
+		struct reclaim *r = reclaim_create(*p, NULL, 8, NULL, NULL, NULL, &e);
+		assert_non_null(r);
+		uint32_t refs[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+		assert_int_equal(reclaim_prepare(r, refs, 8, &e), 0);
+		for (uint32_t f = 0; f < 8; f++) {
+			r->now = f;
+			reclaim_add(r, f);
+		}
+		assert_int_equal(reclaim_remove(r, 3), 0);
+		assert_int_equal(reclaim_remove(r, 6), 0);
+		unsigned seen = 0;
+		for (int k = 0; k < 6; k++) {
+			uint32_t v = reclaim_evict(r);
+			assert_true(v < 8);
+			assert_true(v != 3 && v != 6);
+			assert_false(seen & (1u << v));
+			seen |= 1u << v;
+		}
+		assert_int_equal(reclaim_evict(r), RECLAIM_NO_FRAME);
+		reclaim_destroy(r);
+	}
+}
+
+static void test_registry_errors(void **state)
+{
+	(void)state;
+	struct mm_err e = { { 0 } };
+	const struct reclaim_ops *const *m = reclaim_modules();
+	assert_non_null(reclaim_find("fifo"));
+	assert_null(reclaim_find("nope"));
+	for (size_t i = 0; m[i]; i++) {
+		assert_ptr_equal(reclaim_find(m[i]->name), m[i]);
+		assert_true(m[i]->version >= 1 && m[i]->version <= RECLAIM_OPS_VERSION);
+	}
+
+	assert_null(reclaim_create("x", NULL, 4, NULL, "s.json", "kernels.k.reclaim", &e));
+	assert_non_null(strstr(e.msg, "s.json: kernels.k.reclaim: unknown reclaim module \"x\" "
+				      "(expected one of: "));
+	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", NULL };
+	     *p; p++)
+		assert_non_null(strstr(e.msg, *p));
+
+	json_t *bad = json_pack("{s:i}", "new_page_referenced", 3);
+	assert_null(reclaim_create("clock", bad, 4, NULL, "s.json", "kernels.k.reclaim", &e));
+	assert_non_null(strstr(e.msg, "s.json: kernels.k.reclaim.new_page_referenced: expected"));
+	json_decref(bad);
+
+	bad = json_pack("{s:b}", "bogus", 1);
+	assert_null(reclaim_create("clock", bad, 4, NULL, "s.json", "kernels.k.reclaim", &e));
+	assert_non_null(strstr(e.msg, "kernels.k.reclaim.bogus"));
+	assert_null(reclaim_create("lru", bad, 4, NULL, "s.json", "kernels.k.reclaim", &e));
+	assert_string_equal(e.msg, "s.json: kernels.k.reclaim.bogus: unknown parameter "
+				   "(reclaim module \"lru\" has none)");
+	json_decref(bad);
+
+	assert_null(reclaim_create("lru", NULL, 0, NULL, NULL, "x", &e));
+	assert_non_null(strstr(e.msg, "frames"));
+
+	/* offline module without a trace */
+	struct reclaim *r = reclaim_create("opt", NULL, 4, NULL, NULL, NULL, &e);
+	assert_non_null(r);
+	assert_int_equal(reclaim_prepare(r, NULL, 0, &e), -1);
+	assert_non_null(strstr(e.msg, "\"opt\" is offline"));
+	reclaim_destroy(r);
+
+	/* effective parameters */
+	r = reclaim_create("clock", NULL, 4, NULL, NULL, NULL, &e);
+	json_t *pj = reclaim_params_json(r);
+	assert_string_equal(json_string_value(json_object_get(pj, "module")), "clock");
+	assert_true(json_is_false(json_object_get(pj, "new_page_referenced")));
+	json_decref(pj);
+	reclaim_destroy(r);
+}
+
+/* ---- the command ---- */
+
+/* Run cmd_replay with stdout (and stderr) captured into @out/@err (may be NULL). */
+static int run_cmd(int (*cmd)(int, char **), char *out, size_t outlen, char *err,
+		   size_t errlen, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	va_start(ap, errlen);
+	for (const char *a; (a = va_arg(ap, const char *)) != NULL;)
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	char fo[] = "/tmp/mmemu_test_outXXXXXX", fe[] = "/tmp/mmemu_test_errXXXXXX";
+	int o = mkstemp(fo), e = mkstemp(fe);
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	dup2(o, 1);
+	dup2(e, 2);
+	int rc = cmd(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	char *bufs[2] = { out, err };
+	size_t lens[2] = { outlen, errlen };
+	int fds[2] = { o, e };
+	for (int k = 0; k < 2; k++) {
+		if (bufs[k]) {
+			ssize_t n = pread(fds[k], bufs[k], lens[k] - 1, 0);
+			bufs[k][n > 0 ? n : 0] = '\0';
+		}
+		close(fds[k]);
+	}
+	unlink(fo);
+	unlink(fe);
+	return rc;
+}
+
+#define CLASSIC "7,0,1,2,0,3,0,4,2,3,0,3,2,1,2,0,1,7,0,1"
+
+static void test_cmd_replay(void **state)
+{
+	(void)state;
+	char out[8192], err[2048];
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "opt", "--frames", "3", "--refs", CLASSIC, NULL), 0);
+	assert_non_null(strstr(out, "policy     opt\n"));
+	assert_non_null(strstr(out, "faults     9\n"));
+	assert_non_null(strstr(out, "hits       11\n"));
+	assert_non_null(strstr(out, "miss ratio 0.4500\n"));
+
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy=clock", "--frames=3", "--refs", CLASSIC, "--json",
+				 "--param", "new_page_referenced=true", NULL), 0);
+	json_t *j = json_loads(out, 0, NULL);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "policy")), "clock");
+	assert_int_equal(json_integer_value(json_object_get(j, "faults")), 14);
+	assert_int_equal(json_integer_value(json_object_get(j, "hits")), 6);
+	assert_int_equal(json_integer_value(json_object_get(j, "refs")), 20);
+	assert_int_equal(json_integer_value(json_object_get(j, "frames")), 3);
+	assert_true(json_real_value(json_object_get(j, "miss_ratio")) == 0.7);
+	assert_true(json_is_true(json_object_get(json_object_get(j, "params"),
+						 "new_page_referenced")));
+	json_decref(j);
+
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "fifo", "--frames", "3", "--refs", "1,2,3,4,1,2,5,1,2,3,4,5",
+				 "--steps", NULL), 0);
+	assert_non_null(strstr(out,
+		"ref     1 2 3 4 1 2 5 1 2 3 4 5\n"
+		"frame 0 1 1 1 4 4 4 5 5 5 5 5 5\n"
+		"frame 1   2 2 2 1 1 1 1 1 3 3 3\n"
+		"frame 2     3 3 3 2 2 2 2 2 4 4\n"
+		"fault   F F F F F F F     F F  \n"));
+	assert_non_null(strstr(out, "faults     9\n"));
+
+	/* original page numbers, not dense ids, in the table */
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", "2", "--refs", "100, 7, 100, 8",
+				 "--steps", NULL), 0);
+	assert_non_null(strstr(out,
+		"ref     100   7 100   8\n"
+		"frame 0 100 100 100 100\n"
+		"frame 1       7   7   8\n"
+		"fault     F   F       F\n"));
+
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, NULL, 0, "replay", "--help", NULL),
+			 0);
+	assert_non_null(strstr(out, "usage: mmemu replay"));
+
+	/* usage and input errors: 2 and one line on stderr */
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--frames", "3", "--refs", "1", NULL), 2);
+	assert_non_null(strstr(err, "--policy is required"));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", "0", "--refs", "1", NULL), 2);
+	assert_non_null(strstr(err, "--frames"));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", "3", "--bogus", NULL), 2);
+	assert_non_null(strstr(err, "unknown option \"--bogus\""));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", NULL), 2);
+	assert_non_null(strstr(err, "--frames: expected a value"));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", "3", NULL), 2);
+	assert_non_null(strstr(err, "exactly one of --refs and --trace"));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", "3", "--refs", "1,2,x", NULL), 2);
+	assert_string_equal(err, "--refs: position 5: expected a page number (decimal integer), "
+				 "got \"x\"\n");
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "x", "--frames", "3", "--refs", "1", NULL), 2);
+	assert_non_null(strstr(err, "--policy: unknown reclaim module \"x\" (expected one of: "));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "clock", "--frames", "3", "--refs", "1",
+				 "--param", "new_page_referenced=maybe", NULL), 2);
+	assert_string_equal(err, "--param: new_page_referenced: expected true or false\n");
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", "3", "--trace",
+				 "/nonexistent/trace.txt", NULL), 2);
+	assert_string_equal(err, "/nonexistent/trace.txt: cannot open (No such file or "
+				 "directory)\n");
+}
+
+static void test_cmd_tracegen_replay(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/mmemu_test_trXXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	char out[4096], err[1024];
+	assert_int_equal(run_cmd(cmd_tracegen, out, sizeof out, err, sizeof err, "tracegen",
+				 "--kind", "loop", "--refs", "20", "--pages", "4", "-o", path,
+				 NULL), 0);
+	/* a loop over 4 pages with 3 frames: LRU misses every time; OPT misses the 4
+	 * compulsory references, then once every 3 (refs 6, 9, 12, 15, 18) */
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", "3", "--trace", path, NULL), 0);
+	assert_non_null(strstr(out, "faults     20\n"));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "opt", "--frames", "3", "--trace", path,
+				 "--format", "plain", "--time", NULL), 0);
+	assert_non_null(strstr(out, "faults     9\n"));
+	assert_non_null(strstr(err, "Mrefs/s"));
+	assert_int_equal(run_cmd(cmd_tracegen, out, sizeof out, err, sizeof err, "tracegen",
+				 "--kind", "zipf", "--refs", "10", NULL), 2);
+	assert_non_null(strstr(err, "--pages is required"));
+	assert_int_equal(run_cmd(cmd_tracegen, out, sizeof out, err, sizeof err, "tracegen",
+				 "--kind", "tworegion", "--refs", "10", "--pages", "10",
+				 "--hot-frac", "1.5", NULL), 2);
+	assert_non_null(strstr(err, "--hot-frac"));
+	assert_int_equal(run_cmd(cmd_tracegen, out, sizeof out, err, sizeof err, "tracegen",
+				 "--kind", "loop", "--refs", "5", "--pages", "3", NULL), 0);
+	assert_string_equal(out, "0\n1\n2\n0\n1\n");
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classic),
+		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_belady_anomaly),
+		cmocka_unit_test(test_stack_property),
+		cmocka_unit_test(test_remove),
+		cmocka_unit_test(test_registry_errors),
+		cmocka_unit_test(test_cmd_replay),
+		cmocka_unit_test(test_cmd_tracegen_replay),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

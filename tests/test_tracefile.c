@@ -1,0 +1,267 @@
+/*
+ * test_tracefile.c - trace loading (every format, every error message) and
+ * synthetic trace generation (determinism, shape).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "workloads/tracefile.h"
+#include "workloads/tracegen.h"
+
+/* Write @text to a fresh temp file whose name ends in @suffix; returns its path (static). */
+static const char *tmpfile_with(const char *text, const char *suffix)
+{
+	static char path[128];
+	snprintf(path, sizeof path, "/tmp/mmemu_tf_XXXXXX%s", suffix);
+	int fd = mkstemps(path, (int)strlen(suffix));
+	assert_true(fd >= 0);
+	size_t n = strlen(text);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	return path;
+}
+
+/* Load @text as format @fmt and compare with original ids @want (n of them). */
+static void expect_ids(const char *text, const char *suffix, enum trace_format fmt, int col,
+		       const uint64_t *want, size_t n, uint32_t npages)
+{
+	const char *p = tmpfile_with(text, suffix);
+	struct trace t;
+	struct mm_err e = { { 0 } };
+	if (trace_load(&t, p, fmt, col, &e) < 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(t.nrefs, n);
+	assert_int_equal(t.npages, npages);
+	uint32_t next = 0;
+	for (size_t i = 0; i < n; i++) {
+		assert_true(t.refs[i] < t.npages);
+		assert_true(t.orig[t.refs[i]] == want[i]);
+		/* dense ids in first-seen order */
+		if (t.refs[i] == next)
+			next++;
+		else
+			assert_true(t.refs[i] < next);
+	}
+	trace_free(&t);
+	unlink(p);
+}
+
+/* Load @text and expect the error "<path>: @msg". */
+static void expect_err(const char *text, const char *suffix, enum trace_format fmt, int col,
+		       const char *msg)
+{
+	const char *p = tmpfile_with(text, suffix);
+	struct trace t;
+	struct mm_err e = { { 0 } };
+	char want[600];
+	assert_int_equal(trace_load(&t, p, fmt, col, &e), -1);
+	assert_null(t.refs);
+	snprintf(want, sizeof want, "%s: %s", p, msg);
+	assert_string_equal(e.msg, want);
+	unlink(p);
+}
+
+static void test_plain(void **state)
+{
+	(void)state;
+	static const uint64_t w[] = { 5, 7, 5, 9, 18446744073709551615ULL, 0, 7 };
+	const char *text = "# a comment\n5\n\n7\n5   # trailing comment\n  9  \n"
+			   "18446744073709551615\n0\n7";
+	expect_ids(text, ".txt", TRACE_PLAIN, 0, w, 7, 5);
+	expect_ids(text, "", TRACE_AUTO, 0, w, 7, 5);
+	expect_ids(text, ".trace", TRACE_TXT, 0, w, 7, 5);
+	/* CRLF */
+	static const uint64_t w2[] = { 1, 2, 1 };
+	expect_ids("1\r\n2\r\n1\r\n", "", TRACE_AUTO, 0, w2, 3, 2);
+	/* large ids go through the hash map, small through the direct table */
+	static const uint64_t w3[] = { 1ULL << 40, 3, 1ULL << 40, (1ULL << 40) + 1, 3 };
+	expect_ids("1099511627776\n3\n1099511627776\n1099511627777\n3\n", "", TRACE_AUTO, 0,
+		   w3, 5, 3);
+}
+
+static void test_csv(void **state)
+{
+	(void)state;
+	static const uint64_t w[] = { 100, 200, 100, 300 };
+	expect_ids("timestamp,obj_id,size\n1,100,4096\n2,200,4096\n3,100,4096\n4,300,1\n",
+		   ".csv", TRACE_AUTO, 0, w, 4, 3);
+	expect_ids("time, Key ,size\n1, 100 ,4096\n2,200,4096\n\n3,100,4096\n4,\"300\",1\n",
+		   ".dat", TRACE_AUTO, 0, w, 4, 3);
+	expect_ids("t,objId\n1,100\n2,200\n3,100\n4,300\n", "", TRACE_CSV, 0, w, 4, 3);
+	expect_ids("t,obj-id\r\n1,100\r\n2,200\r\n3,100\r\n4,300\r\n", "", TRACE_CSV, 0, w, 4, 3);
+	/* explicit 1-based column; header names irrelevant */
+	expect_ids("a,b,c\n1,2,100\n1,2,200\n1,2,100\n1,2,300\n", ".csv", TRACE_CSV, 3, w, 4, 3);
+	/* explicit column and no header: the first line is data */
+	expect_ids("1,100\n2,200\n3,100\n4,300\n", ".csv", TRACE_CSV, 2, w, 4, 3);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_err("1\n2\nx3\n", "", TRACE_PLAIN, 0,
+		   "line 3: expected a page number (decimal integer), got \"x3\"");
+	expect_err("1\n2 3\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected one page number per line, got \"2 3\"");
+	expect_err("1\n-1\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected a page number (decimal integer), got \"-1\"");
+	expect_err("18446744073709551616\n", "", TRACE_PLAIN, 0,
+		   "line 1: expected a page number below 2^64, got \"18446744073709551616\"");
+	expect_err("12abc\n", "", TRACE_TXT, 0,
+		   "line 1: expected one page number per line, got \"12abc\"");
+	expect_err("", "", TRACE_AUTO, 0, "line 1: expected at least one page number, got end of file");
+	expect_err("# only\n# comments\n", "", TRACE_PLAIN, 0,
+		   "line 3: expected at least one page number, got end of file");
+	expect_err("time,size\n1,2\n", ".csv", TRACE_AUTO, 0,
+		   "line 1: expected a csv header with a column named obj_id, obj-id, objId or key "
+		   "(or give --obj-id-col N)");
+	expect_err("t,obj_id\n1,5\n2,abc\n", ".csv", TRACE_AUTO, 0,
+		   "line 3: expected an object id (decimal integer) in column 2, got \"abc\"");
+	expect_err("t,obj_id\n1,5\n2\n", ".csv", TRACE_AUTO, 0,
+		   "line 3: expected at least 2 comma-separated fields");
+	expect_err("t,obj_id\n1,\n", ".csv", TRACE_AUTO, 0,
+		   "line 2: expected an object id (decimal integer) in column 2, got an empty field");
+	expect_err("t,obj_id\n", ".csv", TRACE_AUTO, 0,
+		   "line 2: expected at least one data line, got end of file");
+	expect_err("", ".csv", TRACE_CSV, 0, "line 1: expected a csv header line, got an empty file");
+
+	struct trace t;
+	struct mm_err e;
+	assert_int_equal(trace_load(&t, "/nonexistent/x.trace", TRACE_AUTO, 0, &e), -1);
+	assert_string_equal(e.msg, "/nonexistent/x.trace: cannot open (No such file or directory)");
+	assert_int_equal(trace_load(&t, "/tmp", TRACE_AUTO, 0, &e), -1);
+	assert_string_equal(e.msg, "/tmp: expected a trace file, got a directory");
+}
+
+static void test_refs_string(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct mm_err e;
+	assert_int_equal(trace_from_string(&t, "7, 0,1 2,7", "--refs", &e), 0);
+	assert_int_equal(t.nrefs, 5);
+	assert_int_equal(t.npages, 4);
+	static const uint32_t dense[] = { 0, 1, 2, 3, 0 };
+	assert_memory_equal(t.refs, dense, sizeof dense);
+	assert_true(t.orig[3] == 2);
+	trace_free(&t);
+
+	static const struct {
+		const char *s, *msg;
+	} bad[] = {
+		{ "1,2,x", "--refs: position 5: expected a page number (decimal integer), got \"x\"" },
+		{ "1,,2", "--refs: position 3: expected a page number (decimal integer), got \",2\"" },
+		{ "", "--refs: position 1: expected a page number (decimal integer), got end of string" },
+		{ "1,2,", "--refs: position 5: expected a page number (decimal integer), got end of string" },
+		{ ",1", "--refs: position 1: expected a page number (decimal integer), got \",1\"" },
+		{ "1,-2", "--refs: position 3: expected a page number (decimal integer), got \"-2\"" },
+		{ "99999999999999999999", "--refs: position 1: expected a page number below 2^64" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(trace_from_string(&t, bad[i].s, "--refs", &e), -1);
+		assert_string_equal(e.msg, bad[i].msg);
+		assert_null(t.refs);
+	}
+}
+
+static void test_formats_names(void **state)
+{
+	(void)state;
+	enum trace_format f;
+	assert_int_equal(trace_format_parse("csv", &f), 0);
+	assert_int_equal(f, TRACE_CSV);
+	assert_string_equal(trace_format_name(TRACE_TXT), "txt");
+	assert_int_equal(trace_format_parse("xml", &f), -1);
+}
+
+static void test_tracegen(void **state)
+{
+	(void)state;
+	struct mm_err e;
+	enum tracegen_kind kinds[] = { TRACEGEN_ZIPF, TRACEGEN_TWOREGION, TRACEGEN_LOOP };
+	for (int k = 0; k < 3; k++) {
+		struct tracegen_cfg c = tracegen_defaults();
+		c.kind = kinds[k];
+		c.refs = 20000;
+		c.pages = 1000;
+		uint32_t *a = malloc(c.refs * 4), *b = malloc(c.refs * 4), *d = malloc(c.refs * 4);
+		assert_int_equal(tracegen_fill(&c, a, &e), 0);
+		assert_int_equal(tracegen_fill(&c, b, &e), 0);
+		assert_memory_equal(a, b, c.refs * 4);
+		c.seed = 2;
+		assert_int_equal(tracegen_fill(&c, d, &e), 0);
+		if (c.kind == TRACEGEN_LOOP)
+			assert_memory_equal(a, d, c.refs * 4);  /* no randomness */
+		else
+			assert_memory_not_equal(a, d, c.refs * 4);
+		uint64_t cnt[1000] = { 0 };
+		for (uint64_t i = 0; i < c.refs; i++) {
+			assert_true(a[i] < c.pages);
+			cnt[a[i]]++;
+		}
+		if (c.kind == TRACEGEN_ZIPF) {
+			/* p(0)/p(1) = 2^0.9 = 1.87; page 0 gets ~ 1/H(1000,0.9) = 11% */
+			assert_true(cnt[0] > cnt[1] && cnt[1] > cnt[9]);
+			double r = (double)cnt[0] / (double)cnt[1];
+			assert_true(r > 1.6 && r < 2.2);
+			assert_true(cnt[0] > 1600 && cnt[0] < 2800);
+		} else if (c.kind == TRACEGEN_TWOREGION) {
+			uint64_t hot = 0;
+			for (int p = 0; p < 200; p++)
+				hot += cnt[p];
+			assert_true(hot > 15500 && hot < 16500);  /* 80% of 20000 */
+		} else {
+			for (uint64_t i = 0; i < c.refs; i++)
+				assert_int_equal(a[i], i % 1000);
+		}
+		/* the written file loads back to the same page numbers */
+		char path[] = "/tmp/mmemu_tg_XXXXXX";
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "w");
+		c.seed = 1;
+		assert_int_equal(tracegen_write(&c, f, path, &e), 0);
+		fclose(f);
+		struct trace t;
+		assert_int_equal(trace_load(&t, path, TRACE_AUTO, 0, &e), 0);
+		assert_int_equal(t.nrefs, c.refs);
+		for (uint64_t i = 0; i < c.refs; i++)
+			assert_true(t.orig[t.refs[i]] == a[i]);
+		trace_free(&t);
+		unlink(path);
+		free(a);
+		free(b);
+		free(d);
+	}
+	/* uniform zipf (alpha 0) and exponent 1 work too */
+	struct tracegen_cfg c = tracegen_defaults();
+	c.refs = 1000;
+	c.pages = 10;
+	uint32_t buf[1000];
+	c.alpha = 0;
+	assert_int_equal(tracegen_fill(&c, buf, &e), 0);
+	c.alpha = 1;
+	assert_int_equal(tracegen_fill(&c, buf, &e), 0);
+	c.pages = 0;
+	assert_int_equal(tracegen_fill(&c, buf, &e), -1);
+	assert_non_null(strstr(e.msg, "--pages"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_refs_string),
+		cmocka_unit_test(test_formats_names),
+		cmocka_unit_test(test_tracegen),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
