@@ -1,0 +1,327 @@
+/*
+ * alloc.c - allocator registry, counting wrappers, and the zoned allocation core.
+ *
+ * mm_alloc_pages() is __alloc_pages() of 2.6.14 [K2614 mm/page_alloc.c] cut at the
+ * points where the kernel would sleep or reclaim: the caller (the reclaim core)
+ * gets MM_ALLOC_NEED_RECLAIM / MM_ALLOC_NEED_OOM, does the work, and calls back with
+ * MM_ALLOC_AFTER_RECLAIM / MM_ALLOC_LAST_TRY, so the same watermark logic serves the
+ * kswapd and direct-reclaim models built on top.  The 2.4.17 "incremental min"
+ * variant is selected by the machine's watermark_style [K2417 __alloc_pages].
+ * Cost: one pass is O(zones in the zonelist) watermark checks, each O(order).
+ */
+#include "models/alloc/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct alloc_ops buddy_alloc_ops;
+
+/* The registry: add new modules here (mbuddy, zbuddy, ...). */
+static const struct alloc_ops *const registry[] = {
+	&buddy_alloc_ops,
+	NULL,
+};
+
+const struct alloc_ops *const *alloc_modules(void)
+{
+	return registry;
+}
+
+const struct alloc_ops *alloc_find(const char *name)
+{
+	for (const struct alloc_ops *const *o = registry; *o; o++)
+		if (name && strcmp((*o)->name, name) == 0)
+			return *o;
+	return NULL;
+}
+
+struct alloc *alloc_create(const char *name, json_t *params, struct mm_phys *phys,
+			   struct mm_vmstat *vs, const char *file, const char *path,
+			   struct mm_err *e)
+{
+	static const char *const skip[] = { "module", NULL };
+	const struct alloc_ops *ops = alloc_find(name);
+	if (!ops) {
+		char list[256] = "";
+		for (const struct alloc_ops *const *o = registry; *o; o++) {
+			size_t n = strlen(list);
+			snprintf(list + n, sizeof list - n, "%s%s", o == registry ? "" : ", ",
+				 (*o)->name);
+		}
+		mm_errf(e, file, path, "unknown allocator \"%s\" (expected one of: %s)",
+			name ? name : "", list);
+		return NULL;
+	}
+	if (ops->version < 1 || ops->version > ALLOC_OPS_VERSION || !ops->init || !ops->alloc ||
+	    !ops->free) {
+		mm_errf(e, file, path, "allocator \"%s\": unsupported interface version %d", name,
+			ops->version);
+		return NULL;
+	}
+	if (!phys || !phys->pages) {
+		mm_errf(e, file, path, "internal: allocator needs initialised memory");
+		return NULL;
+	}
+	if (phys->alloc) {
+		mm_errf(e, file, path, "internal: memory already has an allocator");
+		return NULL;
+	}
+	struct alloc *a = calloc(1, sizeof *a);
+	if (!a)
+		goto oom;
+	a->ops = ops;
+	a->phys = phys;
+	a->vs = vs;
+	a->max_order = MM_MAX_ORDER;
+	a->cfg = calloc(1, ops->cfg_size ? ops->cfg_size : 1);
+	a->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
+	if (!a->cfg || !a->priv)
+		goto oom_free;
+	if (mm_params_load(ops->params, a->cfg, params, file, path, skip, e))
+		goto err_free;
+	phys->alloc = a;
+	if (ops->init(a, e)) {
+		phys->alloc = NULL;
+		goto err_free;
+	}
+	return a;
+
+oom_free:
+	mm_errf(e, file, path, "out of host memory");
+err_free:
+	if (a) {
+		free(a->cfg);
+		free(a->priv);
+		free(a);
+	}
+	return NULL;
+oom:
+	mm_errf(e, file, path, "out of host memory");
+	return NULL;
+}
+
+void alloc_destroy(struct alloc *a)
+{
+	if (!a)
+		return;
+	if (a->ops->fini)
+		a->ops->fini(a);
+	if (a->phys && a->phys->alloc == a)
+		a->phys->alloc = NULL;
+	free(a->cfg);
+	free(a->priv);
+	free(a);
+}
+
+json_t *alloc_params_json(const struct alloc *a)
+{
+	json_t *o = mm_params_dump(a->ops->params, a->cfg);
+	json_object_set_new(o, "module", json_string(a->ops->name));
+	return o;
+}
+
+json_t *alloc_stats_json(const struct alloc *a)
+{
+	json_t *locks = json_object();
+	for (int j = 0; j < MM_NR_ZONES; j++)
+		if (a->phys->zones[j].present)
+			json_object_set_new(locks, a->phys->zones[j].name,
+					    json_integer((json_int_t)a->st.zone_lock[j]));
+	return json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "zone_lock", locks,
+			 "locked_pages", (json_int_t)a->st.locked_pages, "pcp_refill",
+			 (json_int_t)a->st.pcp_refill, "pcp_drain", (json_int_t)a->st.pcp_drain,
+			 "pcp_alloc", (json_int_t)a->st.pcp_alloc, "pcp_free",
+			 (json_int_t)a->st.pcp_free, "splits", (json_int_t)a->st.splits, "merges",
+			 (json_int_t)a->st.merges);
+}
+
+uint32_t alloc_free_count(const struct alloc *a, const struct zone *z, unsigned order)
+{
+	if (order >= MM_MAX_ORDER)
+		return 0;
+	if (a->ops->free_count)
+		return a->ops->free_count(a, z, order);
+	return z->nr_free[order];
+}
+
+double alloc_frag_index_generic(const struct alloc *a, const struct zone *z, unsigned order)
+{
+	uint64_t blocks = 0, pages = 0, suitable = 0;
+	for (unsigned o = 0; o < a->max_order; o++) {
+		uint64_t n = alloc_free_count(a, z, o);
+		blocks += n;
+		pages += n << o;
+		if (o >= order)
+			suitable += n;
+	}
+	if (!blocks)
+		return 0.0;
+	if (suitable)
+		return -1.0;
+	return 1.0 - (1.0 + (double)pages / (double)(1ull << order)) / (double)blocks;
+}
+
+double alloc_frag_index(const struct alloc *a, const struct zone *z, unsigned order)
+{
+	if (a->ops->frag_index)
+		return a->ops->frag_index(a, z, order);
+	return alloc_frag_index_generic(a, z, order);
+}
+
+void alloc_drain(struct alloc *a, int cpu)
+{
+	if (a->ops->drain)
+		a->ops->drain(a, cpu);
+}
+
+int alloc_check(const struct alloc *a, struct mm_err *e)
+{
+	return a->ops->check ? a->ops->check(a, e) : 0;
+}
+
+/* ---- __alloc_pages ---- */
+
+static bool take(struct mm_phys *phys, struct zone *z, unsigned order, int type, int cpu,
+		 unsigned flags, struct mm_alloc_result *res)
+{
+	uint32_t pfn = alloc_rmqueue(phys->alloc, z, order, type, cpu, flags & MM_GFP_COLD);
+	if (pfn == PFN_NONE)
+		return false;
+	res->status = MM_ALLOC_OK;
+	res->pfn = pfn;
+	res->zone = z;
+	mm_count(phys->vs, MM_PGALLOC, 1ull << order);
+	return true;
+}
+
+/* One zonelist pass at a 2.6 watermark. Returns: true on success. */
+static bool pass26(struct mm_phys *phys, struct zone *const *zl, unsigned order, int type,
+		   int cpu, unsigned flags, int which, bool harder, bool high,
+		   struct mm_alloc_result *res)
+{
+	for (int i = 0; zl[i]; i++) {
+		struct zone *z = zl[i];
+		uint32_t mark = which == 0 ? z->pages_low : which == 1 ? z->pages_min
+								       : z->pages_high;
+		res->wmark_checks++;
+		if (!zone_watermark_ok(z, order, mark, res->classzone_idx, harder, high))
+			continue;
+		if (take(phys, z, order, type, cpu, flags, res))
+			return true;
+	}
+	return false;
+}
+
+/* One zonelist pass with the 2.4 incremental min. @which 0 = low, 1 = min. */
+static bool pass24(struct mm_phys *phys, struct zone *const *zl, unsigned order, int type,
+		   int cpu, unsigned flags, int which, bool shift_min,
+		   struct mm_alloc_result *res)
+{
+	uint64_t min = 1ull << order;
+	for (int i = 0; zl[i]; i++) {
+		struct zone *z = zl[i];
+		uint64_t local = which == 0 ? z->pages_low : z->pages_min;
+		if (shift_min)
+			local >>= 2;
+		min += local;
+		res->wmark_checks++;
+		if (z->free_pages > min && take(phys, z, order, type, cpu, flags, res))
+			return true;
+	}
+	return false;
+}
+
+static bool pass_nomin(struct mm_phys *phys, struct zone *const *zl, unsigned order, int type,
+		       int cpu, unsigned flags, struct mm_alloc_result *res)
+{
+	for (int i = 0; zl[i]; i++)
+		if (take(phys, zl[i], order, type, cpu, flags, res))
+			return true;
+	return false;
+}
+
+static bool would_retry(unsigned order, unsigned flags)
+{
+	if (flags & MM_GFP_NORETRY)
+		return false;
+	return order <= 3 || (flags & (MM_GFP_REPEAT | MM_GFP_NOFAIL));
+}
+
+enum mm_alloc_status mm_alloc_pages(struct mm_phys *phys, int cls, unsigned order,
+				    int alloc_type, int cpu, unsigned flags,
+				    struct mm_alloc_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->pfn = PFN_NONE;
+	res->status = MM_ALLOC_FAIL;
+	if (!phys->alloc || cls < 0 || cls >= MM_NR_ZONES || cpu < 0 ||
+	    (uint32_t)cpu >= phys->ncpus || order >= phys->alloc->max_order)
+		return res->status;
+	struct zone *const *zl = phys->zonelists[cls];
+	if (!zl[0])
+		return res->status;
+	res->classzone_idx = zl[0]->idx;
+
+	const bool wait = flags & MM_GFP_WAIT;
+	const bool high = flags & MM_GFP_HIGH;
+	const bool harder = (flags & MM_ALLOC_RT) || !wait; /* can_try_harder */
+	const bool v24 = phys->cfg.watermark_style == MM_WMARK_24;
+
+	if (flags & MM_ALLOC_LAST_TRY) {
+		/* catch a parallel OOM kill: must fail if still under heavy pressure */
+		bool ok = v24 ? pass24(phys, zl, order, alloc_type, cpu, flags, 1, false, res)
+			      : pass26(phys, zl, order, alloc_type, cpu, flags, 2, false, false, res);
+		if (!ok)
+			res->status = MM_ALLOC_NEED_OOM;
+		return res->status;
+	}
+	if (flags & MM_ALLOC_AFTER_RECLAIM) {
+		bool ok = v24 ? pass24(phys, zl, order, alloc_type, cpu, flags, 1, false, res)
+			      : pass26(phys, zl, order, alloc_type, cpu, flags, 1, harder, high, res);
+		if (!ok) {
+			res->status = MM_ALLOC_NEED_RECLAIM;
+			res->should_retry = would_retry(order, flags);
+		}
+		return res->status;
+	}
+
+	/* pass 1: pages_low */
+	if (v24 ? pass24(phys, zl, order, alloc_type, cpu, flags, 0, false, res)
+		: pass26(phys, zl, order, alloc_type, cpu, flags, 0, false, false, res))
+		return res->status;
+
+	/* wake kswapd: 2.6 per zone below pages_low (wakeup_kswapd); 2.4 the classzone */
+	res->kswapd_order = order;
+	if (v24) {
+		res->wake_kswapd = 1u << zl[0]->idx;
+	} else {
+		for (int i = 0; zl[i]; i++)
+			if (!zone_watermark_ok(zl[i], order, zl[i]->pages_low, 0, false, false))
+				res->wake_kswapd |= 1u << zl[i]->idx;
+	}
+
+	/* pass 2: pages_min, deeper for __GFP_HIGH / RT / atomic */
+	if (v24 ? pass24(phys, zl, order, alloc_type, cpu, flags, 1, !wait, res)
+		: pass26(phys, zl, order, alloc_type, cpu, flags, 1, harder, high, res))
+		return res->status;
+
+	if (flags & MM_ALLOC_MEMALLOC) {
+		if (!(flags & MM_GFP_NOMEMALLOC) &&
+		    pass_nomin(phys, zl, order, alloc_type, cpu, flags, res))
+			return res->status;
+		return res->status = MM_ALLOC_FAIL;
+	}
+	if (!wait)
+		return res->status = MM_ALLOC_FAIL;
+	res->status = MM_ALLOC_NEED_RECLAIM;
+	res->should_retry = would_retry(order, flags);
+	return res->status;
+}
+
+void mm_free_pages(struct mm_phys *phys, uint32_t pfn, unsigned order, int cpu, bool cold)
+{
+	if (!phys->alloc || pfn >= phys->nr_pages)
+		return;
+	mm_count(phys->vs, MM_PGFREE, 1ull << order);
+	alloc_free(phys->alloc, pfn, order, cpu, cold);
+}
