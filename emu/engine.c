@@ -17,6 +17,8 @@
 #include <simgrid/engine.h>
 
 #include "models/disk.h"
+#include "models/alloc/alloc.h"
+#include "models/mm/kernel.h"
 #include "models/reclaim/reclaim.h"
 
 const struct mm_param engine_params[] = {
@@ -52,14 +54,15 @@ struct disk *sim_disk(struct sim *s, int i)
 	return i >= 0 && i < s->machine.ndisks ? s->disks[i] : NULL;
 }
 
-/* The reclaim choice of kernel section @k: a name, or an object with "module". */
-static int reclaim_choice(json_t *k, const char **mod, json_t **params, const char *file,
-			  const char *path, struct mm_err *e)
+/* The module chosen by kernel section @k for @kind: a name, or an object with
+ * "module" (then the object is also the module's parameters); @def if absent. */
+static int module_choice(json_t *k, const char *kind, const char *def, const char **mod,
+			 json_t **params, const char *file, const char *path, struct mm_err *e)
 {
 	char sub[256], msub[280];
-	json_t *r = json_object_get(k, "reclaim");
-	snprintf(sub, sizeof sub, "%s.reclaim", path);
-	*mod = "lru";
+	json_t *r = json_object_get(k, kind);
+	snprintf(sub, sizeof sub, "%s.%s", path, kind);
+	*mod = def;
 	*params = NULL;
 	if (json_is_string(r)) {
 		*mod = json_string_value(r);
@@ -67,7 +70,7 @@ static int reclaim_choice(json_t *k, const char **mod, json_t **params, const ch
 		json_t *m = json_object_get(r, "module");
 		snprintf(msub, sizeof msub, "%s.module", sub);
 		if (!json_is_string(m))
-			return mm_errf(e, file, msub, "expected a string naming a reclaim module");
+			return mm_errf(e, file, msub, "expected a string naming a %s module", kind);
 		*mod = json_string_value(m);
 		*params = r;
 	} else if (r) {
@@ -82,13 +85,33 @@ struct reclaim *sim_reclaim_create(struct sim *s, uint32_t nframes, struct mm_er
 	const char *mod;
 	json_t *params;
 	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
-	if (reclaim_choice(s->kernel, &mod, &params, s->file, path, e))
+	if (module_choice(s->kernel, "reclaim", "lru", &mod, &params, s->file, path, e))
 		return NULL;
 	snprintf(sub, sizeof sub, "%s.reclaim", path);
 	return reclaim_create(mod, params, nframes, &s->vs, s->file, sub, e);
 }
 
-static const char *const kernel_keys[] = { "reclaim", "alloc", "kmap", "coloring",
+struct alloc *sim_alloc_create(struct sim *s, struct mm_phys *phys, struct mm_err *e)
+{
+	char path[200], sub[256];
+	const char *mod;
+	json_t *params;
+	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
+	if (module_choice(s->kernel, "alloc", "buddy", &mod, &params, s->file, path, e))
+		return NULL;
+	snprintf(sub, sizeof sub, "%s.alloc", path);
+	return alloc_create(mod, params, phys, &s->vs, s->file, sub, e);
+}
+
+int mm_kernel_load_cfg(struct mm_kernel_cfg *c, json_t *k, const char *file, const char *path,
+		       struct mm_err *e)
+{
+	char sub[256];
+	snprintf(sub, sizeof sub, "%s.vm", path);
+	return mm_params_load(mm_kernel_params, c, json_object_get(k, "vm"), file, sub, NULL, e);
+}
+
+static const char *const kernel_keys[] = { "reclaim", "alloc", "vm", "kmap", "coloring",
 					   "machine", "description", NULL };
 
 /* Check a kernel section: known keys, module choices and their parameters. */
@@ -107,19 +130,52 @@ static int kernel_check(struct sim *s, json_t *k, const char *file, const char *
 		snprintf(sub, sizeof sub, "%s.%s", path, key);
 		if (!ok)
 			return mm_errf(e, file, sub,
-				       "unknown key (expected one of: reclaim, alloc, kmap, coloring, machine, description)");
+				       "unknown key (expected one of: reclaim, alloc, vm, machine, description)");
 	}
 	if (json_object_get(k, "description") && !json_is_string(json_object_get(k, "description"))) {
 		snprintf(sub, sizeof sub, "%s.description", path);
 		return mm_errf(e, file, sub, "expected a string");
 	}
+	for (int i = 0; kernel_keys[i]; i++)
+		if ((strcmp(kernel_keys[i], "kmap") == 0 || strcmp(kernel_keys[i], "coloring") == 0) &&
+		    json_object_get(k, kernel_keys[i])) {
+			snprintf(sub, sizeof sub, "%s.%s", path, kernel_keys[i]);
+			return mm_errf(e, file, sub, "no %s modules exist yet in this version", kernel_keys[i]);
+		}
 	struct reclaim *rc = sim_reclaim_create(s, 1, e);
 	if (!rc)
 		return -1;
 	json_t *eff = json_object();
+	json_object_set_new(s->effective, "kernel", eff);
 	json_object_set_new(eff, "reclaim", reclaim_params_json(rc));
 	reclaim_destroy(rc);
-	json_object_set_new(s->effective, "kernel", eff);
+	const char *amod;
+	json_t *aparams;
+	if (module_choice(k, "alloc", "buddy", &amod, &aparams, file, path, e))
+		return -1;
+	snprintf(sub, sizeof sub, "%s.alloc", path);
+	const struct alloc_ops *ao = alloc_find(amod);
+	if (!ao) {
+		/* let alloc_create phrase the error (it lists the valid names) */
+		struct alloc *a = alloc_create(amod, aparams, NULL, NULL, file, sub, e);
+		alloc_destroy(a);
+		return -1;
+	}
+	static const char *const skip_module[] = { "module", NULL };
+	void *acfg = calloc(1, ao->cfg_size ? ao->cfg_size : 1);
+	int arc = acfg ? mm_params_load(ao->params, acfg, aparams, file, sub, skip_module, e) : -1;
+	if (!arc) {
+		json_t *ad = mm_params_dump(ao->params, acfg);
+		json_object_set_new(ad, "module", json_string(ao->name));
+		json_object_set_new(eff, "alloc", ad);
+	}
+	free(acfg);
+	if (arc)
+		return -1;
+	struct mm_kernel_cfg kc;
+	if (mm_kernel_load_cfg(&kc, k, file, path, e))
+		return -1;
+	json_object_set_new(eff, "vm", mm_params_dump(mm_kernel_params, &kc));
 	return 0;
 }
 
@@ -147,6 +203,21 @@ int sim_prepare(struct sim *s, json_t *spec, const char *file, struct mm_err *e)
 			      "workload", e);
 	if (!s->wl)
 		return -1;
+	const char *mod;
+	json_t *params;
+	if (module_choice(s->kernel, "reclaim", "lru", &mod, &params, file, kpath, e))
+		return -1;
+	const struct reclaim_ops *ro = reclaim_find(mod);
+	char rpath[256];
+	snprintf(rpath, sizeof rpath, "%s.reclaim", kpath);
+	if (ro && s->wl->kernel && !ro->kops)
+		return mm_errf(e, file, rpath,
+			       "module %s runs only on frames; the %s workload needs a kernel-level module (lru2q, clockpro)",
+			       mod, s->wl->name);
+	if (ro && !s->wl->kernel && !reclaim_has_frames(ro))
+		return mm_errf(e, file, rpath,
+			       "module %s needs zones; the %s workload runs frame-level modules (fifo, lru, clock, opt)",
+			       mod, s->wl->name);
 	json_object_set_new(s->effective, "machine", machine_dump(&s->machine));
 	json_object_set_new(s->effective, "engine", mm_params_dump(engine_params, &s->engine));
 	json_t *w = mm_params_dump(s->wl->params, s->wl_cfg);

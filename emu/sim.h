@@ -85,6 +85,16 @@ struct reclaim;
  */
 struct reclaim *sim_reclaim_create(struct sim *s, uint32_t nframes, struct mm_err *e);
 
+struct alloc;
+struct mm_phys;
+struct mm_kernel_cfg;
+/** sim_alloc_create() - Returns: the kernel's allocator attached to @phys, or NULL with @e set. */
+struct alloc *sim_alloc_create(struct sim *s, struct mm_phys *phys, struct mm_err *e);
+
+/** mm_kernel_load_cfg() - load kernel section @k's "vm" knobs. Returns: 0 or -1 with @e set. */
+int mm_kernel_load_cfg(struct mm_kernel_cfg *c, json_t *k, const char *file, const char *path,
+		       struct mm_err *e);
+
 /** sim_simgrid_init() - start SimGrid silently (once per process). */
 void sim_simgrid_init(void);
 

@@ -15,6 +15,9 @@ int replay_init(struct replay *rp, struct reclaim *r, uint32_t npages, struct mm
 		struct mm_err *e)
 {
 	memset(rp, 0, sizeof *rp);
+	if (!reclaim_has_frames(r->ops))
+		return mm_errf(e, NULL, NULL,
+			       "reclaim module %s needs zones and runs only in kernel workloads", r->ops->name);
 	rp->r = r;
 	rp->nframes = r->nframes;
 	rp->npages = npages;

@@ -8,9 +8,11 @@
 #include <string.h>
 
 extern const struct workload_ops workload_trace;
+extern const struct workload_ops workload_tworead;
 
 static const struct workload_ops *const registry[] = {
 	&workload_trace,
+	&workload_tworead,
 	NULL,
 };
 

@@ -31,6 +31,7 @@ struct workload_ops {
 	const char *primary;              /* primary metric name */
 	const char *unit;                 /* its unit */
 	int higher_is_better;
+	int kernel;                       /* runs on the mm core (needs kernel-level reclaim) */
 
 	/* ---- version 1 ---- */
 	/* cross-field and input checks after params are loaded (optional).

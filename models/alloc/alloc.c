@@ -258,6 +258,15 @@ enum mm_alloc_status mm_alloc_pages(struct mm_phys *phys, int cls, unsigned orde
 	    (uint32_t)cpu >= phys->ncpus || order >= phys->alloc->max_order)
 		return res->status;
 	struct zone *const *zl = phys->zonelists[cls];
+	struct zone *nodma[MM_NR_ZONES + 1];
+	if (flags & MM_GFP_NODMA) {
+		int n = 0;
+		for (int i = 0; zl[i]; i++)
+			if (zl[i]->idx != MM_ZONE_DMA)
+				nodma[n++] = zl[i];
+		nodma[n] = NULL;
+		zl = nodma;
+	}
 	if (!zl[0])
 		return res->status;
 	res->classzone_idx = zl[0]->idx;

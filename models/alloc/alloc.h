@@ -181,6 +181,7 @@ enum mm_gfp_flags {
 	MM_ALLOC_MEMALLOC = 1u << 9, /* PF_MEMALLOC / TIF_MEMDIE: may ignore watermarks */
 	MM_ALLOC_AFTER_RECLAIM = 1u << 10, /* retry after direct reclaim made progress */
 	MM_ALLOC_LAST_TRY = 1u << 11,      /* no progress: last try at pages_high */
+	MM_GFP_NODMA = 1u << 12,     /* skip ZONE_DMA (seed 000's kernel 3: no page cache there) */
 };
 #define MM_GFP_KERNEL (MM_GFP_WAIT | MM_GFP_FS)
 #define MM_GFP_ATOMIC (MM_GFP_HIGH)

@@ -18,12 +18,14 @@ extern const struct reclaim_ops reclaim_fifo;
 extern const struct reclaim_ops reclaim_lru;
 extern const struct reclaim_ops reclaim_clock;
 extern const struct reclaim_ops reclaim_opt;
+extern const struct reclaim_ops reclaim_lru2q;
 
 static const struct reclaim_ops *const registry[] = {
 	&reclaim_fifo,
 	&reclaim_lru,
 	&reclaim_clock,
 	&reclaim_opt,
+	&reclaim_lru2q,
 	NULL,
 };
 
@@ -69,7 +71,7 @@ struct reclaim *reclaim_create(const char *name, json_t *params, uint32_t nframe
 			"(this build supports 1..%d)", ops->name, ops->version, RECLAIM_OPS_VERSION);
 		return NULL;
 	}
-	if (!ops->init || !ops->add || !ops->access || !ops->evict) {
+	if (!reclaim_has_frames(ops) && !ops->kops) {
 		mm_errf(e, file, path, "reclaim module \"%s\" lacks a required method", ops->name);
 		return NULL;
 	}
@@ -111,7 +113,7 @@ struct reclaim *reclaim_create(const char *name, json_t *params, uint32_t nframe
 			goto fail;
 		}
 	}
-	if (ops->init(r, e) < 0) {
+	if (ops->init && ops->init(r, e) < 0) {
 		free(r->priv);
 		free(r->cfg);
 		free(r);

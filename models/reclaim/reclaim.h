@@ -76,6 +76,12 @@ struct reclaim {
 	struct mm_vmstat *vs;         /* call counters (may be NULL) */
 };
 
+/** reclaim_has_frames() - Returns: true if @ops runs on plain frames (replay, trace). */
+static inline int reclaim_has_frames(const struct reclaim_ops *ops)
+{
+	return ops->add && ops->access && ops->evict;
+}
+
 /** reclaim_find() - Returns: the module called @name, or NULL. */
 const struct reclaim_ops *reclaim_find(const char *name);
 

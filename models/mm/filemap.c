@@ -1,0 +1,186 @@
+/*
+ * filemap.c - the page cache and the read() path (2.6.15 mm/filemap.c,
+ * mm/readahead.c), see kernel.h.
+ *
+ * A file is a mapping: an array from page index to pfn stands in for the radix
+ * tree (the tree's cost is charged as pc_lookup per lookup).  read() walks the
+ * pages of the request: a cached page is a hit (mark_page_accessed once per page,
+ * then copy_to_user at the machine's copy bandwidth); missing pages are allocated
+ * (which may wake kswapd or enter direct reclaim), added to the page cache and the
+ * LRU through the per-CPU pagevec, and read from disk in one request per
+ * contiguous run, which the reader waits for.
+ *
+ * Readahead: a read that continues the previous one (same or next page index) is
+ * sequential; the window starts at get_init_ra_size() and doubles up to ra_pages.
+ * A read elsewhere resets the window and reads only the pages it needs (2.6.15
+ * turns readahead off for random reads).  Simplification: the ahead window is read
+ * synchronously when the reader reaches a missing page, not asynchronously ahead
+ * of it; for a disk-bound reader the difference is the CPU time per window.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/sim.h"
+#include "models/disk.h"
+#include "models/mm/kernel.h"
+
+struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t size, int disk,
+			       uint64_t off)
+{
+	if (k->nfiles >= MM_MAX_FILES)
+		return NULL;
+	struct mm_file *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	uint64_t ps = k->phys.page_size;
+	f->id = (uint32_t)k->nfiles + 1;
+	snprintf(f->name, sizeof f->name, "%s", name);
+	f->size = size;
+	f->npages = (uint32_t)((size + ps - 1) / ps);
+	f->pfn = malloc((size_t)f->npages * sizeof *f->pfn);
+	if (!f->pfn) {
+		free(f);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < f->npages; i++)
+		f->pfn[i] = PFN_NONE;
+	f->disk = disk;
+	f->disk_off = off;
+	f->ra.prev_index = UINT32_MAX;
+	k->files[k->nfiles++] = f;
+	return f;
+}
+
+/* get_init_ra_size(): the first window for a request of @req pages. */
+static uint32_t init_ra_size(uint32_t req, uint32_t max)
+{
+	uint32_t n;
+	if (req <= max / 32)
+		n = req * 4;
+	else if (req <= max / 4)
+		n = req * 2;
+	else
+		n = max;
+	return n < max ? n : max;
+}
+
+/* Allocate, insert and read pages [@idx, @idx+@n) of @f that are missing.
+ * Returns: pages read, or -1 if an allocation failed (OOM). */
+static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+		      uint32_t n)
+{
+	uint64_t ps = k->phys.page_size;
+	int zone_cls = k->pagecache_cls;
+	uint32_t run_start = 0, run_len = 0, done = 0;
+	if (idx + n > f->npages)
+		n = f->npages - idx;
+	for (uint32_t i = idx; i <= idx + n; i++) {
+		bool need = i < idx + n && f->pfn[i] == PFN_NONE;
+		if (need) {
+			uint32_t pfn = mm_page_alloc(k, t, zone_cls,
+						     MM_GFP_KERNEL | (k->pagecache_dma ? 0 : MM_GFP_NODMA));
+			if (pfn == PFN_NONE)
+				return -1;
+			struct page *p = &k->phys.pages[pfn];
+			p->mapping = f->id;
+			p->index = i;
+			page_set(p, PG_locked);
+			f->pfn[i] = pfn;
+			f->nr_cached++;
+			k->pagecache_pages++;
+			/* add_to_page_cache: tree_lock + radix insert; then the LRU pagevec */
+			mm_charge(t, k->costs->atomic + k->costs->pc_lookup);
+			mm_lru_cache_add(k, t, pfn, MM_LRU_USE_ONCE);
+			if (run_len == 0)
+				run_start = i;
+			run_len++;
+			continue;
+		}
+		if (run_len) {
+			struct disk *dk = sim_disk(k->s, f->disk);
+			tm_sync(&t->tm);
+			t->io_wait_s += disk_io(dk, 0, f->disk_off + (uint64_t)run_start * ps,
+						(uint64_t)run_len * ps);
+			mm_count(&k->s->vs, MM_PGPGIN, run_len * ps / 1024);
+			mm_count(&k->s->vs, MM_PGMAJFAULT, 0);
+			for (uint32_t j = run_start; j < run_start + run_len; j++) {
+				struct page *p = &k->phys.pages[f->pfn[j]];
+				page_clear(p, PG_locked);
+				page_set(p, PG_uptodate);
+			}
+			done += run_len;
+			run_len = 0;
+		}
+	}
+	return (int)done;
+}
+
+uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
+		      uint64_t len, struct mm_read_stats *st)
+{
+	uint64_t ps = k->phys.page_size;
+	if (len == 0 || pos >= f->size)
+		return 0;
+	if (pos + len > f->size)
+		len = f->size - pos;
+	uint32_t first = (uint32_t)(pos / ps), last = (uint32_t)((pos + len - 1) / ps);
+	uint32_t req = last - first + 1;
+	uint32_t max = (uint32_t)k->cfg.ra_pages;
+	bool seq = f->ra.prev_index != UINT32_MAX &&
+		   (first == f->ra.prev_index || first == f->ra.prev_index + 1);
+
+	mm_charge(t, k->costs->syscall);
+	if (!k->cfg.ra_enabled || max == 0 || !seq)
+		f->ra.size = 0;
+	uint64_t done = 0;
+	for (uint32_t idx = first; idx <= last; idx++) {
+		mm_charge(t, k->costs->pc_lookup);
+		st->pages++;
+		if (f->pfn[idx] == PFN_NONE) {
+			uint32_t n = last - idx + 1;
+			if (k->cfg.ra_enabled && max && seq) {
+				f->ra.size = f->ra.size ? 2 * f->ra.size : init_ra_size(req, max);
+				if (f->ra.size > max)
+					f->ra.size = max;
+				if (n < f->ra.size)
+					n = f->ra.size;
+				f->ra.ahead_start = idx;
+			}
+			if (read_pages(k, t, f, idx, n) < 0)
+				break;
+			st->misses++;
+		} else {
+			st->hits++;
+		}
+		uint64_t start = idx == first ? pos % ps : 0;
+		uint64_t end = idx == last ? (pos + len - 1) % ps + 1 : ps;
+		/* mark_page_accessed() once per page, then copy_to_user */
+		mm_mark_page_accessed(k, t, f->pfn[idx]);
+		mm_charge(t, (double)(end - start) * k->copy_cycles_per_byte);
+		done += end - start;
+		f->ra.prev_index = idx;
+	}
+	return done;
+}
+
+uint32_t mm_file_resident(const struct mm_file *f, uint32_t first, uint32_t n)
+{
+	uint32_t c = 0;
+	for (uint32_t i = first; i < first + n && i < f->npages; i++)
+		c += f->pfn[i] != PFN_NONE;
+	return c;
+}
+
+void mm_pagecache_remove(struct mm_kernel *k, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	if (p->mapping == 0 || p->mapping > (uint32_t)k->nfiles)
+		return;
+	struct mm_file *f = k->files[p->mapping - 1];
+	if (p->index < f->npages && f->pfn[p->index] == pfn) {
+		f->pfn[p->index] = PFN_NONE;
+		f->nr_cached--;
+		k->pagecache_pages--;
+	}
+	p->mapping = 0;
+}

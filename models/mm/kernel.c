@@ -1,0 +1,254 @@
+/*
+ * kernel.c - the memory-management core: set-up, locks, pagevecs, page allocation
+ * with reclaim (see kernel.h).
+ *
+ * Allocation follows 2.6.15's __alloc_pages() around mm_alloc_pages() (which does
+ * the watermark walks): on failure wake kswapd, then direct reclaim in the
+ * allocating task (PF_MEMALLOC while it runs), then retry at pages_min; when
+ * direct reclaim made no progress, one last try at pages_high; when the kernel
+ * would loop (order <= 3), blk_congestion_wait(WRITE, HZ/50) and start over.
+ */
+#include "models/mm/kernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/mutex.h>
+
+#include "emu/sim.h"
+#include "models/mm/mm_check.h"
+#include "models/mm/vmscan.h"
+
+const struct mm_param mm_kernel_params[] = {
+	MM_PARAM(struct mm_kernel_cfg, ra_pages, "ra_pages", MM_P_INT, 0, 4096, "32",
+		 "VM_MAX_READAHEAD in pages (128 KiB / 4 KiB = 32 in 2.6.15)"),
+	MM_PARAM(struct mm_kernel_cfg, ra_enabled, "readahead", MM_P_BOOL, 1, 0, "true",
+		 "sequential readahead (random reads never read ahead)"),
+	MM_PARAM(struct mm_kernel_cfg, swappiness, "swappiness", MM_P_INT, 0, 100, "60",
+		 "vm_swappiness (2.6 default 60)"),
+	MM_PARAM(struct mm_kernel_cfg, batch_mark_accessed, "batch_mark_accessed", MM_P_BOOL, 1, 0,
+		 "false", "batch mark_page_accessed through a per-CPU pagevec (seed 001)"),
+	MM_PARAM_END
+};
+
+struct mm_task *mm_current(void)
+{
+	return sg_actor_self_get_data();
+}
+
+void mm_task_init(struct mm_task *t, struct mm_kernel *k, int cpu, const char *name)
+{
+	memset(t, 0, sizeof *t);
+	t->k = k;
+	t->cpu = cpu;
+	t->name = name;
+	tm_init(&t->tm, k->s->engine.quantum, k->clock);
+}
+
+void mm_sleep(struct mm_task *t, double sec, double *acct)
+{
+	tm_sync(&t->tm);
+	if (sec > 0)
+		sg_actor_sleep_for(sec);
+	if (acct)
+		*acct += sec;
+}
+
+void mm_lru_lock(struct mm_kernel *k, struct mm_task *t, struct zone *z)
+{
+	tm_sync(&t->tm);
+	sg_mutex_lock(k->lru_lock[z->idx]);
+	k->lru_lock_acq[z->idx]++;
+	/* spin_lock_irq: one locked RMW on the lock word */
+	mm_charge(t, k->costs->atomic);
+}
+
+void mm_lru_unlock(struct mm_kernel *k, struct mm_task *t, struct zone *z)
+{
+	tm_sync(&t->tm);
+	sg_mutex_unlock(k->lru_lock[z->idx]);
+}
+
+/* Drain @pv into the module's lists, re-taking lru_lock whenever the zone changes,
+ * then drop the pagevec's references (release_pages). */
+static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *pv)
+{
+	struct zone *locked = NULL;
+	for (unsigned i = 0; i < pv->nr; i++) {
+		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
+		if (z != locked) {
+			if (locked)
+				mm_lru_unlock(k, t, locked);
+			mm_lru_lock(k, t, z);
+			locked = z;
+		}
+		/* TestSetPageLRU (+ PG_active) and the list link: page + neighbour lines */
+		mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
+		mm_count(&k->s->vs, MM_POLICY_ADD, 1);
+		k->kops->lru_add(k->rc, k, z, pv->pfn[i], pv->hint[i]);
+	}
+	if (locked)
+		mm_lru_unlock(k, t, locked);
+	/* release_pages: one atomic decrement per page */
+	for (unsigned i = 0; i < pv->nr; i++) {
+		k->phys.pages[pv->pfn[i]].count--;
+		mm_charge(t, k->costs->atomic);
+	}
+	pv->nr = 0;
+}
+
+void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint)
+{
+	struct pagevec *pv = &k->lru_add_pvec[t->cpu];
+	k->phys.pages[pfn].count++;      /* page_cache_get */
+	mm_charge(t, k->costs->atomic);
+	pv->pfn[pv->nr] = pfn;
+	pv->hint[pv->nr] = (uint8_t)hint;
+	if (++pv->nr == PAGEVEC_SIZE)
+		pagevec_drain(k, t, pv);
+}
+
+void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t)
+{
+	struct pagevec *pv = &k->lru_add_pvec[t->cpu];
+	if (pv->nr)
+		pagevec_drain(k, t, pv);
+}
+
+void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	mm_count(&k->s->vs, MM_POLICY_ACCESS, 1);
+	k->kops->mark_accessed(k->rc, k, t, pfn);
+}
+
+void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order)
+{
+	if (order > k->kswapd_order)
+		k->kswapd_order = order;
+	if (!k->kswapd_sleeping)
+		return;
+	sg_mutex_lock(k->kswapd_mx);
+	if (k->kswapd_sleeping) {
+		k->kswapd_sleeping = false;
+		mm_count(&k->s->vs, MM_KSWAPD_WAKEUP, 1);
+		sg_cond_notify_one(k->kswapd_wait);
+	}
+	sg_mutex_unlock(k->kswapd_mx);
+}
+
+uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
+{
+	struct mm_alloc_result res;
+	unsigned flags = gfp | (t->memalloc ? MM_ALLOC_MEMALLOC : 0);
+
+	for (;;) {
+		mm_alloc_pages(&k->phys, cls, 0, MM_RCLM_EASY, t->cpu, flags, &res);
+		mm_charge(t, 100 + 20.0 * res.wmark_checks);
+		if (res.wake_kswapd)
+			mm_wakeup_kswapd(k, res.kswapd_order);
+		if (res.status == MM_ALLOC_OK)
+			break;
+		if (res.status != MM_ALLOC_NEED_RECLAIM)
+			return PFN_NONE;
+		/* direct reclaim, as the allocating task */
+		mm_count(&k->s->vs, MM_ALLOCSTALL, 1);
+		t->direct_reclaims++;
+		t->memalloc = true;
+		bool progress = mm_try_to_free_pages(k, t, cls, gfp);
+		t->memalloc = false;
+		mm_alloc_pages(&k->phys, cls, 0, MM_RCLM_EASY, t->cpu,
+			       flags | (progress ? MM_ALLOC_AFTER_RECLAIM : MM_ALLOC_LAST_TRY), &res);
+		if (res.status == MM_ALLOC_OK)
+			break;
+		if (!progress && res.status == MM_ALLOC_NEED_OOM)
+			return PFN_NONE;
+		/* do_retry: blk_congestion_wait(WRITE, HZ/50) then rebalance */
+		mm_sleep(t, MM_HZ_S(20), &t->retry_nap_s);
+	}
+	struct page *p = &k->phys.pages[res.pfn];
+	p->count = 1;   /* PGALLOC is counted by the allocator */
+	return res.pfn;
+}
+
+void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	p->count = 0;
+	p->mapping = 0;
+	p->flags &= (1u << PG_reserved) | (1u << PG_highmem);
+	mm_charge(t, 100);
+	/* free_pages_bulk() clears the zone's scan state when pages come back */
+	struct zone *z = mm_zone_of(&k->phys, pfn);
+	z->pages_scanned = 0;
+	z->all_unreclaimable = 0;
+	mm_free_pages(&k->phys, pfn, 0, t->cpu, false);   /* counts PGFREE */
+}
+
+int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
+{
+	char path[200];
+	memset(k, 0, sizeof *k);
+	k->s = s;
+	k->costs = &s->machine.costs;
+	k->clock = s->machine.clock;
+	k->copy_cycles_per_byte = s->machine.clock / s->machine.copy_bw;
+	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
+
+	if (mm_kernel_load_cfg(&k->cfg, s->kernel, s->file, path, e))
+		return -1;
+	struct mm_phys_cfg pc = s->machine.mem;
+	pc.cpus = s->machine.cpus;
+	if (mm_phys_init(&k->phys, &pc, e))
+		return -1;
+	k->phys.vs = &s->vs;
+	k->alloc = sim_alloc_create(s, &k->phys, e);
+	if (!k->alloc)
+		return -1;
+	k->rc = sim_reclaim_create(s, k->phys.nr_pages, e);
+	if (!k->rc)
+		return -1;
+	k->kops = k->rc->ops->kops;
+	if (!k->kops) {
+		char sub[256];
+		snprintf(sub, sizeof sub, "%s.reclaim", path);
+		return mm_errf(e, s->file, sub,
+			       "module %s only runs on frames (replay, trace workload); the %s workload needs a kernel-level module such as lru2q or clockpro",
+			       k->rc->ops->name, s->wl->name);
+	}
+	for (int i = 0; i < MM_NR_ZONES; i++)
+		k->lru_lock[i] = sg_mutex_init();
+	k->lru_add_pvec = calloc((size_t)s->machine.cpus, sizeof *k->lru_add_pvec);
+	if (!k->lru_add_pvec)
+		return mm_errf(e, s->file, NULL, "out of memory");
+	if (k->kops->kinit(k->rc, k, e))
+		return -1;
+	/* page cache: GFP_HIGHUSER, the highest populated zone class */
+	k->pagecache_cls = MM_ZONE_HIGHMEM;
+	k->pagecache_dma = k->kops->pagecache_dma ? k->kops->pagecache_dma(k->rc) : true;
+	k->kswapd_mx = sg_mutex_init();
+	k->kswapd_wait = sg_cond_init();
+	mm_kswapd_start(k, (int)s->machine.cpus - 1);
+	return 0;
+}
+
+void mm_kernel_fini(struct mm_kernel *k)
+{
+	if (k->kops && k->kops->kfini)
+		k->kops->kfini(k->rc, k);
+	for (int i = 0; i < k->nfiles; i++) {
+		free(k->files[i]->pfn);
+		free(k->files[i]);
+	}
+	reclaim_destroy(k->rc);
+	alloc_destroy(k->alloc);
+	mm_phys_fini(&k->phys);
+	free(k->lru_add_pvec);
+	memset(k, 0, sizeof *k);
+}
+
+int mm_kernel_check(struct mm_kernel *k, struct mm_err *e)
+{
+	return mm_check(&k->phys, e);
+}

@@ -1,0 +1,198 @@
+/*
+ * kernel.h - the simulated kernel's memory-management core.
+ *
+ * struct mm_kernel ties together physical memory (zone.h), the allocator module
+ * (alloc.h), the reclaim module (reclaim.h + vmscan.h), the page cache
+ * (filemap.c), the per-CPU lru_add pagevecs, zone->lru_lock, and kswapd.  Tasks
+ * (actors) reach it through their struct mm_task, which is the SimGrid actor's data
+ * and carries the actor's pending-cycle account (emu/timemodel.h).
+ *
+ * Costs are charged where Linux 2.6.15 pays them (kernel-mechanisms.md 1.3, 1.6):
+ * atomics, struct page lines, lock acquisitions, copies; sleeps (congestion waits,
+ * allocation retry naps) are real simulated sleeps of the task that takes them.
+ */
+#ifndef MMEMU_KERNEL_H
+#define MMEMU_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <simgrid/forward.h>
+
+#include "emu/timemodel.h"
+#include "models/alloc/alloc.h"
+#include "models/machine.h"
+#include "models/mm/zone.h"
+#include "models/reclaim/reclaim.h"
+
+#define PAGEVEC_SIZE 14          /* 2.6.10-2.6.15 [K2614 pagevec.h] */
+#define MM_MAX_FILES 16
+#define MM_HZ_S(x) ((double)(x) / 1000.0)   /* jiffies at HZ=1000 -> seconds */
+
+struct sim;
+struct mm_kernel;
+
+/* A task: one actor's view of the kernel. */
+struct mm_task {
+	struct tm tm;              /* pending cycles of this actor */
+	struct mm_kernel *k;
+	int cpu;
+	const char *name;
+	bool memalloc;             /* PF_MEMALLOC: in reclaim, may dip below watermarks */
+	double congestion_s;       /* simulated seconds slept in blk_congestion_wait */
+	double retry_nap_s;        /* ... in allocation retry naps */
+	double io_wait_s;          /* ... waiting for disk reads */
+	uint64_t direct_reclaims;
+	void *wl;                  /* the workload's per-task data */
+};
+
+struct pagevec {
+	unsigned nr;
+	uint32_t pfn[PAGEVEC_SIZE];
+	uint8_t hint[PAGEVEC_SIZE];
+};
+
+/* lru_cache_add hints */
+enum { MM_LRU_INACTIVE = 0, MM_LRU_ACTIVE = 1, MM_LRU_USE_ONCE = 2 };
+
+/* Readahead state of one open file (struct file_ra_state, simplified). */
+struct mm_ra {
+	uint32_t prev_index;       /* last page index read */
+	uint32_t size;             /* current window in pages (0 = off) */
+	uint32_t ahead_start;      /* first page of the window read ahead */
+};
+
+struct mm_file {
+	uint32_t id;               /* mapping id written in struct page (1-based) */
+	char name[32];
+	uint64_t size;
+	uint32_t npages;
+	uint32_t *pfn;             /* page index -> pfn, PFN_NONE if not cached */
+	uint32_t nr_cached;
+	int disk;
+	uint64_t disk_off;         /* byte offset of the file's first block */
+	struct mm_ra ra;
+};
+
+struct mm_kernel_cfg {
+	int64_t ra_pages;          /* VM_MAX_READAHEAD in pages */
+	bool ra_enabled;
+	int64_t swappiness;
+	bool batch_mark_accessed;  /* Nikita's per-CPU mark_page_accessed batching (seed 001) */
+};
+
+struct mm_kernel {
+	struct sim *s;
+	struct mm_kernel_cfg cfg;
+	struct mm_phys phys;
+	struct alloc *alloc;
+	struct reclaim *rc;
+	const struct reclaim_kops *kops;
+	const struct machine_costs *costs;
+	double clock;
+	double copy_cycles_per_byte;
+
+	sg_mutex_t lru_lock[MM_NR_ZONES];
+	uint64_t lru_lock_acq[MM_NR_ZONES];
+	struct pagevec *lru_add_pvec;      /* [ncpus] */
+
+	/* kswapd */
+	sg_mutex_t kswapd_mx;
+	sg_cond_t kswapd_wait;
+	bool kswapd_sleeping;
+	unsigned kswapd_order;
+	struct mm_task kswapd;
+
+	/* page cache */
+	struct mm_file *files[MM_MAX_FILES];
+	int nfiles;
+	int pagecache_cls;                 /* zone class of page-cache allocations */
+	bool pagecache_dma;                /* may page cache come from ZONE_DMA */
+	uint64_t pagecache_pages;
+};
+
+extern const struct mm_param mm_kernel_params[];
+
+/**
+ * mm_kernel_init() - build the kernel of simulation @s: memory, allocator, reclaim
+ * module, page cache, and the kswapd actor (on the last CPU).
+ * Must run inside a SimGrid simulation (after the platform is loaded).
+ * Returns: 0, or -1 with @e set.
+ */
+int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e);
+
+/** mm_kernel_fini() - free everything mm_kernel_init() and the files allocated. */
+void mm_kernel_fini(struct mm_kernel *k);
+
+/** mm_kernel_check() - Returns: 0, or -1 with @e naming the first broken invariant. */
+int mm_kernel_check(struct mm_kernel *k, struct mm_err *e);
+
+/** mm_task_init() - set up @t for an actor on @cpu. */
+void mm_task_init(struct mm_task *t, struct mm_kernel *k, int cpu, const char *name);
+
+/** mm_current() - Returns: the task of the running actor. */
+struct mm_task *mm_current(void);
+
+static inline void mm_charge(struct mm_task *t, double cycles)
+{
+	tm_charge(&t->tm, cycles);
+}
+
+/** mm_sleep() - pay pending cycles, then sleep @sec simulated seconds; adds to *@acct. */
+void mm_sleep(struct mm_task *t, double sec, double *acct);
+
+/* zone->lru_lock: pays pending cycles (a synchronisation point), then the lock. */
+void mm_lru_lock(struct mm_kernel *k, struct mm_task *t, struct zone *z);
+void mm_lru_unlock(struct mm_kernel *k, struct mm_task *t, struct zone *z);
+
+/** mm_lru_cache_add() - lru_cache_add(): queue @pfn on this CPU's pagevec. */
+void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint);
+
+/** mm_lru_add_drain() - lru_add_drain(): drain the calling CPU's pagevec. */
+void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t);
+
+/** mm_mark_page_accessed() - mark_page_accessed() through the reclaim module. */
+void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
+
+/**
+ * mm_page_alloc() - __alloc_pages() of one page for zone class @cls with reclaim:
+ * wakes kswapd, enters direct reclaim, naps and retries as 2.6.15 does.
+ * Returns: the pfn, or PFN_NONE if the allocation failed (OOM).
+ */
+uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp);
+
+/** mm_page_free() - free one page (hot per-CPU list). */
+void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
+
+/** mm_wakeup_kswapd() - wake kswapd if it sleeps (wakeup_kswapd). */
+void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order);
+
+/* ---- page cache (filemap.c) ---- */
+
+/**
+ * mm_file_create() - a file of @size bytes on disk @disk at byte offset @off.
+ * Returns: the file, or NULL if MM_MAX_FILES are open or memory ran out.
+ */
+struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t size, int disk,
+			       uint64_t off);
+
+struct mm_read_stats {
+	uint64_t pages, hits, misses;
+};
+
+/**
+ * mm_file_read() - do_generic_mapping_read() of [@pos, @pos+@len) by task @t:
+ * page-cache lookups, readahead and synchronous reads of missing pages, copy to
+ * user, mark_page_accessed once per page.  @st accumulates page counts.
+ * Returns: bytes read.
+ */
+uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
+		      uint64_t len, struct mm_read_stats *st);
+
+/** mm_file_resident() - Returns: pages of [@first, @first+@n) of @f in the page cache. */
+uint32_t mm_file_resident(const struct mm_file *f, uint32_t first, uint32_t n);
+
+/** mm_pagecache_remove() - drop page @pfn from its file (reclaim). */
+void mm_pagecache_remove(struct mm_kernel *k, uint32_t pfn);
+
+#endif

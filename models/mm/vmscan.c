@@ -1,0 +1,220 @@
+/*
+ * vmscan.c - the reclaim core: shrink_list, direct reclaim, kswapd (2.6.15
+ * mm/vmscan.c; kernel-mechanisms.md 1.2), see vmscan.h.
+ *
+ * What a policy module does not decide lives here: the priority loops of
+ * try_to_free_pages() and balance_pgdat(), the all_unreclaimable bookkeeping,
+ * congestion naps (real sleeps: on a read-only load nothing ends them early, so
+ * they last the full HZ/10), and the per-page work of shrink_list().
+ */
+#include "models/mm/vmscan.h"
+
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/host.h>
+#include <simgrid/mutex.h>
+
+#include "emu/sim.h"
+
+void mm_congestion_wait(struct mm_kernel *k, struct mm_task *t, double sec)
+{
+	mm_sleep(t, sec, &t->congestion_s);
+}
+
+unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
+			const uint32_t *pfns, unsigned n, struct scan_control *sc, uint8_t *verdict)
+{
+	const struct machine_costs *c = k->costs;
+	unsigned freed = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t pfn = pfns[i];
+		struct page *p = &k->phys.pages[pfn];
+		verdict[i] = RECLAIM_KEEP;
+		/* TestSetPageLocked: a page under I/O is kept, not counted */
+		mm_charge(t, c->atomic + c->page_op);
+		if (page_test(p, PG_locked))
+			continue;
+		sc->nr_scanned++;
+		if (page_test(p, PG_writeback))
+			continue;
+		/* page_referenced(): TestClearPageReferenced (+ PTE young bits of mappings) */
+		mm_charge(t, c->atomic);
+		bool referenced = page_test_clear(p, PG_referenced);
+		bool inuse = p->mapcount > 0;
+		enum reclaim_verdict v = k->kops->reclaimable(k->rc, k, pfn, referenced, inuse);
+		if (v != RECLAIM_FREE) {
+			verdict[i] = (uint8_t)v;
+			continue;
+		}
+		if (page_test(p, PG_dirty) || p->count != 1)
+			continue;   /* no writeback yet: dirty or busy pages stay */
+		/* __remove_from_page_cache under mapping->tree_lock */
+		mm_charge(t, 2 * c->atomic + c->pc_lookup);
+		k->kops->evicted(k->rc, k, z, pfn);
+		mm_pagecache_remove(k, pfn);
+		mm_page_free(k, t, pfn);
+		verdict[i] = RECLAIM_FREE;
+		freed++;
+	}
+	sc->nr_reclaimed += freed;
+	mm_count(&k->s->vs, MM_PGSTEAL, freed);
+	return freed;
+}
+
+/* Zones of class @cls (without DMA when page cache avoids it), highest first. */
+static int reclaim_zones(struct mm_kernel *k, int cls, unsigned gfp, struct zone **out)
+{
+	struct zone *const *zl = mm_zonelist(&k->phys, cls);
+	int n = 0;
+	for (int i = 0; zl[i]; i++)
+		if (!((gfp & MM_GFP_NODMA) && zl[i]->idx == MM_ZONE_DMA))
+			out[n++] = zl[i];
+	out[n] = NULL;
+	return n;
+}
+
+static void shrink_zone(struct mm_kernel *k, struct mm_task *t, struct zone *z,
+			struct scan_control *sc)
+{
+	mm_count(&k->s->vs, MM_POLICY_SHRINK, 1);
+	sc->nr_to_reclaim = sc->swap_cluster_max;
+	k->kops->shrink_zone(k->rc, k, t, z, sc);
+}
+
+bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
+{
+	struct zone *zones[MM_NR_ZONES + 1];
+	int nz = reclaim_zones(k, cls, gfp, zones);
+	uint64_t total_scanned = 0, total_reclaimed = 0;
+	bool ret = false;
+	struct scan_control sc = { .may_writepage = true, .may_swap = true, .gfp = gfp };
+
+	for (int i = 0; i < nz; i++)
+		zones[i]->temp_priority = MM_DEF_PRIORITY;
+	for (int priority = MM_DEF_PRIORITY; priority >= 0; priority--) {
+		sc.nr_scanned = 0;
+		sc.nr_reclaimed = 0;
+		sc.priority = priority;
+		sc.swap_cluster_max = MM_SWAP_CLUSTER_MAX;
+		for (int i = 0; i < nz; i++) {
+			struct zone *z = zones[i];
+			z->temp_priority = priority;
+			if (z->prev_priority > priority)
+				z->prev_priority = priority;
+			if (z->all_unreclaimable && priority != MM_DEF_PRIORITY)
+				continue;
+			shrink_zone(k, t, z, &sc);
+		}
+		mm_count(&k->s->vs, MM_PGSCAN_DIRECT, sc.nr_scanned);
+		total_scanned += sc.nr_scanned;
+		total_reclaimed += sc.nr_reclaimed;
+		if (total_reclaimed >= MM_SWAP_CLUSTER_MAX) {
+			ret = true;
+			break;
+		}
+		if (total_scanned > MM_SWAP_CLUSTER_MAX + MM_SWAP_CLUSTER_MAX / 2)
+			sc.may_writepage = true;
+		/* take a nap, wait for some writeback to complete */
+		if (sc.nr_scanned && priority < MM_DEF_PRIORITY - 2)
+			mm_congestion_wait(k, t, MM_HZ_S(100));
+	}
+	for (int i = 0; i < nz; i++)
+		zones[i]->prev_priority = zones[i]->temp_priority;
+	return ret;
+}
+
+/* balance_pgdat(): free pages until every zone is above pages_high. */
+static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order)
+{
+	struct mm_phys *ph = &k->phys;
+	bool all_zones_ok;
+	do {
+		uint64_t total_scanned = 0, total_reclaimed = 0;
+		struct scan_control sc = { .may_writepage = true, .may_swap = true, .kswapd = true,
+					   .gfp = MM_GFP_KERNEL };
+		mm_count(&k->s->vs, MM_PAGEOUTRUN, 1);
+		all_zones_ok = true;
+		for (int i = 0; i < MM_NR_ZONES; i++)
+			ph->zones[i].temp_priority = MM_DEF_PRIORITY;
+		for (int priority = MM_DEF_PRIORITY; priority >= 0; priority--) {
+			int end_zone = -1;
+			all_zones_ok = true;
+			for (int i = MM_NR_ZONES - 1; i >= 0; i--) {
+				struct zone *z = &ph->zones[i];
+				if (mm_zone_empty(z) || (z->all_unreclaimable && priority != MM_DEF_PRIORITY))
+					continue;
+				if (!zone_watermark_ok(z, order, z->pages_high, 0, false, false)) {
+					end_zone = i;
+					break;
+				}
+			}
+			if (end_zone < 0)
+				break;   /* every zone is fine */
+			for (int i = 0; i <= end_zone; i++) {
+				struct zone *z = &ph->zones[i];
+				if (mm_zone_empty(z) || (z->all_unreclaimable && priority != MM_DEF_PRIORITY))
+					continue;
+				if (!zone_watermark_ok(z, order, z->pages_high, end_zone, false, false))
+					all_zones_ok = false;
+				z->temp_priority = priority;
+				if (z->prev_priority > priority)
+					z->prev_priority = priority;
+				sc.nr_scanned = 0;
+				sc.nr_reclaimed = 0;
+				sc.priority = priority;
+				sc.swap_cluster_max = MM_SWAP_CLUSTER_MAX;
+				shrink_zone(k, t, z, &sc);
+				mm_count(&k->s->vs, MM_PGSCAN_KSWAPD, sc.nr_scanned);
+				total_reclaimed += sc.nr_reclaimed;
+				total_scanned += sc.nr_scanned;
+				if (z->all_unreclaimable)
+					continue;
+				if (z->pages_scanned >= 4ull * (z->nr_active + z->nr_inactive))
+					z->all_unreclaimable = 1;   /* no slab to shrink here */
+				if (total_scanned > MM_SWAP_CLUSTER_MAX * 2 &&
+				    total_scanned > total_reclaimed + total_reclaimed / 2)
+					sc.may_writepage = true;
+			}
+			if (all_zones_ok)
+				break;
+			if (total_scanned && priority < MM_DEF_PRIORITY - 2)
+				mm_congestion_wait(k, t, MM_HZ_S(100));
+			if (total_reclaimed >= MM_SWAP_CLUSTER_MAX)
+				break;
+		}
+		for (int i = 0; i < MM_NR_ZONES; i++)
+			ph->zones[i].prev_priority = ph->zones[i].temp_priority;
+		/* !all_zones_ok: cond_resched() and loop again */
+		tm_sync(&t->tm);
+	} while (!all_zones_ok);
+}
+
+static void kswapd_actor(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	struct mm_kernel *k = t->k;
+	sg_actor_daemonize(sg_actor_self());
+	t->memalloc = true;   /* PF_MEMALLOC */
+	for (;;) {
+		sg_mutex_lock(k->kswapd_mx);
+		k->kswapd_sleeping = true;
+		while (k->kswapd_sleeping)
+			sg_cond_wait(k->kswapd_wait, k->kswapd_mx);
+		unsigned order = k->kswapd_order;
+		k->kswapd_order = 0;
+		sg_mutex_unlock(k->kswapd_mx);
+		balance_pgdat(k, t, order);
+	}
+}
+
+void mm_kswapd_start(struct mm_kernel *k, int cpu)
+{
+	char host[16];
+	snprintf(host, sizeof host, "cpu%d", cpu);
+	mm_task_init(&k->kswapd, k, cpu, "kswapd0");
+	sg_actor_t a = sg_actor_init("kswapd0", sg_host_by_name(host));
+	sg_actor_set_data(a, &k->kswapd);
+	sg_actor_start(a, kswapd_actor, 0, NULL);
+}

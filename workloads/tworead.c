@@ -1,0 +1,270 @@
+/*
+ * tworead.c - the `2read` workload of seed 000 (IWAMOTO Toshihiro's 2read.c).
+ *
+ * One process reads alternately from two files, `zero` (1 GiB) and `zero2`
+ * (1.5 GiB), within the first range_mb[0] and range_mb[1] MiB of each, for
+ * `duration` simulated seconds, and reports reads/2 every 5 seconds (the program
+ * printed the number of read operations / 2).  The access pattern inside a range
+ * and the read size are not in the seed: `pattern` is "random" (uniform
+ * page-aligned offsets; 2.6.15 turns readahead off) or "sequential" (each file's
+ * cursor loops over its range, through the readahead window), `read_size` is a
+ * parameter.  `warmup` seconds of the same workload may run first, uncounted (the
+ * initial cache state).  Everything below read() is the mm core: page cache,
+ * reclaim module, kswapd, disk.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+
+#include "emu/rng.h"
+#include "emu/sim.h"
+#include "models/mm/kernel.h"
+#include "models/mm/vmscan.h"
+#include "workloads/workload.h"
+
+static const char *const pattern_names[] = { "random", "sequential", NULL };
+enum { PAT_RANDOM, PAT_SEQUENTIAL };
+
+struct tworead_cfg {
+	uint64_t file_size[2];
+	struct mm_intlist range_mb;
+	uint64_t read_size;
+	int pattern;
+	double duration;
+	double warmup;
+	double report;
+	bool check;
+	/* run-time state */
+	struct mm_kernel k;
+	bool k_up;
+	struct mm_task task;
+	struct mm_file *f[2];
+	struct mm_read_stats st[2];
+	uint64_t reads;
+	double t0, t_end;
+	uint32_t range_pages[2];
+	int check_failed;
+	char check_msg[MM_ERR_MAX];
+};
+
+static const struct mm_param tworead_params[] = {
+	MM_PARAM(struct tworead_cfg, file_size[0], "zero_size", MM_P_SIZE, 4096, 1e13,
+		 "1073741824", "size of the first file, `zero` (seed: 1,073,741,824 bytes)"),
+	MM_PARAM(struct tworead_cfg, file_size[1], "zero2_size", MM_P_SIZE, 4096, 1e13,
+		 "1572864000", "size of the second file, `zero2` (seed: 1,572,864,000 bytes)"),
+	MM_PARAM(struct tworead_cfg, range_mb, "range_mb", MM_P_INTLIST, 1, 1e7, "[100, 1000]",
+		 "MiB read of each file: [n, 1100-n] in the seed"),
+	MM_PARAM(struct tworead_cfg, read_size, "read_size", MM_P_SIZE, 1, 1 << 26, "\"4KiB\"",
+		 "bytes per read() (not stated in the seed)"),
+	MM_PARAM_ENUM(struct tworead_cfg, pattern, "pattern", pattern_names, "\"random\"",
+		      "offsets inside a range: uniformly random page-aligned, or a looping sequential cursor"),
+	MM_PARAM(struct tworead_cfg, duration, "duration", MM_P_TIME, 1e-3, 1e6, "\"300s\"",
+		 "measured run time (seed: 5 minutes)"),
+	MM_PARAM(struct tworead_cfg, warmup, "warmup", MM_P_TIME, 0, 1e6, "0",
+		 "seconds of the same workload before measuring (0: cold cache)"),
+	MM_PARAM(struct tworead_cfg, report, "report", MM_P_TIME, 1e-3, 1e6, "\"5s\"",
+		 "interval of the reads/2 series (seed: 5 s)"),
+	MM_PARAM(struct tworead_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
+		 "run the mm invariant checker at every report (tests)"),
+	MM_PARAM_END
+};
+
+static int tworead_check(void *cfgp, const struct machine_cfg *m, const char *file,
+			 const char *path, struct mm_err *e)
+{
+	struct tworead_cfg *c = cfgp;
+	char sub[256];
+	snprintf(sub, sizeof sub, "%s.range_mb", path);
+	if (c->range_mb.n != 2)
+		return mm_errf(e, file, sub, "expected two ranges, [n, 1100-n]");
+	for (int i = 0; i < 2; i++) {
+		uint64_t r = (uint64_t)c->range_mb.v[i] << 20;
+		if (r > c->file_size[i])
+			return mm_errf(e, file, sub, "range %d (%lld MiB) exceeds the file size",
+				       i, (long long)c->range_mb.v[i]);
+		if (c->read_size > r) {
+			snprintf(sub, sizeof sub, "%s.read_size", path);
+			return mm_errf(e, file, sub, "expected at most the smaller range");
+		}
+	}
+	if (m->ndisks < 1)
+		return mm_errf(e, file, "machine.disks", "the 2read workload needs a disk");
+	uint64_t disk = m->disks[0].size;
+	if (c->file_size[0] + c->file_size[1] + (2 << 20) > disk)
+		return mm_errf(e, file, "machine.disks[0].size", "expected room for both files");
+	return 0;
+}
+
+/* Simulated time including the reader's unpaid cycles. */
+static double now_of(const struct mm_task *t, const struct mm_kernel *k)
+{
+	return simgrid_get_clock() + t->tm.pending / k->clock;
+}
+
+static void report(struct sim *s, struct tworead_cfg *c, double t)
+{
+	double rel = t - c->t0;
+	sim_series_add(s, "reads_per_2", rel, (double)(c->reads / 2));
+	if (c->k.kops->sample)
+		c->k.kops->sample(c->k.rc, &c->k, s, rel);
+	if (c->check && !c->check_failed) {
+		struct mm_err e = { "" };
+		if (mm_kernel_check(&c->k, &e)) {
+			c->check_failed = 1;
+			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
+		}
+	}
+}
+
+static void reader(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	struct sim *s = t->wl;
+	struct tworead_cfg *c = s->wl_cfg;
+	struct mm_kernel *k = &c->k;
+	struct mm_rng rng;
+	uint64_t ps = k->phys.page_size;
+	uint64_t cursor[2] = { 0, 0 };
+	mm_rng_seed(&rng, s->seed, (uint64_t)s->run, "2read");
+
+	double start = simgrid_get_clock();
+	double measure = start + c->warmup;
+	c->t0 = measure;
+	c->t_end = measure + c->duration;
+	double next_report = c->warmup > 0 ? measure : measure + c->report;
+	bool counting = c->warmup == 0;
+	for (;;) {
+		for (int i = 0; i < 2; i++) {
+			uint64_t range = (uint64_t)c->range_mb.v[i] << 20;
+			uint64_t off;
+			if (c->pattern == PAT_RANDOM) {
+				uint64_t slots = (range - c->read_size) / ps + 1;
+				off = mm_rng_below(&rng, slots) * ps;
+			} else {
+				if (cursor[i] + c->read_size > range)
+					cursor[i] = 0;
+				off = cursor[i];
+				cursor[i] += c->read_size;
+			}
+			struct mm_read_stats dummy = { 0 };
+			mm_file_read(k, t, c->f[i], off, c->read_size, counting ? &c->st[i] : &dummy);
+			if (counting)
+				c->reads++;
+		}
+		double now = now_of(t, k);
+		while (now >= next_report) {
+			if (!counting) {
+				counting = true;   /* warm-up over: measuring starts now */
+				next_report = measure + c->report;
+				continue;
+			}
+			if (next_report > c->t_end + 1e-9)
+				break;
+			report(s, c, next_report);
+			next_report += c->report;
+		}
+		if (now >= c->t_end)
+			break;
+	}
+	tm_sync(&t->tm);
+}
+
+static int tworead_start(struct sim *s, struct mm_err *e)
+{
+	struct tworead_cfg *c = s->wl_cfg;
+	if (mm_kernel_init(&c->k, s, e))
+		return -1;
+	c->k_up = true;
+	uint64_t off = 1 << 20;
+	static const char *const names[2] = { "zero", "zero2" };
+	for (int i = 0; i < 2; i++) {
+		c->f[i] = mm_file_create(&c->k, names[i], c->file_size[i], 0, off);
+		if (!c->f[i])
+			return mm_errf(e, s->file, "workload", "out of memory for the page cache of %s", names[i]);
+		off += (c->file_size[i] + (1 << 20) - 1) & ~((uint64_t)(1 << 20) - 1);
+		c->range_pages[i] = (uint32_t)(((uint64_t)c->range_mb.v[i] << 20) / c->k.phys.page_size);
+	}
+	mm_task_init(&c->task, &c->k, 0, "2read");
+	c->task.wl = s;
+	sg_actor_t a = sg_actor_init("2read", sg_host_by_name("cpu0"));
+	sg_actor_set_data(a, &c->task);
+	sg_actor_start(a, reader, 0, NULL);
+	return 0;
+}
+
+static void tworead_finish(struct sim *s)
+{
+	struct tworead_cfg *c = s->wl_cfg;
+	struct mm_kernel *k = &c->k;
+	static const char *const names[2] = { "zero", "zero2" };
+	char key[64];
+	s->primary = (double)(c->reads / 2);
+	sim_metric(s, "reads", (double)c->reads);
+	for (int i = 0; i < 2; i++) {
+		const struct mm_read_stats *st = &c->st[i];
+		snprintf(key, sizeof key, "%s_hit_ratio", names[i]);
+		sim_metric(s, key, st->pages ? (double)st->hits / (double)st->pages : 0);
+		snprintf(key, sizeof key, "%s_resident_fraction", names[i]);
+		sim_metric(s, key, (double)mm_file_resident(c->f[i], 0, c->range_pages[i]) /
+					   (double)c->range_pages[i]);
+		snprintf(key, sizeof key, "%s_cached_pages", names[i]);
+		sim_metric(s, key, (double)c->f[i]->nr_cached);
+	}
+	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
+	sim_metric(s, "disk_reads", (double)ds->reads);
+	sim_metric(s, "disk_busy_s", ds->busy);
+	sim_metric(s, "reader_io_wait_s", c->task.io_wait_s);
+	sim_metric(s, "reader_congestion_wait_s", c->task.congestion_s);
+	sim_metric(s, "reader_retry_nap_s", c->task.retry_nap_s);
+	sim_metric(s, "reader_direct_reclaims", (double)c->task.direct_reclaims);
+	sim_metric(s, "kswapd_congestion_wait_s", k->kswapd.congestion_s);
+	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
+	sim_metric(s, "reader_cpu_s", c->task.tm.paid / k->clock);
+	uint64_t lock = 0;
+	for (int i = 0; i < MM_NR_ZONES; i++)
+		lock += k->lru_lock_acq[i];
+	sim_metric(s, "lru_lock_acquisitions", (double)lock);
+	for (int i = 0; i < MM_NR_ZONES; i++) {
+		struct zone *z = &k->phys.zones[i];
+		if (mm_zone_empty(z))
+			continue;
+		snprintf(key, sizeof key, "zone_%s_pagecache_pages", z->name);
+		sim_metric(s, key, (double)(z->nr_active + z->nr_inactive));
+	}
+	if (c->check)
+		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+	if (k->kops->finish)
+		k->kops->finish(k->rc, k, s);
+	if (s->metrics) {
+		json_object_set_new(s->metrics, "zoneinfo", mm_phys_zoneinfo(&k->phys));
+		json_object_set_new(s->metrics, "buddyinfo", mm_phys_buddyinfo(&k->phys));
+	}
+}
+
+static void tworead_fini(void *cfgp)
+{
+	struct tworead_cfg *c = cfgp;
+	if (c->k_up)
+		mm_kernel_fini(&c->k);
+	c->k_up = false;
+}
+
+const struct workload_ops workload_tworead = {
+	.version = WORKLOAD_OPS_VERSION,
+	.name = "2read",
+	.desc = "seed 000: alternate reads of two files over ranges n and 1100-n MiB; reads/2",
+	.params = tworead_params,
+	.cfg_size = sizeof(struct tworead_cfg),
+	.primary = "reads_per_2",
+	.unit = "reads/2",
+	.higher_is_better = 1,
+	.kernel = 1,
+	.check = tworead_check,
+	.start = tworead_start,
+	.finish = tworead_finish,
+	.fini = tworead_fini,
+};
