@@ -49,7 +49,10 @@ int mm_parse_unit(enum mm_ptype type, const char *s, double *out)
 	char *end;
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!*s || *s == '-' || *s == '+')
+	/* a plain decimal number: no sign, no hex ("0x10"), no "inf"/"nan" */
+	if (!isdigit((unsigned char)s[0]) && !(s[0] == '.' && isdigit((unsigned char)s[1])))
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		return -1;
 	errno = 0;
 	double v = strtod(s, &end);
@@ -115,10 +118,78 @@ static int in_range(const struct mm_param *p, double v)
 	return p->min > p->max || (v >= p->min && v <= p->max);
 }
 
+/* @v in the largest unit of @u (a table from the smallest up) that divides it exactly. */
+static void fmt_units(const struct unit *const *u, double v, const char *tail, char *buf,
+		      size_t len)
+{
+	const struct unit *best = NULL;
+	for (; *u; u++)
+		if (v >= (*u)->mult && fmod(v, (*u)->mult) == 0)
+			best = *u;
+	if (best)
+		snprintf(buf, len, "%.15g%s%s", v / best->mult, best->suffix, tail);
+	else
+		snprintf(buf, len, "%.15g%s", v, tail);
+}
+
+/* A range bound of @p as a user would write it ("1MiB", "100ms", "700MHz", "16384"). */
+static void fmt_bound(const struct mm_param *p, double v, char *buf, size_t len)
+{
+	static const struct unit bu[] = { { "B", 1 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 },
+					  { "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 } };
+	static const struct unit du[] = { { "B", 1 }, { "kB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 },
+					  { "TB", 1e12 } };
+	static const struct unit tu[] = { { "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 } };
+	static const struct unit fu[] = { { "Hz", 1 }, { "kHz", 1e3 }, { "MHz", 1e6 }, { "GHz", 1e9 } };
+	const struct unit *const sizes[] = { &bu[0], &bu[1], &bu[2], &bu[3], &bu[4], NULL };
+	const struct unit *const rates[] = { &du[0], &du[1], &du[2], &du[3], &du[4], NULL };
+	const struct unit *const freqs[] = { &fu[0], &fu[1], &fu[2], &fu[3], NULL };
+
+	if (v == 0 && p->type != MM_P_TIME) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	switch (p->type) {
+	case MM_P_INT:
+	case MM_P_INTLIST:
+		snprintf(buf, len, "%.0f", v);
+		return;
+	case MM_P_SIZE: {
+		/* binary ("64GiB") unless decimal is shorter ("1000TB" for 1e15) */
+		char dec[48];
+		fmt_units(sizes, v, "", buf, len);
+		fmt_units(rates, v, "", dec, sizeof dec);
+		if (strlen(dec) < strlen(buf))
+			snprintf(buf, len, "%s", dec);
+		return;
+	}
+	case MM_P_RATE:
+		fmt_units(rates, v, "/s", buf, len);
+		return;
+	case MM_P_FREQ:
+		fmt_units(freqs, v, "", buf, len);
+		return;
+	case MM_P_TIME: {
+		/* times are rarely exact binary fractions: pick the unit by magnitude */
+		const struct unit *t = &tu[3];
+		for (int i = 3; i > 0 && v < tu[i].mult && v != 0; i--)
+			t = &tu[i - 1];
+		snprintf(buf, len, "%.6g%s", v / t->mult, t->suffix);
+		return;
+	}
+	default:
+		snprintf(buf, len, "%g", v);
+		return;
+	}
+}
+
 static int range_err(const struct mm_param *p, struct mm_err *e, const char *file,
 		     const char *path)
 {
-	return mm_errf(e, file, path, "expected a value in [%g, %g]", p->min, p->max);
+	char lo[48], hi[48];
+	fmt_bound(p, p->min, lo, sizeof lo);
+	fmt_bound(p, p->max, hi, sizeof hi);
+	return mm_errf(e, file, path, "expected a value in [%s, %s]", lo, hi);
 }
 
 static int is_skipped(const char *key, const char *const *skip)
@@ -317,13 +388,16 @@ void mm_params_doc(const struct mm_param *spec, FILE *out)
 {
 	fprintf(out, "| key | kind | range | default | meaning |\n|---|---|---|---|---|\n");
 	for (const struct mm_param *p = spec; p && p->key; p++) {
-		char range[64] = "";
+		char range[128] = "";
 		if (p->type == MM_P_ENUM) {
 			size_t n = 0;
 			for (int i = 0; p->choices[i] && n < sizeof range - 1; i++)
 				n += (size_t)snprintf(range + n, sizeof range - n, "%s%s", i ? ", " : "", p->choices[i]);
 		} else if (p->min <= p->max) {
-			snprintf(range, sizeof range, "%g .. %g", p->min, p->max);
+			char lo[48], hi[48];
+			fmt_bound(p, p->min, lo, sizeof lo);
+			fmt_bound(p, p->max, hi, sizeof hi);
+			snprintf(range, sizeof range, "%s .. %s", lo, hi);
 		}
 		fprintf(out, "| `%s` | %s | %s | %s | %s |\n", p->key, mm_ptype_name(p->type), range,
 			p->def ? p->def : "(required)", p->help ? p->help : "");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "emu/rng.h"
 #include "emu/sim.h"
@@ -35,8 +36,12 @@ static int check_keys(json_t *o, const char *const *keys, const char *file, cons
 	return 0;
 }
 
-/* Set dotted @path (relative to @root) to @val, creating objects on the way. */
-static int set_path(json_t *root, const char *path, json_t *val)
+/*
+ * Set dotted @path (relative to @root) to @val, creating objects on the way.
+ * Returns: 0, or -1 when a value on the way is not an object; then @where receives
+ * the leading part of @path that names that value.
+ */
+static int set_path(json_t *root, const char *path, json_t *val, char *where, size_t wlen)
 {
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s", path);
@@ -51,11 +56,13 @@ static int set_path(json_t *root, const char *path, json_t *val)
 			c = json_object();
 			json_object_set_new(o, tok, c);
 		} else if (!json_is_object(c)) {
+			snprintf(where, wlen, "%.*s", (int)(tok - buf + strlen(tok)), path);
 			return -1;
 		}
 		o = c;
 		tok = next;
 	}
+	snprintf(where, wlen, "%s", path);
 	return -1;
 }
 
@@ -106,6 +113,9 @@ char *scenario_point_label(const json_t *point)
 static int load_json(const char *file, json_t **out, struct mm_err *e)
 {
 	json_error_t je;
+	struct stat st;
+	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode))
+		return mm_errf(e, file, NULL, "expected a scenario file, got a directory");
 	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
 		if (je.line < 1)
@@ -162,17 +172,25 @@ static int check_sweep(json_t *sweep, json_t *root, const char *file, struct mm_
 	return points;
 }
 
-/* Build the spec of (kernel @kname, point @pi, run @run). */
+/*
+ * Build the spec of (kernel @kname, point @pi, run @run).  Order of application:
+ * the point's kernels.NAME.* values go into the kernel section first, then the
+ * kernel's machine overrides are merged into the machine section, then the point's
+ * machine.*, workload.* and engine.* values are set.
+ * Returns: the spec, or NULL with @e naming the sweep key that cannot be applied.
+ */
 static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, int run,
-			 int64_t seed, json_t **point_out)
+			 int64_t seed, json_t **point_out, const char *file, struct mm_err *e)
 {
 	json_t *spec = json_object();
 	json_t *machine = json_deep_copy(json_object_get(root, "machine"));
 	json_t *kcfg = json_deep_copy(kobj);
-	json_t *kmach = json_object_get(kcfg, "machine");
-	if (json_is_object(kmach) && json_is_object(machine))
-		merge(machine, kmach);
-	json_object_del(kcfg, "machine");
+	json_t *point = json_object();
+	json_t *sweep = json_object_get(root, "sweep");
+	char where[256], sub[300];
+	int bad = 0;
+	size_t bk = 0;   /* the sweep key that cannot be applied */
+
 	json_object_set_new(spec, "kernel", json_string(kname));
 	json_object_set_new(spec, "seed", json_integer(seed));
 	json_object_set_new(spec, "run", json_integer(run));
@@ -182,13 +200,16 @@ static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, 
 	json_t *eng = json_object_get(root, "engine");
 	json_object_set_new(spec, "engine", eng ? json_deep_copy(eng) : json_object());
 
-	json_t *point = json_object();
-	json_t *sweep = json_object_get(root, "sweep");
-	int rest = pi;
 	/* cartesian product, last key fastest: compute the per-key index from the back */
 	size_t nkeys = sweep ? json_object_size(sweep) : 0;
 	const char **keys = calloc(nkeys + 1, sizeof *keys);
 	json_t **vals = calloc(nkeys + 1, sizeof *vals);
+	int *idx = calloc(nkeys + 1, sizeof *idx);
+	if (!keys || !vals || !idx) {
+		mm_errf(e, file, NULL, "out of memory");
+		bad = 1;
+		goto out;
+	}
 	size_t k = 0;
 	const char *key;
 	json_t *v;
@@ -197,32 +218,117 @@ static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, 
 			keys[k] = key;
 			vals[k++] = v;
 		}
-	int *idx = calloc(nkeys + 1, sizeof *idx);
+	int rest = pi;
 	for (size_t i = nkeys; i-- > 0;) {
 		int n = (int)json_array_size(vals[i]);
 		idx[i] = rest % n;
 		rest /= n;
 	}
-	for (size_t i = 0; i < nkeys; i++) {
+	for (size_t i = 0; i < nkeys; i++)
+		json_object_set(point, keys[i], json_array_get(vals[i], (size_t)idx[i]));
+	/* 1. this kernel's own sweep keys */
+	for (size_t i = 0; i < nkeys && !bad; i++) {
 		json_t *val = json_array_get(vals[i], (size_t)idx[i]);
-		json_object_set(point, keys[i], val);
-		if (strncmp(keys[i], "kernels.", 8) == 0) {
-			const char *dot = strchr(keys[i] + 8, '.');
-			size_t n = (size_t)(dot - keys[i] - 8);
-			if (strlen(kname) == n && strncmp(kname, keys[i] + 8, n) == 0)
-				set_path(kcfg, dot + 1, val);
-		} else if (strncmp(keys[i], "machine.", 8) == 0) {
-			set_path(machine, keys[i] + 8, val);
-		} else {
-			/* workload. / engine. */
-			set_path(spec, keys[i], val);
+		if (strncmp(keys[i], "kernels.", 8) != 0)
+			continue;
+		const char *dot = strchr(keys[i] + 8, '.');
+		size_t n = (size_t)(dot - keys[i] - 8);
+		if (strlen(kname) == n && strncmp(kname, keys[i] + 8, n) == 0 &&
+		    set_path(kcfg, dot + 1, val, where, sizeof where)) {
+			bad = 1;
+			bk = i;
 		}
 	}
+	if (bad) {
+		snprintf(sub, sizeof sub, "kernels.%s.%s", kname, where);
+		goto notobj;
+	}
+	/* 2. the kernel's machine overrides */
+	json_t *kmach = json_object_get(kcfg, "machine");
+	if (kmach && !json_is_object(kmach)) {
+		snprintf(sub, sizeof sub, "kernels.%s.machine", kname);
+		bad = 1;
+		for (size_t i = 0; i < nkeys; i++)
+			if (strncmp(keys[i], sub, strlen(sub)) == 0)
+				bk = i;
+		goto notobj;
+	}
+	if (kmach && json_is_object(machine))
+		merge(machine, kmach);
+	json_object_del(kcfg, "machine");
+	/* 3. machine, workload and engine sweep keys */
+	for (size_t i = 0; i < nkeys && !bad; i++) {
+		json_t *val = json_array_get(vals[i], (size_t)idx[i]);
+		if (strncmp(keys[i], "kernels.", 8) == 0)
+			continue;
+		if (set_path(spec, keys[i], val, where, sizeof where)) {
+			bad = 1;
+			bk = i;
+		}
+	}
+	if (bad) {
+		snprintf(sub, sizeof sub, "%s", where);
+		goto notobj;
+	}
+	goto out;
+notobj: {
+		char *lbl = scenario_point_label(point);
+		char spath[300];
+		size_t wl = strlen(sub);
+		int hint = wl >= 8 && strcmp(sub + wl - 8, ".reclaim") == 0;
+		snprintf(spath, sizeof spath, "sweep.%s", keys[bk] ? keys[bk] : "");
+		mm_errf(e, file, spath, "cannot apply sweep point %d (%s): %s is not an object%s", pi,
+			lbl ? lbl : "", sub,
+			hint ? " (write the module as {\"module\": NAME} to sweep its parameters)" : "");
+		free(lbl);
+	}
+out:
 	free(keys);
 	free(vals);
 	free(idx);
+	if (bad) {
+		json_decref(spec);
+		json_decref(point);
+		return NULL;
+	}
 	*point_out = point;
 	return spec;
+}
+
+/*
+ * After a failed sim_prepare of kernel @kname: when the error names machine.KEY and
+ * KEY came from the kernel's machine overrides (and not from the sweep point),
+ * rewrite the path to kernels.NAME.machine.KEY, where the user wrote the value.
+ */
+static void blame_override(struct mm_err *e, const char *file, const char *kname,
+			   json_t *kobj, json_t *point)
+{
+	json_t *kmach = json_object_get(kobj, "machine");
+	char prefix[MM_ERR_MAX], key[128], swept[160];
+	snprintf(prefix, sizeof prefix, "%s: machine.", file);
+	size_t pl = strlen(prefix);
+	if (!json_is_object(kmach) || strncmp(e->msg, prefix, pl) != 0)
+		return;
+	size_t kl = strcspn(e->msg + pl, ".[: ");
+	if (kl == 0 || kl >= sizeof key)
+		return;
+	memcpy(key, e->msg + pl, kl);
+	key[kl] = '\0';
+	snprintf(swept, sizeof swept, "machine.%s", key);
+	const char *pk;
+	json_t *pv;
+	json_object_foreach(point, pk, pv)
+		if (strcmp(pk, swept) == 0 ||
+		    (strncmp(pk, swept, strlen(swept)) == 0 && pk[strlen(swept)] == '.'))
+			return;
+	if (!json_object_get(kmach, key))
+		return;
+	char rest[MM_ERR_MAX];
+	snprintf(rest, sizeof rest, "%s", e->msg + pl);
+	char out[3 * MM_ERR_MAX];
+	snprintf(out, sizeof out, "%s: kernels.%s.machine.%s", file, kname, rest);
+	out[sizeof e->msg - 1] = '\0';
+	memcpy(e->msg, out, sizeof e->msg);
 }
 
 int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
@@ -335,12 +441,17 @@ int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
 				ss->kernel = kname;
 				ss->point_index = p;
 				ss->run = r;
-				ss->spec = make_spec(root, kname, kobj, p, r, sc->seed, &ss->point);
+				ss->spec = make_spec(root, kname, kobj, p, r, sc->seed, &ss->point, file, e);
+				if (!ss->spec) {
+					ss->point = NULL;
+					goto fail;
+				}
 				if (r > 0)
 					continue;   /* runs differ only in their index */
 				struct sim s;
 				if (sim_prepare(&s, ss->spec, file, e)) {
 					sim_release(&s);
+					blame_override(e, file, kname, kobj, ss->point);
 					if (json_object_size(ss->point)) {
 						char *lbl = scenario_point_label(ss->point);
 						size_t len = strlen(e->msg);

@@ -8,7 +8,9 @@
  */
 #include "models/disk.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +46,13 @@ int disk_load(struct disk_cfg *d, json_t *obj, const char *file, const char *pat
 		return -1;
 	if (!d->name[0])
 		return mm_errf(e, file, path, "disk name must not be empty");
+	/* the name becomes an XML attribute of the SimGrid platform: keep it plain */
+	for (const char *c = d->name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("-_.", *c)) {
+			char sub[300];
+			snprintf(sub, sizeof sub, "%s.name", path);
+			return mm_errf(e, file, sub, "expected a disk name of letters, digits, '-', '_' and '.'");
+		}
 	if (d->track_to_track > d->seek_avg)
 		return mm_errf(e, file, path, "track_to_track must not exceed seek_avg");
 	return 0;

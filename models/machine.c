@@ -37,6 +37,42 @@ static const char *const machine_skip[] = { "disks", "costs", "arch", "memory", 
 					    "lowmem_reserve_ratio", "kernelcore", NULL };
 static const char *const mem_skip[] = { "disks", "costs", "clock", "copy_bw", NULL };
 
+/*
+ * Unknown keys are checked here, against every table of the section, so that the
+ * message lists all valid keys (each mm_params_load() below skips the keys of the
+ * other tables and would list only its own).
+ */
+static int check_keys(json_t *obj, const char *file, const char *path, struct mm_err *e)
+{
+	const struct mm_param *const tables[] = { machine_params, mm_phys_params, NULL };
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v) {
+		int ok = strcmp(key, "disks") == 0 || strcmp(key, "costs") == 0;
+		for (int t = 0; tables[t] && !ok; t++)
+			for (const struct mm_param *p = tables[t]; p->key && !ok; p++)
+				ok = strcmp(p->key, key) == 0;
+		if (ok)
+			continue;
+		char sub[256], list[400] = "";
+		size_t n = 0;
+		for (int t = 0; tables[t]; t++)
+			for (const struct mm_param *p = tables[t]; p->key; p++) {
+				int dup = 0;   /* a key two tables share (cpus) is listed once */
+				for (int u = 0; u < t; u++)
+					for (const struct mm_param *q = tables[u]; q->key; q++)
+						dup |= strcmp(p->key, q->key) == 0;
+				if (!dup && n < sizeof list)
+					n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", p->key);
+			}
+		if (n < sizeof list)
+			snprintf(list + n, sizeof list - n, "disks, costs");
+		snprintf(sub, sizeof sub, "%s.%s", path, key);
+		return mm_errf(e, file, sub, "unknown key (expected one of: %s)", list);
+	}
+	return 0;
+}
+
 int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const char *path,
 		 struct mm_err *e)
 {
@@ -45,6 +81,8 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 	memset(m, 0, sizeof *m);
 	if (!json_is_object(obj))
 		return mm_errf(e, file, path, "expected an object");
+	if (check_keys(obj, file, path, e))
+		return -1;
 	if (mm_params_load(machine_params, m, obj, file, path, machine_skip, e) ||
 	    mm_params_load(mm_phys_params, &m->mem, obj, file, path, mem_skip, e))
 		return -1;
