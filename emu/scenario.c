@@ -132,6 +132,25 @@ static int load_json(const char *file, json_t **out, struct mm_err *e)
 	return 0;
 }
 
+/* For a sweep key "kernels.NAME.PARAM", find the kernel NAME (which may itself
+ * contain dots: the longest kernel name that fits wins).
+ * Returns: the PARAM part, or NULL if no kernel matches; *kn gets the name. */
+static const char *sweep_kernel(json_t *root, const char *key, const char **kn)
+{
+	const char *best = NULL, *name;
+	size_t bestlen = 0;
+	json_t *v;
+	json_object_foreach(json_object_get(root, "kernels"), name, v) {
+		size_t n = strlen(name);
+		if (strncmp(key + 8, name, n) == 0 && key[8 + n] == '.' && key[9 + n] && n >= bestlen) {
+			best = name;
+			bestlen = n;
+		}
+	}
+	*kn = best;
+	return best ? key + 9 + bestlen : NULL;
+}
+
 /* Validate the sweep section. Returns: number of points, or -1. */
 static int check_sweep(json_t *sweep, json_t *root, const char *file, struct mm_err *e)
 {
@@ -153,15 +172,9 @@ static int check_sweep(json_t *sweep, json_t *root, const char *file, struct mm_
 		if (strcmp(key, "workload.type") == 0)
 			return mm_errf(e, file, sub, "the workload type cannot be swept");
 		if (strncmp(key, "kernels.", 8) == 0) {
-			char kn[128];
-			const char *dot = strchr(key + 8, '.');
-			size_t n = dot ? (size_t)(dot - key - 8) : strlen(key + 8);
-			if (!dot || n >= sizeof kn)
-				return mm_errf(e, file, sub, "expected kernels.NAME.PARAM");
-			memcpy(kn, key + 8, n);
-			kn[n] = '\0';
-			if (!json_object_get(json_object_get(root, "kernels"), kn))
-				return mm_errf(e, file, sub, "no kernel named \"%s\"", kn);
+			const char *kn;
+			if (!sweep_kernel(root, key, &kn))
+				return mm_errf(e, file, sub, "expected kernels.NAME.PARAM with NAME a kernel of this scenario");
 		}
 		if (!json_is_array(v) || json_array_size(v) == 0)
 			return mm_errf(e, file, sub, "expected a non-empty array of values");
@@ -231,10 +244,10 @@ static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, 
 		json_t *val = json_array_get(vals[i], (size_t)idx[i]);
 		if (strncmp(keys[i], "kernels.", 8) != 0)
 			continue;
-		const char *dot = strchr(keys[i] + 8, '.');
-		size_t n = (size_t)(dot - keys[i] - 8);
-		if (strlen(kname) == n && strncmp(kname, keys[i] + 8, n) == 0 &&
-		    set_path(kcfg, dot + 1, val, where, sizeof where)) {
+		const char *kn;
+		const char *param = sweep_kernel(root, keys[i], &kn);
+		if (param && strcmp(kn, kname) == 0 &&
+		    set_path(kcfg, param, val, where, sizeof where)) {
 			bad = 1;
 			bk = i;
 		}
@@ -400,8 +413,8 @@ int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
 	json_object_foreach(kernels, kname, kobj) {
 		char sub[256];
 		snprintf(sub, sizeof sub, "kernels.%s", kname);
-		if (!*kname || strchr(kname, '.')) {
-			mm_errf(e, file, sub, "expected a kernel name without dots");
+		if (!*kname || kname[strlen(kname) - 1] == '.') {
+			mm_errf(e, file, sub, "expected a non-empty kernel name not ending in a dot");
 			goto fail;
 		}
 		if (!json_is_object(kobj)) {

@@ -131,7 +131,7 @@ static const struct bad_case bad_cases[] = {
 	{ "sweep-bad-prefix.json", "sweep.cpus", "expected a parameter path starting with machine." },
 	{ "sweep-value-not-array.json", "sweep.workload.frames", "expected a non-empty array" },
 	{ "sweep-empty-array.json", "sweep.workload.frames", "expected a non-empty array" },
-	{ "sweep-no-kernel.json", "sweep.kernels.clockpro.reclaim", "no kernel named \"clockpro\"" },
+	{ "sweep-no-kernel.json", "sweep.kernels.clockpro.reclaim", "with NAME a kernel of this scenario" },
 	{ "sweep-invalid-point.json", "workload.frames", "(sweep point 1: cpus=1 frames=100000)" },
 	{ "sweep-workload-type.json", "sweep.workload.type", "cannot be swept" },
 	{ "sweep-into-string.json", "sweep.kernels.lru.reclaim.new_page_referenced", "kernels.lru.reclaim is not an object" },
