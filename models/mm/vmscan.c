@@ -32,6 +32,8 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 		uint32_t pfn = pfns[i];
 		struct page *p = &k->phys.pages[pfn];
 		verdict[i] = RECLAIM_KEEP;
+		if (k->kops->skip && k->kops->skip(k->rc, k, pfn))
+			continue;
 		/* TestSetPageLocked: a page under I/O is kept, not counted */
 		mm_charge(t, c->atomic + c->page_op);
 		if (page_test(p, PG_locked))

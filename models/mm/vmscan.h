@@ -65,6 +65,10 @@ struct reclaim_kops {
 	void (*finish)(struct reclaim *r, struct mm_kernel *k, struct sim *s);
 	/* optional: may page-cache pages come from ZONE_DMA (seed 000's kernel 3) */
 	bool (*pagecache_dma)(const struct reclaim *r);
+	/* optional: shrink_list puts @pfn back untouched before locking it, counting it
+	 * as scanned or reading its reference bit (CLOCK-Pro: a hot page on the cold
+	 * hand's path).  Returns: true to skip. */
+	bool (*skip)(struct reclaim *r, struct mm_kernel *k, uint32_t pfn);
 };
 
 /**

@@ -19,6 +19,7 @@ extern const struct reclaim_ops reclaim_lru;
 extern const struct reclaim_ops reclaim_clock;
 extern const struct reclaim_ops reclaim_opt;
 extern const struct reclaim_ops reclaim_lru2q;
+extern const struct reclaim_ops reclaim_clockpro;
 
 static const struct reclaim_ops *const registry[] = {
 	&reclaim_fifo,
@@ -26,6 +27,7 @@ static const struct reclaim_ops *const registry[] = {
 	&reclaim_clock,
 	&reclaim_opt,
 	&reclaim_lru2q,
+	&reclaim_clockpro,
 	NULL,
 };
 
