@@ -8,8 +8,9 @@
  * and the read size are not in the seed: `pattern` is "random" (uniform
  * page-aligned offsets; 2.6.15 turns readahead off) or "sequential" (each file's
  * cursor loops over its range, through the readahead window), `read_size` is a
- * parameter.  `warmup` seconds of the same workload may run first, uncounted (the
- * initial cache state).  Everything below read() is the mm core: page cache,
+ * parameter.  The initial cache state: cold, or warmed by `warmup_passes` passes
+ * of the same workload over both ranges, run through the same mm core in
+ * functional (untimed) mode before the measured run starts.  Everything below read() is the mm core: page cache,
  * reclaim module, kswapd, disk.
  */
 #include <math.h>
@@ -35,7 +36,7 @@ struct tworead_cfg {
 	uint64_t read_size;
 	int pattern;
 	double duration;
-	double warmup;
+	double warmup_passes;
 	double report;
 	bool check;
 	/* run-time state */
@@ -64,8 +65,8 @@ static const struct mm_param tworead_params[] = {
 		      "offsets inside a range: uniformly random page-aligned, or a looping sequential cursor"),
 	MM_PARAM(struct tworead_cfg, duration, "duration", MM_P_TIME, 1e-3, 1e6, "\"300s\"",
 		 "measured run time (seed: 5 minutes)"),
-	MM_PARAM(struct tworead_cfg, warmup, "warmup", MM_P_TIME, 0, 1e6, "0",
-		 "seconds of the same workload before measuring (0: cold cache)"),
+	MM_PARAM(struct tworead_cfg, warmup_passes, "warmup_passes", MM_P_DOUBLE, 0, 1000, "0",
+		 "untimed passes of the same workload over both ranges before measuring (0: cold cache)"),
 	MM_PARAM(struct tworead_cfg, report, "report", MM_P_TIME, 1e-3, 1e6, "\"5s\"",
 		 "interval of the reads/2 series (seed: 5 s)"),
 	MM_PARAM(struct tworead_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
@@ -120,6 +121,25 @@ static void report(struct sim *s, struct tworead_cfg *c, double t)
 	}
 }
 
+/* One read of file @i at the pattern's next offset. */
+static void one_read(struct tworead_cfg *c, struct mm_task *t, struct mm_rng *rng, uint64_t *cursor,
+		     int i, struct mm_read_stats *st)
+{
+	uint64_t ps = c->k.phys.page_size;
+	uint64_t range = (uint64_t)c->range_mb.v[i] << 20;
+	uint64_t off;
+	if (c->pattern == PAT_RANDOM) {
+		uint64_t slots = (range - c->read_size) / ps + 1;
+		off = mm_rng_below(rng, slots) * ps;
+	} else {
+		if (cursor[i] + c->read_size > range)
+			cursor[i] = 0;
+		off = cursor[i];
+		cursor[i] += c->read_size;
+	}
+	mm_file_read(&c->k, t, c->f[i], off, c->read_size, st);
+}
+
 static void reader(int argc, char **argv)
 {
 	struct mm_task *t = sg_actor_self_get_data();
@@ -127,50 +147,37 @@ static void reader(int argc, char **argv)
 	struct tworead_cfg *c = s->wl_cfg;
 	struct mm_kernel *k = &c->k;
 	struct mm_rng rng;
-	uint64_t ps = k->phys.page_size;
 	uint64_t cursor[2] = { 0, 0 };
 	mm_rng_seed(&rng, s->seed, (uint64_t)s->run, "2read");
 
-	double start = simgrid_get_clock();
-	double measure = start + c->warmup;
-	c->t0 = measure;
-	c->t_end = measure + c->duration;
-	double next_report = c->warmup > 0 ? measure : measure + c->report;
-	bool counting = c->warmup == 0;
+	if (c->warmup_passes > 0) {
+		struct mm_read_stats dummy = { 0 };
+		uint64_t bytes = ((uint64_t)c->range_mb.v[0] + (uint64_t)c->range_mb.v[1]) << 20;
+		uint64_t pairs = (uint64_t)(c->warmup_passes * (double)bytes / (double)c->read_size / 2);
+		mm_set_untimed(k, true);
+		for (uint64_t n = 0; n < pairs; n++)
+			for (int i = 0; i < 2; i++)
+				one_read(c, t, &rng, cursor, i, &dummy);
+		mm_set_untimed(k, false);
+		memset(&s->vs, 0, sizeof s->vs);   /* events count the measured run only */
+	}
+	c->t0 = simgrid_get_clock();
+	c->t_end = c->t0 + c->duration;
+	double next_report = c->t0 + c->report;
 	for (;;) {
 		for (int i = 0; i < 2; i++) {
-			uint64_t range = (uint64_t)c->range_mb.v[i] << 20;
-			uint64_t off;
-			if (c->pattern == PAT_RANDOM) {
-				uint64_t slots = (range - c->read_size) / ps + 1;
-				off = mm_rng_below(&rng, slots) * ps;
-			} else {
-				if (cursor[i] + c->read_size > range)
-					cursor[i] = 0;
-				off = cursor[i];
-				cursor[i] += c->read_size;
-			}
-			struct mm_read_stats dummy = { 0 };
-			mm_file_read(k, t, c->f[i], off, c->read_size, counting ? &c->st[i] : &dummy);
-			if (counting)
-				c->reads++;
+			one_read(c, t, &rng, cursor, i, &c->st[i]);
+			c->reads++;
 		}
 		double now = now_of(t, k);
-		while (now >= next_report) {
-			if (!counting) {
-				counting = true;   /* warm-up over: measuring starts now */
-				next_report = measure + c->report;
-				continue;
-			}
-			if (next_report > c->t_end + 1e-9)
-				break;
+		while (now >= next_report && next_report <= c->t_end + 1e-9) {
 			report(s, c, next_report);
 			next_report += c->report;
 		}
 		if (now >= c->t_end)
 			break;
 	}
-	tm_sync(&t->tm);
+	mm_sync(t);
 }
 
 static int tworead_start(struct sim *s, struct mm_err *e)
@@ -224,10 +231,18 @@ static void tworead_finish(struct sim *s)
 	sim_metric(s, "kswapd_congestion_wait_s", k->kswapd.congestion_s);
 	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
 	sim_metric(s, "reader_cpu_s", c->task.tm.paid / k->clock);
-	uint64_t lock = 0;
-	for (int i = 0; i < MM_NR_ZONES; i++)
-		lock += k->lru_lock_acq[i];
+	sim_metric(s, "reader_cpu_payments", (double)c->task.tm.executes);
+	sim_metric(s, "kswapd_cpu_payments", (double)k->kswapd.tm.executes);
+	uint64_t lock = 0, contended = 0;
+	double wait = 0;
+	for (int i = 0; i < MM_NR_ZONES; i++) {
+		lock += k->lru_lock[i].acquisitions;
+		contended += k->lru_lock[i].contended;
+		wait += k->lru_lock[i].wait_s;
+	}
 	sim_metric(s, "lru_lock_acquisitions", (double)lock);
+	sim_metric(s, "lru_lock_contended", (double)contended);
+	sim_metric(s, "lru_lock_wait_s", wait);
 	for (int i = 0; i < MM_NR_ZONES; i++) {
 		struct zone *z = &k->phys.zones[i];
 		if (mm_zone_empty(z))

@@ -98,9 +98,10 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		}
 		if (run_len) {
 			struct disk *dk = sim_disk(k->s, f->disk);
-			tm_sync(&t->tm);
-			t->io_wait_s += disk_io(dk, 0, f->disk_off + (uint64_t)run_start * ps,
-						(uint64_t)run_len * ps);
+			mm_sync(t);
+			if (!k->untimed)
+				t->io_wait_s += disk_io(dk, 0, f->disk_off + (uint64_t)run_start * ps,
+							(uint64_t)run_len * ps);
 			mm_count(&k->s->vs, MM_PGPGIN, run_len * ps / 1024);
 			mm_count(&k->s->vs, MM_PGMAJFAULT, 0);
 			for (uint32_t j = run_start; j < run_start + run_len; j++) {
@@ -152,13 +153,24 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		} else {
 			st->hits++;
 		}
+		/* find_get_page(): hold a reference while copying, so reclaim running
+		 * meanwhile (kswapd, when this task's cycles are paid) keeps the page.
+		 * No simcall separates the lookup above from this get. */
+		uint32_t pfn = f->pfn[idx];
+		if (pfn == PFN_NONE)
+			break;
+		struct page *p = &k->phys.pages[pfn];
+		p->count++;
+		mm_charge(t, k->costs->atomic);
 		uint64_t start = idx == first ? pos % ps : 0;
 		uint64_t end = idx == last ? (pos + len - 1) % ps + 1 : ps;
 		/* mark_page_accessed() once per page, then copy_to_user */
-		mm_mark_page_accessed(k, t, f->pfn[idx]);
+		mm_mark_page_accessed(k, t, pfn);
 		mm_charge(t, (double)(end - start) * k->copy_cycles_per_byte);
 		done += end - start;
 		f->ra.prev_index = idx;
+		p->count--;   /* page_cache_release() */
+		mm_charge(t, k->costs->atomic);
 	}
 	return done;
 }

@@ -15,6 +15,7 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/cond.h>
+#include <simgrid/engine.h>
 #include <simgrid/mutex.h>
 
 #include "emu/sim.h"
@@ -49,6 +50,8 @@ void mm_task_init(struct mm_task *t, struct mm_kernel *k, int cpu, const char *n
 
 void mm_sleep(struct mm_task *t, double sec, double *acct)
 {
+	if (t->k->untimed)
+		return;
 	tm_sync(&t->tm);
 	if (sec > 0)
 		sg_actor_sleep_for(sec);
@@ -56,19 +59,66 @@ void mm_sleep(struct mm_task *t, double sec, double *acct)
 		*acct += sec;
 }
 
+void mm_spin_init(struct mm_spinlock *l)
+{
+	memset(l, 0, sizeof *l);
+	l->last_cpu = -1;
+	l->mx = sg_mutex_init();
+	l->cv = sg_cond_init();
+}
+
+void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
+{
+	mm_sync(t);
+	if (l->held && !k->untimed) {
+		/* SimGrid actors run one at a time: the flag needs no lock of its own */
+		double t0 = simgrid_get_clock();
+		l->contended++;
+		sg_mutex_lock(l->mx);
+		while (l->held) {
+			l->waiters++;
+			sg_cond_wait(l->cv, l->mx);
+			l->waiters--;
+		}
+		sg_mutex_unlock(l->mx);
+		l->wait_s += simgrid_get_clock() - t0;
+	}
+	l->held = true;
+	l->acquisitions++;
+	/* spin_lock_irq: one locked RMW on the lock word; the line moves if another
+	 * CPU held the lock last */
+	mm_charge(t, k->costs->atomic);
+	if (l->last_cpu >= 0 && l->last_cpu != t->cpu) {
+		l->bounces++;
+		mm_charge(t, k->costs->mem_latency * k->clock);
+	}
+	l->last_cpu = t->cpu;
+}
+
+void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
+{
+	mm_sync(t);
+	l->held = false;
+	if (l->waiters) {
+		sg_mutex_lock(l->mx);
+		sg_cond_notify_one(l->cv);
+		sg_mutex_unlock(l->mx);
+	}
+}
+
 void mm_lru_lock(struct mm_kernel *k, struct mm_task *t, struct zone *z)
 {
-	tm_sync(&t->tm);
-	sg_mutex_lock(k->lru_lock[z->idx]);
-	k->lru_lock_acq[z->idx]++;
-	/* spin_lock_irq: one locked RMW on the lock word */
-	mm_charge(t, k->costs->atomic);
+	mm_spin_lock(k, t, &k->lru_lock[z->idx]);
 }
 
 void mm_lru_unlock(struct mm_kernel *k, struct mm_task *t, struct zone *z)
 {
-	tm_sync(&t->tm);
-	sg_mutex_unlock(k->lru_lock[z->idx]);
+	mm_spin_unlock(k, t, &k->lru_lock[z->idx]);
+}
+
+void mm_set_untimed(struct mm_kernel *k, bool on)
+{
+	k->untimed = on;
 }
 
 /* Drain @pv into the module's lists, re-taking lru_lock whenever the zone changes,
@@ -125,6 +175,11 @@ void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 
 void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order)
 {
+	if (k->untimed) {
+		mm_count(&k->s->vs, MM_KSWAPD_WAKEUP, 1);
+		mm_kswapd_balance(k, order);
+		return;
+	}
 	if (order > k->kswapd_order)
 		k->kswapd_order = order;
 	if (!k->kswapd_sleeping)
@@ -218,7 +273,7 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 			       k->rc->ops->name, s->wl->name);
 	}
 	for (int i = 0; i < MM_NR_ZONES; i++)
-		k->lru_lock[i] = sg_mutex_init();
+		mm_spin_init(&k->lru_lock[i]);
 	k->lru_add_pvec = calloc((size_t)s->machine.cpus, sizeof *k->lru_add_pvec);
 	if (!k->lru_add_pvec)
 		return mm_errf(e, s->file, NULL, "out of memory");

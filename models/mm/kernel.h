@@ -46,6 +46,24 @@ struct mm_task {
 	void *wl;                  /* the workload's per-task data */
 };
 
+/*
+ * A spinlock (zone->lru_lock, later zone->lock and kmap_lock).  Uncontended, it
+ * costs one locked RMW and no SimGrid call beyond paying the holder's pending
+ * cycles (the lock and unlock are synchronisation points of the time model).
+ * Contended, the waiter blocks on a SimGrid condition until the holder releases;
+ * the release wakes one waiter, which must then win the lock again (test-and-set:
+ * no fairness, as a 2.6 spinlock).
+ */
+struct mm_spinlock {
+	bool held;
+	uint32_t waiters;
+	int last_cpu;              /* CPU of the last holder (cache-line bounces) */
+	sg_mutex_t mx;             /* only for the condition wait of contended acquires */
+	sg_cond_t cv;
+	uint64_t acquisitions, contended, bounces;
+	double wait_s;             /* simulated seconds spent waiting */
+};
+
 struct pagevec {
 	unsigned nr;
 	uint32_t pfn[PAGEVEC_SIZE];
@@ -92,8 +110,8 @@ struct mm_kernel {
 	double clock;
 	double copy_cycles_per_byte;
 
-	sg_mutex_t lru_lock[MM_NR_ZONES];
-	uint64_t lru_lock_acq[MM_NR_ZONES];
+	struct mm_spinlock lru_lock[MM_NR_ZONES];
+	bool untimed;                      /* functional warm-up: no simulated time passes */
 	struct pagevec *lru_add_pvec;      /* [ncpus] */
 
 	/* kswapd */
@@ -135,8 +153,23 @@ struct mm_task *mm_current(void);
 
 static inline void mm_charge(struct mm_task *t, double cycles)
 {
-	tm_charge(&t->tm, cycles);
+	if (!t->k->untimed)
+		tm_charge(&t->tm, cycles);
 }
+
+/** mm_sync() - pay @t's pending cycles (a synchronisation point); nothing when untimed. */
+static inline void mm_sync(struct mm_task *t)
+{
+	if (!t->k->untimed)
+		tm_sync(&t->tm);
+}
+
+/** mm_spin_init() - set up a spinlock (inside a simulation). */
+void mm_spin_init(struct mm_spinlock *l);
+/** mm_spin_lock() - acquire @l as task @t (pays pending cycles first). */
+void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l);
+/** mm_spin_unlock() - release @l (pays the hold time first). */
+void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l);
 
 /** mm_sleep() - pay pending cycles, then sleep @sec simulated seconds; adds to *@acct. */
 void mm_sleep(struct mm_task *t, double sec, double *acct);
@@ -163,6 +196,14 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 
 /** mm_page_free() - free one page (hot per-CPU list). */
 void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
+
+/**
+ * mm_set_untimed() - switch functional mode on or off.  Untimed, the core runs the
+ * same mechanisms without simulated time: no cycles are charged, disk reads
+ * complete at once, naps are skipped, and a kswapd wake-up runs balance_pgdat()
+ * inline in kswapd's name.  Used to warm the cache before measuring.
+ */
+void mm_set_untimed(struct mm_kernel *k, bool on);
 
 /** mm_wakeup_kswapd() - wake kswapd if it sleeps (wakeup_kswapd). */
 void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order);

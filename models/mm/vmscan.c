@@ -189,8 +189,13 @@ static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order
 		for (int i = 0; i < MM_NR_ZONES; i++)
 			ph->zones[i].prev_priority = ph->zones[i].temp_priority;
 		/* !all_zones_ok: cond_resched() and loop again */
-		tm_sync(&t->tm);
+		mm_sync(t);
 	} while (!all_zones_ok);
+}
+
+void mm_kswapd_balance(struct mm_kernel *k, unsigned order)
+{
+	balance_pgdat(k, &k->kswapd, order);
 }
 
 static void kswapd_actor(int argc, char **argv)

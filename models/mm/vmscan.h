@@ -87,6 +87,9 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
  */
 bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp);
 
+/** mm_kswapd_balance() - run kswapd's balance_pgdat() for @order as kswapd. */
+void mm_kswapd_balance(struct mm_kernel *k, unsigned order);
+
 /** mm_kswapd_start() - create the kswapd actor on CPU @cpu. */
 void mm_kswapd_start(struct mm_kernel *k, int cpu);
 
