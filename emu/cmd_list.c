@@ -7,6 +7,12 @@
 #include <string.h>
 
 #include "emu/cli.h"
+#include "emu/sim.h"
+#include "models/alloc/alloc.h"
+#include "models/coloring/coloring.h"
+#include "models/kmap/kmap.h"
+#include "models/machine.h"
+#include "models/mm/kernel.h"
 #include "models/reclaim/reclaim.h"
 #include "workloads/workload.h"
 
@@ -56,17 +62,48 @@ int cmd_list(int argc, char **argv)
 			return 2;
 		}
 	}
+	printf("alloc modules:\n");
+	for (const struct alloc_ops *const *a = alloc_modules(); *a; a++) {
+		printf("  %-12s %s\n", (*a)->name, (*a)->desc);
+		if (params && (*a)->params)
+			mm_params_doc((*a)->params, stdout);
+	}
 	printf("reclaim modules:\n");
 	for (const struct reclaim_ops *const *r = reclaim_modules(); *r; r++) {
 		printf("  %-12s %s\n", (*r)->name, (*r)->desc);
 		if (params && (*r)->params)
 			mm_params_doc((*r)->params, stdout);
 	}
+	printf("kmap modules:\n");
+	for (const struct kmap_ops *const *m = kmap_modules(); *m; m++) {
+		printf("  %-12s %s\n", (*m)->name, (*m)->desc);
+		if (params && (*m)->params)
+			mm_params_doc((*m)->params, stdout);
+	}
+	printf("coloring modules:\n");
+	for (const struct coloring_ops *const *c = coloring_modules(); *c; c++) {
+		printf("  %-12s %s\n", (*c)->name, (*c)->desc);
+		if (params && (*c)->params)
+			mm_params_doc((*c)->params, stdout);
+	}
 	printf("workloads:\n");
 	for (const struct workload_ops *const *w = workload_modules(); *w; w++) {
 		printf("  %-12s %s\n", (*w)->name, (*w)->desc);
 		if (params)
 			mm_params_doc((*w)->params, stdout);
+	}
+	if (params) {
+		printf("machine section:\n");
+		mm_params_doc(machine_params, stdout);
+		mm_params_doc(mm_phys_params, stdout);
+		printf("machine.costs:\n");
+		mm_params_doc(machine_cost_params, stdout);
+		printf("machine.disks[]:\n");
+		mm_params_doc(disk_params, stdout);
+		printf("kernel vm knobs (kernels.NAME.vm):\n");
+		mm_params_doc(mm_kernel_params, stdout);
+		printf("engine section:\n");
+		mm_params_doc(engine_params, stdout);
 	}
 	printf("shipped scenarios:\n");
 	list_scenarios("scenarios/seeds");

@@ -18,6 +18,8 @@
 
 #include "models/disk.h"
 #include "models/alloc/alloc.h"
+#include "models/coloring/coloring.h"
+#include "models/kmap/kmap.h"
 #include "models/mm/kernel.h"
 #include "models/reclaim/reclaim.h"
 
@@ -91,6 +93,30 @@ struct reclaim *sim_reclaim_create(struct sim *s, uint32_t nframes, struct mm_er
 	return reclaim_create(mod, params, nframes, &s->vs, s->file, sub, e);
 }
 
+struct kmap *sim_kmap_create(struct sim *s, struct mm_kernel *k, struct mm_err *e)
+{
+	char path[200], sub[256];
+	const char *mod;
+	json_t *params;
+	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
+	if (module_choice(s->kernel, "kmap", "direct", &mod, &params, s->file, path, e))
+		return NULL;
+	snprintf(sub, sizeof sub, "%s.kmap", path);
+	return kmap_create(mod, params, k, &s->vs, s->file, sub, e);
+}
+
+struct coloring *sim_coloring_create(struct sim *s, uint32_t ncolors, struct mm_err *e)
+{
+	char path[200], sub[256];
+	const char *mod;
+	json_t *params;
+	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
+	if (module_choice(s->kernel, "coloring", "none", &mod, &params, s->file, path, e))
+		return NULL;
+	snprintf(sub, sizeof sub, "%s.coloring", path);
+	return coloring_create(mod, params, ncolors, &s->vs, s->file, sub, e);
+}
+
 struct alloc *sim_alloc_create(struct sim *s, struct mm_phys *phys, struct mm_err *e)
 {
 	char path[200], sub[256];
@@ -130,18 +156,12 @@ static int kernel_check(struct sim *s, json_t *k, const char *file, const char *
 		snprintf(sub, sizeof sub, "%s.%s", path, key);
 		if (!ok)
 			return mm_errf(e, file, sub,
-				       "unknown key (expected one of: reclaim, alloc, vm, machine, description)");
+				       "unknown key (expected one of: reclaim, alloc, kmap, coloring, vm, machine, description)");
 	}
 	if (json_object_get(k, "description") && !json_is_string(json_object_get(k, "description"))) {
 		snprintf(sub, sizeof sub, "%s.description", path);
 		return mm_errf(e, file, sub, "expected a string");
 	}
-	for (int i = 0; kernel_keys[i]; i++)
-		if ((strcmp(kernel_keys[i], "kmap") == 0 || strcmp(kernel_keys[i], "coloring") == 0) &&
-		    json_object_get(k, kernel_keys[i])) {
-			snprintf(sub, sizeof sub, "%s.%s", path, kernel_keys[i]);
-			return mm_errf(e, file, sub, "no %s modules exist yet in this version", kernel_keys[i]);
-		}
 	struct reclaim *rc = sim_reclaim_create(s, 1, e);
 	if (!rc)
 		return -1;
@@ -172,6 +192,23 @@ static int kernel_check(struct sim *s, json_t *k, const char *file, const char *
 	free(acfg);
 	if (arc)
 		return -1;
+	const char *kmod, *cmod;
+	json_t *kparams, *cparams;
+	if (module_choice(k, "kmap", "direct", &kmod, &kparams, file, path, e) ||
+	    module_choice(k, "coloring", "none", &cmod, &cparams, file, path, e))
+		return -1;
+	snprintf(sub, sizeof sub, "%s.kmap", path);
+	struct kmap *km = kmap_create(kmod, kparams, NULL, NULL, file, sub, e);
+	if (!km)
+		return -1;
+	json_object_set_new(eff, "kmap", kmap_params_json(km));
+	kmap_destroy(km);
+	snprintf(sub, sizeof sub, "%s.coloring", path);
+	struct coloring *co = coloring_create(cmod, cparams, 1, NULL, file, sub, e);
+	if (!co)
+		return -1;
+	json_object_set_new(eff, "coloring", coloring_params_json(co));
+	coloring_destroy(co);
 	struct mm_kernel_cfg kc;
 	if (mm_kernel_load_cfg(&kc, k, file, path, e))
 		return -1;

@@ -86,7 +86,14 @@ struct reclaim;
 struct reclaim *sim_reclaim_create(struct sim *s, uint32_t nframes, struct mm_err *e);
 
 struct alloc;
+struct kmap;
+struct coloring;
+struct mm_kernel;
 struct mm_phys;
+/** sim_kmap_create() - Returns: the kernel's kmap module bound to @k, or NULL with @e set. */
+struct kmap *sim_kmap_create(struct sim *s, struct mm_kernel *k, struct mm_err *e);
+/** sim_coloring_create() - Returns: the kernel's colouring module, or NULL with @e set. */
+struct coloring *sim_coloring_create(struct sim *s, uint32_t ncolors, struct mm_err *e);
 struct mm_kernel_cfg;
 /** sim_alloc_create() - Returns: the kernel's allocator attached to @phys, or NULL with @e set. */
 struct alloc *sim_alloc_create(struct sim *s, struct mm_phys *phys, struct mm_err *e);

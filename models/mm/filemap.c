@@ -22,6 +22,7 @@
 
 #include "emu/sim.h"
 #include "models/disk.h"
+#include "models/kmap/kmap.h"
 #include "models/mm/kernel.h"
 
 struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t size, int disk,
@@ -164,9 +165,15 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		mm_charge(t, k->costs->atomic);
 		uint64_t start = idx == first ? pos % ps : 0;
 		uint64_t end = idx == last ? (pos + len - 1) % ps + 1 : ps;
-		/* mark_page_accessed() once per page, then copy_to_user */
+		/* mark_page_accessed() once per page, then copy_to_user (through a
+		 * kmap when the page has no permanent kernel address) */
 		mm_mark_page_accessed(k, t, pfn);
+		bool high = page_test(p, PG_highmem);
+		if (high)
+			kmap_map(k->kmap, t, pfn);
 		mm_charge(t, (double)(end - start) * k->copy_cycles_per_byte);
+		if (high)
+			kmap_unmap(k->kmap, t, pfn);
 		done += end - start;
 		f->ra.prev_index = idx;
 		p->count--;   /* page_cache_release() */

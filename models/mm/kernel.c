@@ -19,6 +19,8 @@
 #include <simgrid/mutex.h>
 
 #include "emu/sim.h"
+#include "models/coloring/coloring.h"
+#include "models/kmap/kmap.h"
 #include "models/mm/mm_check.h"
 #include "models/mm/vmscan.h"
 
@@ -198,6 +200,9 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 	struct mm_alloc_result res;
 	unsigned flags = gfp | (t->memalloc ? MM_ALLOC_MEMALLOC : 0);
 
+	/* the colouring policy's preference (the buddy allocator's LIFO order meets
+	 * only "any page", -1; colour-aware allocation comes with seed 004) */
+	int color = coloring_pick(k->coloring, t);
 	for (;;) {
 		mm_alloc_pages(&k->phys, cls, 0, MM_RCLM_EASY, t->cpu, flags, &res);
 		mm_charge(t, 100 + 20.0 * res.wmark_checks);
@@ -223,6 +228,8 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 		mm_sleep(t, MM_HZ_S(20), &t->retry_nap_s);
 	}
 	struct page *p = &k->phys.pages[res.pfn];
+	if (color >= 0 && k->coloring->ncolors && res.pfn % k->coloring->ncolors == (uint32_t)color)
+		k->coloring->honoured++;
 	p->count = 1;   /* PGALLOC is counted by the allocator */
 	return res.pfn;
 }
@@ -265,6 +272,12 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	if (!k->rc)
 		return -1;
 	k->kops = k->rc->ops->kops;
+	k->kmap = sim_kmap_create(s, k, e);
+	if (!k->kmap)
+		return -1;
+	k->coloring = sim_coloring_create(s, 1, e);
+	if (!k->coloring)
+		return -1;
 	if (!k->kops) {
 		char sub[256];
 		snprintf(sub, sizeof sub, "%s.reclaim", path);
@@ -297,6 +310,8 @@ void mm_kernel_fini(struct mm_kernel *k)
 		free(k->files[i]);
 	}
 	reclaim_destroy(k->rc);
+	kmap_destroy(k->kmap);
+	coloring_destroy(k->coloring);
 	alloc_destroy(k->alloc);
 	mm_phys_fini(&k->phys);
 	free(k->lru_add_pvec);

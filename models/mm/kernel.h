@@ -106,6 +106,8 @@ struct mm_kernel {
 	struct alloc *alloc;
 	struct reclaim *rc;
 	const struct reclaim_kops *kops;
+	struct kmap *kmap;
+	struct coloring *coloring;
 	const struct machine_costs *costs;
 	double clock;
 	double copy_cycles_per_byte;

@@ -1,0 +1,46 @@
+/*
+ * module.c - helpers shared by the policy registries (see module.h).
+ */
+#include "emu/module.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int module_unknown(struct mm_err *e, const char *file, const char *path, const char *kind,
+		   const char *name, const char *const *names)
+{
+	char list[256] = "";
+	size_t n = 0;
+	for (int i = 0; names[i] && n < sizeof list; i++)
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
+	return mm_errf(e, file, path, "unknown %s module \"%s\" (expected one of: %s)", kind,
+		       name ? name : "", list);
+}
+
+void *module_cfg_load(const struct mm_param *spec, size_t cfg_size, json_t *params,
+		      const char *file, const char *path, struct mm_err *e)
+{
+	static const char *const skip[] = { "module", NULL };
+	if (params && !json_is_object(params)) {
+		mm_errf(e, file, path, "expected an object of module parameters");
+		return NULL;
+	}
+	void *cfg = calloc(1, cfg_size ? cfg_size : 1);
+	if (!cfg) {
+		mm_errf(e, file, path, "out of memory");
+		return NULL;
+	}
+	if (mm_params_load(spec, cfg, params, file, path, skip, e)) {
+		free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+json_t *module_params_json(const char *name, const struct mm_param *spec, const void *cfg)
+{
+	json_t *o = mm_params_dump(spec, cfg);
+	json_object_set_new(o, "module", json_string(name));
+	return o;
+}

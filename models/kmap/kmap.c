@@ -1,0 +1,90 @@
+/*
+ * kmap.c - the kmap registry and the `direct` module (see kmap.h).
+ *
+ * `direct`: every page has a permanent kernel address (x86_64, alpha, or i386
+ * memory below 896 MiB), so mapping costs nothing.  It is the right module for
+ * machines without a HighMem zone; the i386 highmem modules of seed 002 (pkmap,
+ * atomic) are added to this registry.
+ */
+#include "models/kmap/kmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/module.h"
+
+static void direct_map(struct kmap *m, struct mm_task *t, uint32_t pfn)
+{
+}
+
+static void direct_unmap(struct kmap *m, struct mm_task *t, uint32_t pfn)
+{
+}
+
+static const struct kmap_ops kmap_direct = {
+	.version = KMAP_OPS_VERSION,
+	.name = "direct",
+	.desc = "no highmem mapping needed: every page is direct-mapped, kmap is free",
+	.map = direct_map,
+	.unmap = direct_unmap,
+};
+
+static const struct kmap_ops *const registry[] = { &kmap_direct, NULL };
+
+const struct kmap_ops *const *kmap_modules(void)
+{
+	return registry;
+}
+
+struct kmap *kmap_create(const char *name, json_t *params, struct mm_kernel *k,
+			 struct mm_vmstat *vs, const char *file, const char *path, struct mm_err *e)
+{
+	const struct kmap_ops *ops = NULL;
+	const char *names[8];
+	int n = 0;
+	for (int i = 0; registry[i]; i++) {
+		names[n++] = registry[i]->name;
+		if (name && strcmp(registry[i]->name, name) == 0)
+			ops = registry[i];
+	}
+	names[n] = NULL;
+	if (!ops) {
+		module_unknown(e, file, path, "kmap", name, names);
+		return NULL;
+	}
+	struct kmap *m = calloc(1, sizeof *m);
+	if (!m) {
+		mm_errf(e, file, path, "out of memory");
+		return NULL;
+	}
+	m->ops = ops;
+	m->k = k;
+	m->vs = vs;
+	m->cfg = module_cfg_load(ops->params, ops->cfg_size, params, file, path, e);
+	m->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
+	if (!m->cfg || !m->priv || (k && ops->init && ops->init(m, k, e))) {
+		if (m->cfg && !m->priv)
+			mm_errf(e, file, path, "out of memory");
+		free(m->cfg);
+		free(m->priv);
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void kmap_destroy(struct kmap *m)
+{
+	if (!m)
+		return;
+	if (m->k && m->ops->fini)
+		m->ops->fini(m);
+	free(m->cfg);
+	free(m->priv);
+	free(m);
+}
+
+json_t *kmap_params_json(const struct kmap *m)
+{
+	return module_params_json(m->ops->name, m->ops->params, m->cfg);
+}

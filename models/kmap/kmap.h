@@ -1,0 +1,79 @@
+/*
+ * kmap.h - how the kernel maps a page to copy it (the kmap policy interface).
+ *
+ * On i386 with highmem, a page above 896 MiB has no permanent kernel address: a
+ * copy_to_user from the page cache must map it first (kernel-mechanisms.md 3).  The
+ * core calls kmap_map()/kmap_unmap() around every copy of a highmem page; a module
+ * charges what its mechanism costs (locks, TLB flushes).  Versioned like the other
+ * policy kinds: methods are only appended; the core calls modules only through the
+ * wrappers below, which count calls (KMAP_CALLS).
+ */
+#ifndef MMEMU_KMAP_H
+#define MMEMU_KMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "emu/err.h"
+#include "emu/params.h"
+#include "models/vmstat.h"
+
+#define KMAP_OPS_VERSION 1
+
+struct kmap;
+struct mm_kernel;
+struct mm_task;
+
+struct kmap_ops {
+	int version;
+	const char *name;
+	const char *desc;
+	const struct mm_param *params;
+	size_t cfg_size;
+	size_t priv_size;
+	/* ---- version 1 ---- */
+	int (*init)(struct kmap *m, struct mm_kernel *k, struct mm_err *e);   /* optional */
+	void (*fini)(struct kmap *m);                                          /* optional */
+	/* map highmem page @pfn for task @t, charging the cost to @t */
+	void (*map)(struct kmap *m, struct mm_task *t, uint32_t pfn);
+	void (*unmap)(struct kmap *m, struct mm_task *t, uint32_t pfn);
+};
+
+struct kmap {
+	const struct kmap_ops *ops;
+	void *cfg, *priv;
+	struct mm_kernel *k;
+	struct mm_vmstat *vs;
+};
+
+/** kmap_modules() - Returns: the NULL-terminated registry. */
+const struct kmap_ops *const *kmap_modules(void);
+
+/**
+ * kmap_create() - instantiate module @name with @params (key "module" ignored).
+ * @k: the kernel, or NULL to validate the parameters only
+ * Returns: the instance, or NULL with @e naming @path (an unknown name lists the valid ones).
+ */
+struct kmap *kmap_create(const char *name, json_t *params, struct mm_kernel *k,
+			 struct mm_vmstat *vs, const char *file, const char *path, struct mm_err *e);
+
+/** kmap_destroy() - free an instance (NULL is fine). */
+void kmap_destroy(struct kmap *m);
+
+/** kmap_params_json() - Returns: new JSON object of effective parameters (with "module"). */
+json_t *kmap_params_json(const struct kmap *m);
+
+static inline void kmap_map(struct kmap *m, struct mm_task *t, uint32_t pfn)
+{
+	mm_count(m->vs, MM_KMAP_CALLS, 1);
+	m->ops->map(m, t, pfn);
+}
+
+static inline void kmap_unmap(struct kmap *m, struct mm_task *t, uint32_t pfn)
+{
+	m->ops->unmap(m, t, pfn);
+}
+
+#endif
