@@ -81,51 +81,54 @@ static int module_choice(json_t *k, const char *kind, const char *def, const cha
 	return 0;
 }
 
+/* The kernel's choice for module @kind (default @def); @sub gets its JSON path.
+ * Returns: 0, or -1 with @e set. */
+static int sim_choice(struct sim *s, const char *kind, const char *def, const char **mod,
+		      json_t **params, char *sub, size_t len, struct mm_err *e)
+{
+	char path[200];
+	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
+	snprintf(sub, len, "%s.%s", path, kind);
+	return module_choice(s->kernel, kind, def, mod, params, s->file, path, e);
+}
+
 struct reclaim *sim_reclaim_create(struct sim *s, uint32_t nframes, struct mm_err *e)
 {
-	char path[200], sub[256];
+	char sub[256];
 	const char *mod;
 	json_t *params;
-	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
-	if (module_choice(s->kernel, "reclaim", "lru", &mod, &params, s->file, path, e))
+	if (sim_choice(s, "reclaim", "lru", &mod, &params, sub, sizeof sub, e))
 		return NULL;
-	snprintf(sub, sizeof sub, "%s.reclaim", path);
 	return reclaim_create(mod, params, nframes, &s->vs, s->file, sub, e);
 }
 
 struct kmap *sim_kmap_create(struct sim *s, struct mm_kernel *k, struct mm_err *e)
 {
-	char path[200], sub[256];
+	char sub[256];
 	const char *mod;
 	json_t *params;
-	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
-	if (module_choice(s->kernel, "kmap", "direct", &mod, &params, s->file, path, e))
+	if (sim_choice(s, "kmap", "direct", &mod, &params, sub, sizeof sub, e))
 		return NULL;
-	snprintf(sub, sizeof sub, "%s.kmap", path);
 	return kmap_create(mod, params, k, &s->vs, s->file, sub, e);
 }
 
 struct coloring *sim_coloring_create(struct sim *s, uint32_t ncolors, struct mm_err *e)
 {
-	char path[200], sub[256];
+	char sub[256];
 	const char *mod;
 	json_t *params;
-	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
-	if (module_choice(s->kernel, "coloring", "none", &mod, &params, s->file, path, e))
+	if (sim_choice(s, "coloring", "none", &mod, &params, sub, sizeof sub, e))
 		return NULL;
-	snprintf(sub, sizeof sub, "%s.coloring", path);
 	return coloring_create(mod, params, ncolors, &s->vs, s->file, sub, e);
 }
 
 struct alloc *sim_alloc_create(struct sim *s, struct mm_phys *phys, struct mm_err *e)
 {
-	char path[200], sub[256];
+	char sub[256];
 	const char *mod;
 	json_t *params;
-	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
-	if (module_choice(s->kernel, "alloc", "buddy", &mod, &params, s->file, path, e))
+	if (sim_choice(s, "alloc", "buddy", &mod, &params, sub, sizeof sub, e))
 		return NULL;
-	snprintf(sub, sizeof sub, "%s.alloc", path);
 	return alloc_create(mod, params, phys, &s->vs, s->file, sub, e);
 }
 

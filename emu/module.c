@@ -38,6 +38,21 @@ void *module_cfg_load(const struct mm_param *spec, size_t cfg_size, json_t *para
 	return cfg;
 }
 
+int module_state(const struct mm_param *spec, size_t cfg_size, size_t priv_size, json_t *params,
+		 void **cfg, void **priv, const char *file, const char *path, struct mm_err *e)
+{
+	*cfg = module_cfg_load(spec, cfg_size, params, file, path, e);
+	if (!*cfg)
+		return -1;
+	*priv = calloc(1, priv_size ? priv_size : 1);
+	if (!*priv) {
+		free(*cfg);
+		*cfg = NULL;
+		return mm_errf(e, file, path, "out of memory");
+	}
+	return 0;
+}
+
 json_t *module_params_json(const char *name, const struct mm_param *spec, const void *cfg)
 {
 	json_t *o = mm_params_dump(spec, cfg);

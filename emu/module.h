@@ -30,6 +30,14 @@ int module_unknown(struct mm_err *e, const char *file, const char *path, const c
 void *module_cfg_load(const struct mm_param *spec, size_t cfg_size, json_t *params,
 		      const char *file, const char *path, struct mm_err *e);
 
+/**
+ * module_state() - allocate a module instance's config (filled from @spec and
+ * @params, as module_cfg_load()) and its zeroed private state of @priv_size.
+ * Returns: 0 with *@cfg and *@priv set, or -1 with @e set and nothing allocated.
+ */
+int module_state(const struct mm_param *spec, size_t cfg_size, size_t priv_size, json_t *params,
+		 void **cfg, void **priv, const char *file, const char *path, struct mm_err *e);
+
 /** module_params_json() - Returns: new object of @cfg's values plus "module": @name. */
 json_t *module_params_json(const char *name, const struct mm_param *spec, const void *cfg);
 

@@ -56,11 +56,12 @@ struct coloring *coloring_create(const char *name, json_t *params, uint32_t ncol
 	c->ops = ops;
 	c->ncolors = ncolors;
 	c->vs = vs;
-	c->cfg = module_cfg_load(ops->params, ops->cfg_size, params, file, path, e);
-	c->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
-	if (!c->cfg || !c->priv || (ops->init && ops->init(c, e))) {
-		if (c->cfg && !c->priv)
-			mm_errf(e, file, path, "out of memory");
+	if (module_state(ops->params, ops->cfg_size, ops->priv_size, params, &c->cfg, &c->priv,
+			 file, path, e)) {
+		free(c);
+		return NULL;
+	}
+	if (ops->init && ops->init(c, e)) {
 		free(c->cfg);
 		free(c->priv);
 		free(c);

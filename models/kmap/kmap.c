@@ -60,11 +60,12 @@ struct kmap *kmap_create(const char *name, json_t *params, struct mm_kernel *k,
 	m->ops = ops;
 	m->k = k;
 	m->vs = vs;
-	m->cfg = module_cfg_load(ops->params, ops->cfg_size, params, file, path, e);
-	m->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
-	if (!m->cfg || !m->priv || (k && ops->init && ops->init(m, k, e))) {
-		if (m->cfg && !m->priv)
-			mm_errf(e, file, path, "out of memory");
+	if (module_state(ops->params, ops->cfg_size, ops->priv_size, params, &m->cfg, &m->priv,
+			 file, path, e)) {
+		free(m);
+		return NULL;
+	}
+	if (k && ops->init && ops->init(m, k, e)) {
 		free(m->cfg);
 		free(m->priv);
 		free(m);
