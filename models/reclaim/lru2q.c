@@ -166,10 +166,10 @@ static void refill_inactive_zone(struct mm_kernel *k, struct mm_task *t, struct 
 	for (unsigned i = 0; i < n; i++) {
 		struct page *p = &k->phys.pages[pfns[i]];
 		bool keep_active = false;
-		if (p->mapcount > 0) {
-			bool referenced = page_test_clear(p, PG_referenced);
-			keep_active = !reclaim_mapped || referenced;
-		}
+		/* page_referenced() (which clears the reference) only runs when mapped
+		 * pages may go: `!reclaim_mapped || ... || page_referenced()` */
+		if (p->mapcount > 0)
+			keep_active = !reclaim_mapped || page_test_clear(p, PG_referenced);
 		if (!keep_active) {
 			page_clear(p, PG_active);
 			deact++;
