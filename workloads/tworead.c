@@ -218,6 +218,8 @@ static void tworead_finish(struct sim *s)
 		snprintf(key, sizeof key, "%s_resident_fraction", names[i]);
 		sim_metric(s, key, (double)mm_file_resident(c->f[i], 0, c->range_pages[i]) /
 					   (double)c->range_pages[i]);
+		snprintf(key, sizeof key, "%s_refetched_pages", names[i]);
+		sim_metric(s, key, (double)st->refetched);
 		snprintf(key, sizeof key, "%s_cached_pages", names[i]);
 		sim_metric(s, key, (double)c->f[i]->nr_cached);
 	}

@@ -148,8 +148,16 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 					n = f->ra.size;
 				f->ra.ahead_start = idx;
 			}
-			if (read_pages(k, t, f, idx, n) < 0)
-				break;
+			/* A page read here may be reclaimed before we get to it: allocating
+			 * the later pages of the window can enter reclaim after an earlier
+			 * run's I/O completed (readahead thrashing). do_generic_mapping_read
+			 * then reads it again, and so do we. */
+			int tries = 0;
+			while (f->pfn[idx] == PFN_NONE && tries++ < 64)
+				if (read_pages(k, t, f, idx, tries == 1 ? n : 1) < 0)
+					break;
+			if (tries > 1)
+				st->refetched += (uint64_t)(tries - 1);
 			st->misses++;
 		} else {
 			st->hits++;

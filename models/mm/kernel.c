@@ -31,8 +31,6 @@ const struct mm_param mm_kernel_params[] = {
 		 "sequential readahead (random reads never read ahead)"),
 	MM_PARAM(struct mm_kernel_cfg, swappiness, "swappiness", MM_P_INT, 0, 100, "60",
 		 "vm_swappiness (2.6 default 60)"),
-	MM_PARAM(struct mm_kernel_cfg, batch_mark_accessed, "batch_mark_accessed", MM_P_BOOL, 1, 0,
-		 "false", "batch mark_page_accessed through a per-CPU pagevec (seed 001)"),
 	MM_PARAM_END
 };
 
@@ -241,10 +239,8 @@ void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	p->mapping = 0;
 	p->flags &= (1u << PG_reserved) | (1u << PG_highmem);
 	mm_charge(t, 100);
-	/* free_pages_bulk() clears the zone's scan state when pages come back */
-	struct zone *z = mm_zone_of(&k->phys, pfn);
-	z->pages_scanned = 0;
-	z->all_unreclaimable = 0;
+	/* the allocator's free_pages_bulk() clears the zone's scan state when pages
+	 * reach the buddy lists (not while they sit on a per-CPU list) */
 	mm_free_pages(&k->phys, pfn, 0, t->cpu, false);   /* counts PGFREE */
 }
 

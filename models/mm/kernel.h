@@ -96,7 +96,6 @@ struct mm_kernel_cfg {
 	int64_t ra_pages;          /* VM_MAX_READAHEAD in pages */
 	bool ra_enabled;
 	int64_t swappiness;
-	bool batch_mark_accessed;  /* Nikita's per-CPU mark_page_accessed batching (seed 001) */
 };
 
 struct mm_kernel {
@@ -221,6 +220,7 @@ struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t s
 
 struct mm_read_stats {
 	uint64_t pages, hits, misses;
+	uint64_t refetched;   /* pages reclaimed between their read and their use, read again */
 };
 
 /**

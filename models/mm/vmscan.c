@@ -65,6 +65,15 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 	return freed;
 }
 
+void mm_lru_putback(struct mm_kernel *k, struct mm_task *t, struct zone *z, unsigned *n)
+{
+	mm_charge(t, k->costs->atomic);   /* the pagevec's put_page */
+	if (++*n % PAGEVEC_SIZE == 0) {
+		mm_lru_unlock(k, t, z);
+		mm_lru_lock(k, t, z);
+	}
+}
+
 /* Zones of class @cls (without DMA when page cache avoids it), highest first. */
 static int reclaim_zones(struct mm_kernel *k, int cls, unsigned gfp, struct zone **out)
 {
@@ -97,6 +106,7 @@ bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsig
 		zones[i]->temp_priority = MM_DEF_PRIORITY;
 	for (int priority = MM_DEF_PRIORITY; priority >= 0; priority--) {
 		sc.nr_scanned = 0;
+		sc.nr_pgscan = 0;
 		sc.nr_reclaimed = 0;
 		sc.priority = priority;
 		sc.swap_cluster_max = MM_SWAP_CLUSTER_MAX;
@@ -109,7 +119,7 @@ bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsig
 				continue;
 			shrink_zone(k, t, z, &sc);
 		}
-		mm_count(&k->s->vs, MM_PGSCAN_DIRECT, sc.nr_scanned);
+		mm_count(&k->s->vs, MM_PGSCAN_DIRECT, sc.nr_pgscan);
 		total_scanned += sc.nr_scanned;
 		total_reclaimed += sc.nr_reclaimed;
 		if (total_reclaimed >= MM_SWAP_CLUSTER_MAX) {
@@ -164,11 +174,12 @@ static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order
 				if (z->prev_priority > priority)
 					z->prev_priority = priority;
 				sc.nr_scanned = 0;
+				sc.nr_pgscan = 0;
 				sc.nr_reclaimed = 0;
 				sc.priority = priority;
 				sc.swap_cluster_max = MM_SWAP_CLUSTER_MAX;
 				shrink_zone(k, t, z, &sc);
-				mm_count(&k->s->vs, MM_PGSCAN_KSWAPD, sc.nr_scanned);
+				mm_count(&k->s->vs, MM_PGSCAN_KSWAPD, sc.nr_pgscan);
 				total_reclaimed += sc.nr_reclaimed;
 				total_scanned += sc.nr_scanned;
 				if (z->all_unreclaimable)

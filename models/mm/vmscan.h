@@ -20,7 +20,8 @@
 
 /* struct scan_control [K2614 mm/vmscan.c] */
 struct scan_control {
-	uint64_t nr_scanned;       /* pages scanned in this pass */
+	uint64_t nr_scanned;       /* pages scanned by shrink_list in this pass */
+	uint64_t nr_pgscan;        /* pages taken off the inactive (cold) list: PGSCAN_* */
 	uint64_t nr_reclaimed;     /* pages freed in this pass */
 	int64_t nr_to_reclaim;     /* shrink_zone stops its loop when this reaches 0 */
 	int priority;              /* DEF_PRIORITY (12) .. 0 */
@@ -80,6 +81,14 @@ struct reclaim_kops {
  */
 unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 			const uint32_t *pfns, unsigned n, struct scan_control *sc, uint8_t *verdict);
+
+/**
+ * mm_lru_putback() - account one page put back on a list under lru_lock: the kernel
+ * collects them in a pagevec and, every PAGEVEC_SIZE pages, drops the lock to
+ * release the pagevec's references (release_pages) and takes it again.
+ * @n: the caller's count of pages put back in this critical section
+ */
+void mm_lru_putback(struct mm_kernel *k, struct mm_task *t, struct zone *z, unsigned *n);
 
 /**
  * mm_try_to_free_pages() - direct reclaim over zone class @cls's zonelist.

@@ -584,10 +584,12 @@ static unsigned rotate_hot(struct reclaim *r, struct mm_kernel *k, struct mm_tas
 		}
 	}
 
+	unsigned back = 0;
 	mm_lru_lock(k, t, z);
 	for (unsigned i = 0; i < n; i++) {
 		link_head(k, z, pfns[i], HAND_COLD);
 		charge(t, 2 * k->costs->page_op);
+		mm_lru_putback(k, t, z, &back);
 	}
 	nonres_term(r, k, t, z, n);
 	cold_target_dec(r, z, dct);
@@ -635,10 +637,12 @@ static unsigned cold_hand_batch(struct reclaim *r, struct mm_kernel *k, struct m
 	mm_lru_unlock(k, t, z);
 	if (n == 0)
 		return 0;
+	sc->nr_pgscan += n;
 	unsigned freed = mm_shrink_list(k, t, z, pfns, n, sc, verdict);
 	sc->nr_to_reclaim -= freed;
 
 	uint64_t dct = 0;
+	unsigned back = 0;
 	mm_lru_lock(k, t, z);
 	select_list_hand(zstate(z), HAND_HOT);
 	for (unsigned i = 0; i < n; i++) {
@@ -654,6 +658,7 @@ static unsigned cold_hand_batch(struct reclaim *r, struct mm_kernel *k, struct m
 		}
 		link_head(k, z, pfns[i], h);
 		charge(t, 2 * k->costs->page_op);
+		mm_lru_putback(k, t, z, &back);
 	}
 	cold_target_inc(r, z, dct);
 	mm_lru_unlock(k, t, z);

@@ -161,7 +161,7 @@ static void refill_inactive_zone(struct mm_kernel *k, struct mm_task *t, struct 
 	int mapped_ratio = (int)(mapped * 100 / (k->phys.nr_pages ? k->phys.nr_pages : 1));
 	bool reclaim_mapped = mapped_ratio / 2 + distress + k->cfg.swappiness >= 100;
 
-	unsigned deact = 0;
+	unsigned deact = 0, back = 0;
 	mm_lru_lock(k, t, z);
 	for (unsigned i = 0; i < n; i++) {
 		struct page *p = &k->phys.pages[pfns[i]];
@@ -176,6 +176,7 @@ static void refill_inactive_zone(struct mm_kernel *k, struct mm_task *t, struct 
 		}
 		link_head(k, z, pfns[i]);
 		mm_charge(t, 2 * k->costs->page_op);
+		mm_lru_putback(k, t, z, &back);
 	}
 	mm_lru_unlock(k, t, z);
 	mm_count(&k->s->vs, MM_PGREFILL, scanned);
@@ -197,12 +198,14 @@ static void shrink_cache(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 		unsigned n = isolate(k, t, &zs->inactive, sc->swap_cluster_max, pfns, &scanned);
 		z->nr_inactive -= n;
 		z->pages_scanned += scanned;
+		sc->nr_pgscan += scanned;
 		mm_lru_unlock(k, t, z);
 		if (n == 0)
 			break;
 		max_scan = scanned >= max_scan ? 0 : max_scan - scanned;
 		unsigned freed = mm_shrink_list(k, t, z, pfns, n, sc, verdict);
 		sc->nr_to_reclaim -= freed;
+		unsigned back = 0;
 		mm_lru_lock(k, t, z);
 		for (unsigned i = 0; i < n; i++) {
 			if (verdict[i] == RECLAIM_FREE)
@@ -214,6 +217,7 @@ static void shrink_cache(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 			}
 			link_head(k, z, pfns[i]);
 			mm_charge(t, 2 * k->costs->page_op);
+			mm_lru_putback(k, t, z, &back);
 		}
 		mm_lru_unlock(k, t, z);
 	}
