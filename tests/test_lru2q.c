@@ -526,6 +526,69 @@ static int b_mark(struct tctx *x)
 	return 0;
 }
 
+/* vm.batch_mark_accessed (kernel-mechanisms.md 2.1): every call takes a reference
+ * and queues the page on this CPU's pagevec; the 14th call drains it under one
+ * lru_lock acquisition, applying the 2.6.10 state machine to each page in order,
+ * then drops the references. */
+static int b_batched(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	CHECK(k->cfg.batch_mark_accessed);
+	struct mm_file *f = mm_file_create(k, "f", 1 << 20, 0, 0);
+	CHECK(f);
+	uint32_t p[20];
+	for (uint32_t i = 0; i < 20; i++)
+		CHECK((p[i] = add_page(x, f, i, MM_LRU_USE_ONCE)) != PFN_NONE);
+	INV();
+	uint64_t acq = lock(x)->acquisitions;
+
+	for (int i = 0; i < 13; i++)
+		touch(x, p[i]);
+	/* deferred: nothing changed yet, but each queued page holds a reference */
+	for (int i = 0; i < 13; i++) {
+		CHECK(!flag(x, p[i], PG_referenced));
+		CHECK_EQ(pg(x, p[i])->count, 2);
+	}
+	CHECK_EQ(lock(x)->acquisitions, acq);
+	touch(x, p[13]);   /* 14th: the drain */
+	INV();
+	for (int i = 0; i < 14; i++) {
+		CHECK(flag(x, p[i], PG_referenced) && !flag(x, p[i], PG_active));
+		CHECK_EQ(pg(x, p[i])->count, 1);
+	}
+	CHECK(!flag(x, p[14], PG_referenced));
+	CHECK_EQ(lock(x)->acquisitions, acq + 1);
+	CHECK_EQ(ev(x, MM_PGACTIVATE), 0);
+
+	/* the same 14 again: all referenced and inactive, so all activated in one batch,
+	 * each at the active head in turn */
+	for (int i = 0; i < 14; i++)
+		touch(x, p[i]);
+	INV();
+	CHECK_EQ(lock(x)->acquisitions, acq + 2);
+	CHECK_EQ(ev(x, MM_PGACTIVATE), 14);
+	LIST_IS(ACTIVE, p[13], p[12], p[11], p[10], p[9], p[8], p[7], p[6], p[5], p[4], p[3], p[2],
+		p[1], p[0]);
+	LIST_IS(INACTIVE, p[19], p[18], p[17], p[16], p[15], p[14]);
+	for (int i = 0; i < 14; i++)
+		CHECK(!flag(x, p[i], PG_referenced));
+
+	/* a page queued twice in one batch: the first entry sets the bit, the second
+	 * activates, as two stock calls would (12 active pages fill the batch) */
+	touch(x, p[14]);
+	touch(x, p[14]);
+	for (int i = 0; i < 12; i++)
+		touch(x, p[i]);
+	INV();
+	CHECK_EQ(lock(x)->acquisitions, acq + 3);
+	CHECK_EQ(ev(x, MM_PGACTIVATE), 15);
+	CHECK(flag(x, p[14], PG_active) && !flag(x, p[14], PG_referenced));
+	for (int i = 0; i < 12; i++)
+		CHECK(flag(x, p[i], PG_referenced) && flag(x, p[i], PG_active));
+	CHECK_EQ(ev(x, MM_POLICY_ACCESS), 42);
+	return 0;
+}
+
 /* refill_inactive_zone: up to N pages from the active tail; unmapped page cache
  * goes to the inactive head whatever its PG_referenced (which it keeps), in the
  * order it was on the active list. */
@@ -969,6 +1032,11 @@ static void test_mark_page_accessed(void **state)
 {
 	run(MACHINE_SMALL, K_LRU2Q, b_mark, NULL);
 }
+static void test_batched_mark_accessed(void **state)
+{
+	run(MACHINE_SMALL, "{\"reclaim\":\"lru2q\",\"vm\":{\"batch_mark_accessed\":true}}",
+	    b_batched, NULL);
+}
 static void test_refill_unmapped(void **state)
 {
 	run(MACHINE_SMALL, K_LRU2Q, b_refill, NULL);
@@ -1019,6 +1087,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pagevec_add),
 		cmocka_unit_test(test_mark_page_accessed),
+		cmocka_unit_test(test_batched_mark_accessed),
 		cmocka_unit_test(test_refill_unmapped),
 		cmocka_unit_test(test_refill_mapped),
 		cmocka_unit_test(test_shrink_zone_accumulators),

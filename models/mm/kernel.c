@@ -31,6 +31,8 @@ const struct mm_param mm_kernel_params[] = {
 		 "sequential readahead (random reads never read ahead)"),
 	MM_PARAM(struct mm_kernel_cfg, swappiness, "swappiness", MM_P_INT, 0, 100, "60",
 		 "vm_swappiness (2.6 default 60)"),
+	MM_PARAM(struct mm_kernel_cfg, batch_mark_accessed, "batch_mark_accessed", MM_P_BOOL, 1, 0,
+		 "false", "mark_page_accessed through a per-CPU pagevec drained under lru_lock (Nikita Danilov, 2004-11; kernel-mechanisms.md 2.1)"),
 	MM_PARAM_END
 };
 
@@ -69,26 +71,42 @@ void mm_spin_init(struct mm_spinlock *l)
 
 void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 {
+	bool waited = false;
 	mm_sync(t);
 	if (l->held && !k->untimed) {
-		/* SimGrid actors run one at a time: the flag needs no lock of its own */
+		/* SimGrid actors run one at a time: the flag needs no lock of its own.
+		 * A waiter spins on the lock's cache line: it sees a release only after
+		 * the line has come over from the releasing CPU, so a releaser that asks
+		 * again at once wins (test-and-set: no fairness). */
 		double t0 = simgrid_get_clock();
+		double transfer = k->costs->mem_latency;
 		l->contended++;
 		sg_mutex_lock(l->mx);
-		while (l->held) {
-			l->waiters++;
-			sg_cond_wait(l->cv, l->mx);
-			l->waiters--;
+		for (;;) {
+			while (l->held) {
+				l->waiters++;
+				sg_cond_wait(l->cv, l->mx);
+				l->waiters--;
+			}
+			sg_mutex_unlock(l->mx);
+			if (transfer > 0)
+				sg_actor_sleep_for(transfer);
+			sg_mutex_lock(l->mx);
+			if (!l->held)
+				break;
 		}
+		l->held = true;   /* claimed before the next simcall lets anyone else run */
 		sg_mutex_unlock(l->mx);
 		l->wait_s += simgrid_get_clock() - t0;
+		l->bounces++;     /* the line came over during the wait */
+		waited = true;
 	}
 	l->held = true;
 	l->acquisitions++;
 	/* spin_lock_irq: one locked RMW on the lock word; the line moves if another
 	 * CPU held the lock last */
 	mm_charge(t, k->costs->atomic);
-	if (l->last_cpu >= 0 && l->last_cpu != t->cpu) {
+	if (!waited && l->last_cpu >= 0 && l->last_cpu != t->cpu) {
 		l->bounces++;
 		mm_charge(t, k->costs->mem_latency * k->clock);
 	}
@@ -167,10 +185,45 @@ void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t)
 		pagevec_drain(k, t, pv);
 }
 
+/* Drain this CPU's page_accessed_pvec: the state changes under lru_lock, re-taken
+ * whenever the zone changes from one page to the next, then release_pages(). */
+static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *pv)
+{
+	struct zone *locked = NULL;
+	for (unsigned i = 0; i < pv->nr; i++) {
+		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
+		if (z != locked) {
+			if (locked)
+				mm_lru_unlock(k, t, locked);
+			mm_lru_lock(k, t, z);
+			locked = z;
+		}
+		mm_charge(t, k->costs->page_op);
+		k->kops->mark_accessed_locked(k->rc, k, t, z, pv->pfn[i]);
+	}
+	if (locked)
+		mm_lru_unlock(k, t, locked);
+	for (unsigned i = 0; i < pv->nr; i++) {
+		k->phys.pages[pv->pfn[i]].count--;   /* release_pages: one atomic each */
+		mm_charge(t, k->costs->atomic);
+	}
+	pv->nr = 0;
+}
+
 void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 {
 	mm_count(&k->s->vs, MM_POLICY_ACCESS, 1);
-	k->kops->mark_accessed(k->rc, k, t, pfn);
+	if (!k->cfg.batch_mark_accessed) {
+		k->kops->mark_accessed(k->rc, k, t, pfn);
+		return;
+	}
+	/* the patch: page_cache_get (atomic), append to this CPU's pagevec, drain when full */
+	struct pagevec *pv = &k->accessed_pvec[t->cpu];
+	k->phys.pages[pfn].count++;
+	mm_charge(t, k->costs->atomic);
+	pv->pfn[pv->nr] = pfn;
+	if (++pv->nr == PAGEVEC_SIZE)
+		accessed_drain(k, t, pv);
 }
 
 void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order)
@@ -268,6 +321,12 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	if (!k->rc)
 		return -1;
 	k->kops = k->rc->ops->kops;
+	if (k->cfg.batch_mark_accessed && !k->kops->mark_accessed_locked) {
+		char sub[256];
+		snprintf(sub, sizeof sub, "%s.vm.batch_mark_accessed", path);
+		return mm_errf(e, s->file, sub, "reclaim module %s has no batched mark_page_accessed",
+			       k->rc->ops->name);
+	}
 	k->kmap = sim_kmap_create(s, k, e);
 	if (!k->kmap)
 		return -1;
@@ -284,7 +343,8 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	for (int i = 0; i < MM_NR_ZONES; i++)
 		mm_spin_init(&k->lru_lock[i]);
 	k->lru_add_pvec = calloc((size_t)s->machine.cpus, sizeof *k->lru_add_pvec);
-	if (!k->lru_add_pvec)
+	k->accessed_pvec = calloc((size_t)s->machine.cpus, sizeof *k->accessed_pvec);
+	if (!k->lru_add_pvec || !k->accessed_pvec)
 		return mm_errf(e, s->file, NULL, "out of memory");
 	if (k->kops->kinit(k->rc, k, e))
 		return -1;
@@ -311,6 +371,7 @@ void mm_kernel_fini(struct mm_kernel *k)
 	alloc_destroy(k->alloc);
 	mm_phys_fini(&k->phys);
 	free(k->lru_add_pvec);
+	free(k->accessed_pvec);
 	memset(k, 0, sizeof *k);
 }
 

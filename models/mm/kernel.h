@@ -96,6 +96,7 @@ struct mm_kernel_cfg {
 	int64_t ra_pages;          /* VM_MAX_READAHEAD in pages */
 	bool ra_enabled;
 	int64_t swappiness;
+	bool batch_mark_accessed;  /* Nikita Danilov's per-CPU mark_page_accessed pagevec */
 };
 
 struct mm_kernel {
@@ -114,6 +115,7 @@ struct mm_kernel {
 	struct mm_spinlock lru_lock[MM_NR_ZONES];
 	bool untimed;                      /* functional warm-up: no simulated time passes */
 	struct pagevec *lru_add_pvec;      /* [ncpus] */
+	struct pagevec *accessed_pvec;     /* [ncpus] page_accessed_pvec (batched variant) */
 
 	/* kswapd */
 	sg_mutex_t kswapd_mx;

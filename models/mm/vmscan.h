@@ -49,6 +49,10 @@ struct reclaim_kops {
 	void (*lru_add)(struct reclaim *r, struct mm_kernel *k, struct zone *z, uint32_t pfn, int hint);
 	/* mark_page_accessed(); the module takes lru_lock itself if it moves the page. */
 	void (*mark_accessed)(struct reclaim *r, struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
+	/* the state change of mark_page_accessed() with z's lru_lock already held, for
+	 * the batched variant (vm.batch_mark_accessed) that drains a per-CPU pagevec. */
+	void (*mark_accessed_locked)(struct reclaim *r, struct mm_kernel *k, struct mm_task *t,
+				     struct zone *z, uint32_t pfn);
 	/* the page leaves the LRU for another reason (truncate); under lru_lock. */
 	void (*lru_del)(struct reclaim *r, struct mm_kernel *k, struct zone *z, uint32_t pfn);
 	/* shrink_zone(): scan @z at sc->priority, reclaiming through mm_shrink_list(). */

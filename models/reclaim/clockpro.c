@@ -498,6 +498,14 @@ static void clockpro_mark_accessed(struct reclaim *r, struct mm_kernel *k, struc
 		charge(t, k->costs->atomic);
 }
 
+/* Batched mark_page_accessed (vm.batch_mark_accessed): the same bit, set in the
+ * drain under lru_lock. */
+static void clockpro_mark_accessed_locked(struct reclaim *r, struct mm_kernel *k,
+					  struct mm_task *t, struct zone *z, uint32_t pfn)
+{
+	clockpro_mark_accessed(r, k, t, pfn);
+}
+
 /* try_pageout() + page_replace_activate() of the series. */
 static enum reclaim_verdict clockpro_reclaimable(struct reclaim *r, struct mm_kernel *k,
 						 uint32_t pfn, bool referenced, bool inuse)
@@ -728,6 +736,7 @@ static const struct reclaim_kops clockpro_kops = {
 	.kfini = clockpro_kfini,
 	.lru_add = clockpro_lru_add,
 	.mark_accessed = clockpro_mark_accessed,
+	.mark_accessed_locked = clockpro_mark_accessed_locked,
 	.lru_del = clockpro_lru_del,
 	.shrink_zone = clockpro_shrink_zone,
 	.reclaimable = clockpro_reclaimable,

@@ -93,7 +93,36 @@ static void lru2q_lru_del(struct reclaim *r, struct mm_kernel *k, struct zone *z
 	}
 }
 
-/* mark_page_accessed() of 2.6.15 */
+/* inactive -> active head (lru_lock held); counts PGACTIVATE. */
+static void activate_locked(struct mm_kernel *k, struct mm_task *t, struct zone *z, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	struct lru2q_zone *zs = zstate(z);
+	plist_del(k->phys.pages, &zs->inactive, pfn);
+	z->nr_inactive--;
+	page_set(p, PG_active);
+	plist_add_head(k->phys.pages, &zs->active, pfn);
+	z->nr_active++;
+	mm_count(&k->s->vs, MM_PGACTIVATE, 1);
+	/* unlink + link: the page, two neighbours, the list head */
+	mm_charge(t, 4 * k->costs->page_op);
+}
+
+/* The batched variant's per-page step, under lru_lock (kernel-mechanisms.md 2.1). */
+static void lru2q_mark_accessed_locked(struct reclaim *r, struct mm_kernel *k, struct mm_task *t,
+				       struct zone *z, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	if (!page_test(p, PG_active) && page_test(p, PG_referenced) && page_test(p, PG_lru)) {
+		activate_locked(k, t, z, pfn);
+		page_clear(p, PG_referenced);
+	} else if (!page_test(p, PG_referenced)) {
+		page_set(p, PG_referenced);
+		mm_charge(t, k->costs->atomic);
+	}
+}
+
+/* mark_page_accessed() of 2.6.10-2.6.15 */
 static void lru2q_mark_accessed(struct reclaim *r, struct mm_kernel *k, struct mm_task *t,
 				uint32_t pfn)
 {
@@ -102,17 +131,8 @@ static void lru2q_mark_accessed(struct reclaim *r, struct mm_kernel *k, struct m
 		/* activate_page(): lru_lock, inactive -> active head */
 		struct zone *z = mm_zone_of(&k->phys, pfn);
 		mm_lru_lock(k, t, z);
-		if (page_test(p, PG_lru) && !page_test(p, PG_active)) {
-			struct lru2q_zone *zs = zstate(z);
-			plist_del(k->phys.pages, &zs->inactive, pfn);
-			z->nr_inactive--;
-			page_set(p, PG_active);
-			plist_add_head(k->phys.pages, &zs->active, pfn);
-			z->nr_active++;
-			mm_count(&k->s->vs, MM_PGACTIVATE, 1);
-			/* unlink + link: the page, two neighbours, the list head */
-			mm_charge(t, 4 * k->costs->page_op);
-		}
+		if (page_test(p, PG_lru) && !page_test(p, PG_active))
+			activate_locked(k, t, z, pfn);
 		mm_lru_unlock(k, t, z);
 		page_clear(p, PG_referenced);
 	} else if (!page_test(p, PG_referenced)) {
@@ -285,6 +305,7 @@ static const struct reclaim_kops lru2q_kops = {
 	.kfini = lru2q_kfini,
 	.lru_add = lru2q_lru_add,
 	.mark_accessed = lru2q_mark_accessed,
+	.mark_accessed_locked = lru2q_mark_accessed_locked,
 	.lru_del = lru2q_lru_del,
 	.shrink_zone = lru2q_shrink_zone,
 	.reclaimable = lru2q_reclaimable,

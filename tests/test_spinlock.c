@@ -1,0 +1,232 @@
+/*
+ * test_spinlock.c - the spinlock model of the mm core (mm_spin_lock, kernel.c).
+ *
+ * Each case runs SimGrid in a forked child (SimGrid runs once per process) on a
+ * machine with a 1 GHz clock, so one cycle is one nanosecond.  Cases: the
+ * uncontended cost (one locked RMW, no wait), the cache-line bounce when the
+ * holder's CPU changes, a contended acquire that gets the lock one line transfer
+ * (mem_latency) after the holder's release, and the unfair hand-off of a
+ * test-and-set lock (a releasing CPU that asks again at once wins over the waiter,
+ * which is still waiting for the line).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+
+#include "emu/sim.h"
+#include "models/mm/kernel.h"
+
+#define NOUT 16
+
+struct ctx {
+	struct sim s;
+	struct mm_kernel k;
+	struct machine_costs costs;
+	struct mm_spinlock l;
+	struct mm_task t[2];
+	double out[NOUT];
+};
+
+static struct ctx X;   /* one per child process */
+
+static void setup(int ncpu)
+{
+	memset(&X, 0, sizeof X);
+	X.costs.atomic = 100;
+	X.costs.mem_latency = 200e-9;   /* 200 cycles at 1 GHz */
+	X.k.s = &X.s;
+	X.k.costs = &X.costs;
+	X.k.clock = 1e9;
+	X.s.engine.quantum = 10e-6;
+	struct machine_cfg m;
+	memset(&m, 0, sizeof m);
+	m.cpus = ncpu;
+	m.clock = 1e9;
+	char plat[512];
+	if (sim_write_platform(&m, plat, sizeof plat))
+		_exit(3);
+	sim_simgrid_init();
+	simgrid_load_platform(plat);
+	unlink(plat);
+	mm_spin_init(&X.l);
+	for (int i = 0; i < 2; i++)
+		mm_task_init(&X.t[i], &X.k, i % ncpu, i ? "b" : "a");
+}
+
+static void start(int i, void (*fn)(int, char **))
+{
+	char host[16];
+	snprintf(host, sizeof host, "cpu%d", X.t[i].cpu);
+	sg_actor_t a = sg_actor_init(X.t[i].name, sg_host_by_name(host));
+	sg_actor_set_data(a, &X.t[i]);
+	sg_actor_start(a, fn, 0, NULL);
+}
+
+/* Run @body in a child; it fills X.out. Returns the child's X.out in @out. */
+static void run(void (*body)(void), double *out)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		body();
+		if (write(p[1], X.out, sizeof X.out) != sizeof X.out)
+			_exit(4);
+		_exit(0);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], out, sizeof X.out), (ssize_t)sizeof X.out);
+	close(p[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* ---- uncontended, and the bounce when the holder's CPU changes ---- */
+
+static void a_uncontended(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	mm_spin_lock(&X.k, t, &X.l);
+	X.out[0] = t->tm.pending;            /* one locked RMW, no bounce (first holder) */
+	mm_spin_unlock(&X.k, t, &X.l);
+	X.out[1] = simgrid_get_clock();      /* 100 ns paid at the unlock */
+	mm_spin_lock(&X.k, t, &X.l);         /* same CPU again: no bounce */
+	mm_spin_unlock(&X.k, t, &X.l);
+	X.out[2] = simgrid_get_clock();
+}
+
+static void b_after(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	sg_actor_sleep_for(1e-6);
+	mm_spin_lock(&X.k, t, &X.l);         /* other CPU: RMW + line transfer */
+	X.out[3] = t->tm.pending;
+	mm_spin_unlock(&X.k, t, &X.l);
+	X.out[4] = (double)X.l.acquisitions;
+	X.out[5] = (double)X.l.contended;
+	X.out[6] = (double)X.l.bounces;
+}
+
+static void body_uncontended(void)
+{
+	setup(2);
+	start(0, a_uncontended);
+	start(1, b_after);
+	simgrid_run();
+}
+
+static void test_uncontended_and_bounce(void **state)
+{
+	double o[NOUT];
+	run(body_uncontended, o);
+	assert_true(o[0] == 100.0);
+	assert_true(o[1] > 99e-9 && o[1] < 101e-9);
+	assert_true(o[2] > 199e-9 && o[2] < 201e-9);
+	assert_true(o[3] == 300.0);          /* 100 cycles RMW + 200 cycles line transfer */
+	assert_int_equal((int)o[4], 3);
+	assert_int_equal((int)o[5], 0);
+	assert_int_equal((int)o[6], 1);
+}
+
+/* ---- contended: B waits exactly until A releases ---- */
+
+static void a_hold(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	mm_spin_lock(&X.k, t, &X.l);         /* at 0 */
+	mm_charge(t, 900);                   /* hold: 100 + 900 = 1000 cycles */
+	mm_spin_unlock(&X.k, t, &X.l);       /* released at 1 us */
+	X.out[0] = simgrid_get_clock();
+}
+
+static void b_wait(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	sg_actor_sleep_for(0.4e-6);          /* asks while A holds it */
+	mm_spin_lock(&X.k, t, &X.l);
+	X.out[1] = simgrid_get_clock();      /* when B got it */
+	X.out[2] = X.l.wait_s;
+	mm_spin_unlock(&X.k, t, &X.l);
+	X.out[3] = (double)X.l.contended;
+}
+
+static void body_contended(void)
+{
+	setup(2);
+	start(0, a_hold);
+	start(1, b_wait);
+	simgrid_run();
+}
+
+static void test_contended_waits_for_release(void **state)
+{
+	double o[NOUT];
+	run(body_contended, o);
+	assert_true(o[0] > 999e-9 && o[0] < 1001e-9);
+	/* the release is seen one line transfer (200 ns) later */
+	assert_true(o[1] > o[0] + 199e-9 && o[1] < o[0] + 201e-9);
+	assert_true(o[2] > 0.799e-6 && o[2] < 0.801e-6);           /* asked at 0.4 us */
+	assert_int_equal((int)o[3], 1);
+}
+
+/* ---- unfair hand-off: the releasing CPU asks again at once and wins ---- */
+
+static void a_twice(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	mm_spin_lock(&X.k, t, &X.l);
+	mm_charge(t, 900);
+	mm_spin_unlock(&X.k, t, &X.l);       /* B is waiting and is woken ... */
+	mm_spin_lock(&X.k, t, &X.l);         /* ... but A takes the lock first */
+	X.out[5] = simgrid_get_clock();
+	mm_charge(t, 900);
+	mm_spin_unlock(&X.k, t, &X.l);
+	X.out[6] = simgrid_get_clock();
+}
+
+static void body_unfair(void)
+{
+	setup(2);
+	start(0, a_twice);
+	start(1, b_wait);
+	simgrid_run();
+	X.out[4] = (double)X.l.acquisitions;
+}
+
+static void test_unfair_handoff(void **state)
+{
+	double o[NOUT];
+	run(body_unfair, o);
+	print_message("A re-took at %.9g, released at %.9g; B got it at %.9g after %.9g s\n",
+		      o[5], o[6], o[1], o[2]);
+	assert_true(o[5] > 0.999e-6 && o[5] < 1.001e-6);   /* A re-took it at its release */
+	assert_true(o[6] > 1.999e-6 && o[6] < 2.001e-6);   /* A's second hold ends at 2 us */
+	assert_true(o[1] > o[6] + 199e-9 && o[1] < o[6] + 201e-9);   /* B: one transfer later */
+	assert_true(o[2] > 1.799e-6 && o[2] < 1.801e-6);   /* B waited 1.8 us */
+	assert_int_equal((int)o[3], 1);
+	assert_int_equal((int)o[4], 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uncontended_and_bounce),
+		cmocka_unit_test(test_contended_waits_for_release),
+		cmocka_unit_test(test_unfair_handoff),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
