@@ -1,0 +1,123 @@
+/*
+ * workfile.h - reaim (re-aim 7 / AIM7) workfiles: which tests a job runs, and how often.
+ *
+ * A workfile is a list of `<hits> <test_name>` lines plus optional `FILESIZE:` and
+ * `POOLSIZE:` lines; a reaim job runs the listed tests in proportion to their hits.
+ * The accepted syntax (and where it is stricter than reaim's own reader):
+ *
+ *   # comment             a line whose first non-blank character is '#'
+ *   (blank line)          ignored (reaim 7 itself rejects blank lines)
+ *   FILESIZE: 100K        file size of the disk tests; POOLSIZE: likewise.  The label
+ *   POOLSIZE 1M           is upper case, the colon optional (workfiles write
+ *                         "FILESIZE: 10K", reaim.config writes "FILESIZE 10k").  The
+ *                         number is decimal and the suffix follows it directly:
+ *                         K/k (KiB) or M/m (MiB) as in reaim, G/g (GiB) as an mmemu
+ *                         extension.  No suffix is an error, as in reaim.  At most
+ *                         one FILESIZE and one POOLSIZE line (reaim silently kept
+ *                         the last one).
+ *   50  add_double        hits (a positive decimal integer below 2^32) and a test
+ *                         name that reaim 7 registers (workfile_known_*()); blanks
+ *                         or tabs between; an optional trailing "# comment".  Each
+ *                         test at most once: reaim 7 overwrote the test's hits with
+ *                         the later line but added both lines to its total, so a
+ *                         repeated name silently skewed the mix; here it is an
+ *                         error.
+ *
+ * Absent sizes default to what reaim reads from its default reaim.config:
+ * FILESIZE 10k, POOLSIZE 1m (reaim's built-in values are 0 and 0, and it refuses to
+ * run with both 0).  has_filesize/has_poolsize tell whether the workfile set them,
+ * since in reaim a workfile value overrides the config file's.
+ */
+#ifndef MMEMU_WORKFILE_H
+#define MMEMU_WORKFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/err.h"
+
+#define WORKFILE_DEFAULT_FILESIZE (10ULL << 10)  /* reaim.config: FILESIZE 10k */
+#define WORKFILE_DEFAULT_POOLSIZE (1ULL << 20)   /* reaim.config: POOLSIZE 1m */
+#define WORKFILE_NAME_MAX 32                     /* test names are shorter */
+
+/* What a reaim test mostly exercises (for choosing how mmemu models it). */
+enum workfile_category {
+	WF_CAT_CPU,      /* user-mode arithmetic and library loops, no system calls */
+	WF_CAT_MEMORY,   /* heap/brk growth, page faults, memory copies */
+	WF_CAT_DISK,     /* file data I/O through the page cache (or O_SYNC/O_DIRECT) */
+	WF_CAT_FS,       /* file-system metadata: create, link, directory search */
+	WF_CAT_PROCESS,  /* fork, exec, signals, shell scripts */
+	WF_CAT_IPC,      /* pipes, FIFOs, AF_UNIX socket pairs, SysV shared memory */
+	WF_CAT_NETWORK,  /* TCP/UDP over the loopback interface */
+};
+
+/* One test that reaim 7 registers (the static table in workfile.c). */
+struct workfile_known {
+	const char *name;          /* as written in workfiles, e.g. "page_test" */
+	const char *source;        /* reaim source file that registers it */
+	enum workfile_category cat;
+	const char *desc;          /* what one call of the test does */
+};
+
+struct workfile {
+	uint64_t filesize, poolsize;   /* bytes */
+	int has_filesize, has_poolsize; /* 1 if the workfile set it, else the default */
+	int ntests;
+	struct workfile_test {
+		char name[WORKFILE_NAME_MAX];
+		uint32_t hits;
+		int id;                /* index in the known-test table */
+		int line;              /* line of the workfile it came from */
+		uint64_t cum;          /* hits of this test and all before it */
+	} *tests;                      /* in workfile order */
+	uint64_t total_hits;
+};
+
+/**
+ * workfile_load() - read and check a reaim workfile.
+ * @w: filled on success (free with workfile_free())
+ * @path: the file
+ * @e: error out
+ * Returns: 0, or -1 with @e set to "FILE: line N: expected ..." for a malformed
+ * line, "FILE: expected at least one ..." for a workfile without tests, or
+ * "FILE: cannot open (...)".  @w is left empty on failure.
+ */
+int workfile_load(struct workfile *w, const char *path, struct mm_err *e);
+
+/**
+ * workfile_parse() - parse a workfile already in memory (same rules as workfile_load()).
+ * @buf: the text (need not be NUL-terminated)
+ * @len: its length in bytes
+ * @name: the name used in messages
+ * Returns: 0, or -1 with @e set.  @w is left empty on failure.
+ */
+int workfile_parse(struct workfile *w, const char *buf, size_t len, const char *name,
+		   struct mm_err *e);
+
+/** workfile_free() - release a workfile (an empty or NULL one is fine). */
+void workfile_free(struct workfile *w);
+
+/**
+ * workfile_pick() - the test a job runs for a uniform random number.
+ * @w: a loaded workfile
+ * @r: uniform in [0, total_hits)
+ * Test i is chosen for exactly hits[i] of the total_hits values of @r (binary
+ * search over the cumulative hits), so r = 0 gives the first test and
+ * r = total_hits - 1 the last.
+ * Returns: an index into @w->tests, or -1 if @r >= total_hits.
+ */
+int workfile_pick(const struct workfile *w, uint64_t r);
+
+/** workfile_known_count() - Returns: the number of tests reaim 7 registers. */
+int workfile_known_count(void);
+
+/** workfile_known() - Returns: known test @id (0 <= id < count), or NULL. */
+const struct workfile_known *workfile_known(int id);
+
+/** workfile_known_id() - Returns: the id of test @name, or -1 if reaim has no such test. */
+int workfile_known_id(const char *name);
+
+/** workfile_category_name() - Returns: "cpu", "memory", "disk", "fs", "process", "ipc" or "network". */
+const char *workfile_category_name(enum workfile_category cat);
+
+#endif
