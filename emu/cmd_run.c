@@ -4,7 +4,9 @@
  * run: load and validate every scenario first (bad input exits 2 before any
  * simulation starts and before any output is written), then run every
  * (kernel, point, run) in a child process, print a summary table and write one
- * results file per scenario.
+ * results file per scenario.  With -j N (N > 1) the simulations run in the
+ * sweep pool (emu/sweep.c); the results file is the same, byte for byte, apart
+ * from "host".
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,9 +14,11 @@
 #include <string.h>
 
 #include "emu/cli.h"
+#include "emu/report.h"
 #include "emu/results.h"
 #include "emu/runner.h"
 #include "emu/scenario.h"
+#include "emu/sweep.h"
 
 int cli_wants_help(int argc, char **argv)
 {
@@ -25,11 +29,13 @@ int cli_wants_help(int argc, char **argv)
 }
 
 static const char run_usage[] =
-	"usage: mmemu run [-o OUT] [-q] SCENARIO.json...\n"
+	"usage: mmemu run [-o OUT] [-q] [-j N] SCENARIO.json...\n"
 	"Run every (kernel, sweep point, run) of each scenario and write its results.\n"
 	"  -o OUT   results file (one scenario) or directory (several);\n"
 	"           default results/runs/NAME.json where NAME is the scenario file's name\n"
 	"  -q       no summary table\n"
+	"  -j N     run N simulations at a time in worker processes (default 1);\n"
+	"           a progress bar on a terminal (see also `mmemu sweep`)\n"
 	"Exit: 0 all runs succeeded, 1 a run failed, 2 bad input or usage.\n";
 
 static const char validate_usage[] =
@@ -73,19 +79,64 @@ static void print_summary(const struct scenario *sc, json_t *res)
 	}
 }
 
+/* run -j N: every scenario's simulations in one pool, then write as the serial path does. */
+static int run_parallel(struct scenario *sc, int n, int jobs, const char *out, int quiet)
+{
+	struct sweep_job *sj = calloc((size_t)n, sizeof *sj);
+	struct sweep_opts o = { .jobs = jobs, .progress = SWEEP_PROGRESS_BAR };
+	struct mm_err e = { "" };
+	int rc = 0;
+	for (int i = 0; i < n; i++)
+		if (sweep_job_init(&sj[i], &sc[i], &e))
+			rc = 1;
+	if (rc == 0 && sweep_run(sj, n, &o, &e)) {
+		fprintf(stderr, "mmemu: %s\n", e.msg);
+		rc = 1;
+	}
+	for (int i = 0; rc == 0 && i < n; i++)
+		if (sj[i].nfailed)
+			rc = 1;
+	for (int i = 0; i < n; i++) {
+		json_t *res = sj[i].nfailed ? NULL : sweep_merge(&sj[i]);
+		char path[1200];
+		default_out(sc[i].file, out, n > 1, path, sizeof path);
+		if (!res) {
+			rc = 1;
+		} else if (results_write(res, path, &e)) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			rc = 1;
+		} else if (!quiet) {
+			print_summary(&sc[i], res);
+			printf("  results: %s\n", path);
+		}
+		json_decref(res);
+		sweep_job_free(&sj[i]);
+	}
+	free(sj);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *out = NULL;
-	int quiet = 0, opt;
+	int quiet = 0, opt, jobs = 1;
+	long l;
 	if (cli_wants_help(argc, argv)) {
 		fputs(run_usage, stdout);
 		return 0;
 	}
 	optind = 1;
-	while ((opt = getopt(argc, argv, "o:q")) != -1) {
+	while ((opt = getopt(argc, argv, "o:qj:")) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'j':
+			if (report_parse_long(optarg, 1, 1024, &l)) {
+				fprintf(stderr, "mmemu run: -j: expected an integer in [1, 1024], not \"%s\"\n", optarg);
+				return 2;
+			}
+			jobs = (int)l;
+			break;
 		default: fputs(run_usage, stderr); return 2;
 		}
 	}
@@ -104,6 +155,13 @@ int cmd_run(int argc, char **argv)
 			free(sc);
 			return 2;
 		}
+	}
+	if (jobs > 1) {
+		int rc = run_parallel(sc, n, jobs, out, quiet);
+		for (int i = 0; i < n; i++)
+			scenario_free(&sc[i]);
+		free(sc);
+		return rc;
 	}
 	int rc = 0;
 	for (int i = 0; i < n; i++) {

@@ -17,6 +17,10 @@ static const struct {
 	{ "list", cmd_list, "list policy modules, workloads and shipped scenarios" },
 	{ "replay", cmd_replay, "run a reference string or trace through one reclaim policy" },
 	{ "tracegen", cmd_tracegen, "write a seeded synthetic trace (zipf, tworegion, loop)" },
+	{ "sweep", cmd_sweep, "run scenarios in parallel worker processes, resumably" },
+	{ "compare", cmd_compare, "mmtests-style comparison table of results files" },
+	{ "reproduce", cmd_reproduce, "run the seed scenarios and check the published claims" },
+	{ "plot", cmd_plot, "SVG line plot of a results file" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,966 @@
+/*
+ * cmd_reproduce.c - `mmemu reproduce`: published tables beside emulated ones,
+ * with a verdict for every headline claim.
+ *
+ * Design: each results/published/NNN.json names its scenario, the metric, a
+ * table (one sweep key, "point_key", by kernel columns) and claims.  Seeds whose
+ * scenario exists are run through the sweep pool (or, with --no-run, read from
+ * results/runs/STEM.json); the others are listed as "not yet modelled".  The
+ * emulated runs are grouped by the values of the sweep axes that the published
+ * table does not have (e.g. workload.pattern), one emulated table and one set of
+ * verdicts per group.  A cell's value is the mean over runs.  Claims are judged
+ * generically by kind: direction, shape, value, relative, series-varies; an
+ * unknown kind, or a claim whose kernels, points, metric or series the emulated
+ * results lack, is "not checked", never an error.  Everything is built into one
+ * JSON model first; the terminal text, results/reproduce.md and
+ * results/reproduce.json are printed from it (the last two written atomically).
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "emu/cli.h"
+#include "emu/report.h"
+#include "emu/results.h"
+#include "emu/scenario.h"
+#include "emu/sweep.h"
+#include "emu/version.h"
+
+static const char reproduce_usage[] =
+	"usage: mmemu reproduce [SEED|all] [-j N] [--no-run] [--published DIR] [--runs DIR]\n"
+	"                       [--out DIR] [-q]\n"
+	"Run the seed scenarios and print, per seed, the published table beside the\n"
+	"emulated one (one emulated table per value of sweep axes the publication does\n"
+	"not have) and a verdict per claim: reproduced, not reproduced or not checked,\n"
+	"with relative errors (emulated/published - 1). Seeds without a scenario are\n"
+	"listed as not yet modelled.\n"
+	"  SEED             a seed number (\"000\" or \"0\"); default all\n"
+	"  -j, --jobs N     parallel simulations (default 2)\n"
+	"      --no-run     use the existing results in the runs directory\n"
+	"      --published DIR  published tables (default results/published)\n"
+	"      --runs DIR   where results files are written/read (default results/runs)\n"
+	"      --out DIR    where reproduce.json and reproduce.md go (default results)\n"
+	"  -q, --quiet      no tables on stdout (files are still written)\n"
+	"Exit: 0 (whatever the verdicts), 1 a simulation failed, 2 bad input or usage.\n";
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "mmemu reproduce: %s (see mmemu reproduce --help)\n", msg);
+	return 2;
+}
+
+/* ---- the published file ---------------------------------------------------- */
+
+struct seed {
+	char path[1100];
+	json_t *pub;
+	const char *id;
+	const char *scenario;
+	struct scenario sc;
+	int loaded;
+	json_t *res;          /* emulated results */
+	char status[128];
+	char results_path[1400];
+	char note[400];
+};
+
+static int check_published(const char *path, json_t *p, struct mm_err *e)
+{
+	if (!json_is_object(p))
+		return mm_errf(e, path, "(top)", "expected a JSON object");
+	static const char *const strs[] = { "seed", "scenario", NULL };
+	for (int i = 0; strs[i]; i++)
+		if (!json_is_string(json_object_get(p, strs[i])))
+			return mm_errf(e, path, strs[i], "expected a string");
+	json_t *t = json_object_get(p, "table"), *ts = json_object_get(p, "tables");
+	if (!t && json_is_array(ts))
+		return 0;   /* several tables: shown, claims not checked yet (see evaluate()) */
+	if (!json_is_object(t))
+		return mm_errf(e, path, "table", "expected an object (or \"tables\": an array)");
+	if (!json_is_string(json_object_get(p, "metric")))
+		return mm_errf(e, path, "metric", "expected a string");
+	if (!json_is_string(json_object_get(t, "point_key")))
+		return mm_errf(e, path, "table.point_key", "expected a string");
+	json_t *cols = json_object_get(t, "columns"), *rows = json_object_get(t, "rows");
+	if (!json_is_array(cols) || json_array_size(cols) == 0)
+		return mm_errf(e, path, "table.columns", "expected a non-empty array of kernel names");
+	size_t i;
+	json_t *v;
+	json_array_foreach(cols, i, v) if (!json_is_string(v)) {
+		char w[64];
+		snprintf(w, sizeof w, "table.columns[%zu]", i);
+		return mm_errf(e, path, w, "expected a string");
+	}
+	if (!json_is_array(rows))
+		return mm_errf(e, path, "table.rows", "expected an array");
+	json_array_foreach(rows, i, v) {
+		char w[64];
+		snprintf(w, sizeof w, "table.rows[%zu]", i);
+		json_t *vals = json_object_get(v, "values");
+		if (!json_object_get(v, "point") || !json_is_array(vals) ||
+		    json_array_size(vals) != json_array_size(cols))
+			return mm_errf(e, path, w, "expected {\"point\": ..., \"values\": [one per column]}");
+	}
+	json_t *claims = json_object_get(p, "claims");
+	if (claims && !json_is_array(claims))
+		return mm_errf(e, path, "claims", "expected an array");
+	json_array_foreach(claims, i, v) {
+		char w[64];
+		snprintf(w, sizeof w, "claims[%zu]", i);
+		if (!json_is_object(v) || !json_is_string(json_object_get(v, "kind")))
+			return mm_errf(e, path, w, "expected an object with a string \"kind\"");
+	}
+	return 0;
+}
+
+static int seed_matches(const char *want, const char *id)
+{
+	if (strcmp(want, id) == 0)
+		return 1;
+	long a, b;
+	return report_parse_long(want, 0, 1000000, &a) == 0 && report_parse_long(id, 0, 1000000, &b) == 0 &&
+	       a == b;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- values ------------------------------------------------------------------ */
+
+struct ctx {
+	json_t *pub;
+	json_t *runs;          /* emulated runs */
+	const char *point_key;
+	const char *metric;
+	int higher;
+	json_t *group;         /* the extra-axes values of this group ({} when none) */
+};
+
+static const char *map_kernel(const struct ctx *c, const char *k)
+{
+	const char *m = json_string_value(json_object_get(json_object_get(c->pub, "kernel_map"), k));
+	return m ? m : k;
+}
+
+/* Does run @r belong to the current group and have @pt as point_key value? */
+static int run_in(const struct ctx *c, json_t *r, const char *kernel, json_t *pt)
+{
+	if (strcmp(json_string_value(json_object_get(r, "kernel")), map_kernel(c, kernel)))
+		return 0;
+	json_t *point = json_object_get(r, "point");
+	if (pt && !json_equal(json_object_get(point, c->point_key), pt))
+		return 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach(c->group, k, v) if (!json_equal(json_object_get(point, k), v)) return 0;
+	return 1;
+}
+
+/* Mean over runs of @metric for (@kernel, @pt). Returns: 0, or -1 when missing. */
+static int emu_value(const struct ctx *c, const char *kernel, json_t *pt, const char *metric, double *out)
+{
+	size_t i, n = 0;
+	json_t *r;
+	double s = 0;
+	json_array_foreach(c->runs, i, r) {
+		double v;
+		if (!run_in(c, r, kernel, pt))
+			continue;
+		if (report_run_value(r, metric, &v))
+			return -1;
+		s += v;
+		n++;
+	}
+	if (!n)
+		return -1;
+	*out = s / (double)n;
+	return 0;
+}
+
+static int pub_value(const struct ctx *c, const char *kernel, json_t *pt, double *out)
+{
+	json_t *t = json_object_get(c->pub, "table");
+	size_t ci, ri;
+	json_t *col, *row;
+	json_array_foreach(json_object_get(t, "columns"), ci, col) {
+		if (strcmp(json_string_value(col), kernel))
+			continue;
+		json_array_foreach(json_object_get(t, "rows"), ri, row) {
+			if (!json_equal(json_object_get(row, "point"), pt))
+				continue;
+			json_t *v = json_array_get(json_object_get(row, "values"), ci);
+			if (!json_is_number(v))
+				return -1;
+			*out = json_number_value(v);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A cell of the table metric: published, emulated and the relative error. */
+static json_t *cell(const struct ctx *c, const char *kernel, json_t *pt)
+{
+	double p = NAN, e = NAN;
+	int hp = pub_value(c, kernel, pt, &p) == 0, he = emu_value(c, kernel, pt, c->metric, &e) == 0;
+	json_t *o = json_pack("{s:s,s:O}", "kernel", kernel, "point", pt);
+	json_object_set_new(o, "published", hp ? num(p) : json_null());
+	json_object_set_new(o, "emulated", he ? num(e) : json_null());
+	json_object_set_new(o, "rel_err", hp && he && p != 0 ? num(e / p - 1) : json_null());
+	return o;
+}
+
+/* The claim's points: "all" or absent -> every published row's point. */
+static json_t *claim_points(const struct ctx *c, json_t *claim, const char *key)
+{
+	json_t *pts = json_object_get(claim, key);
+	if (json_is_array(pts))
+		return json_incref(pts);
+	json_t *all = json_array();
+	size_t i;
+	json_t *row;
+	json_array_foreach(json_object_get(json_object_get(c->pub, "table"), "rows"), i, row)
+		json_array_append(all, json_object_get(row, "point"));
+	return all;
+}
+
+static char *pt_text(json_t *pt)
+{
+	return json_dumps(pt, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
+}
+
+struct verdict {
+	const char *v;      /* "reproduced", "not reproduced", "not checked" */
+	char *detail;
+	size_t dlen;
+	json_t *cells;
+};
+
+#define DETAIL(vd, ...) report_str_append(&(vd)->detail, &(vd)->dlen, __VA_ARGS__)
+
+static void not_checked(struct verdict *vd, const char *why)
+{
+	vd->v = "not checked";
+	free(vd->detail);
+	vd->detail = NULL;
+	vd->dlen = 0;
+	DETAIL(vd, "%s", why);
+}
+
+static double better_pct(const struct ctx *c, double base, double v)
+{
+	return 100.0 * (c->higher ? v / base - 1 : 1 - v / base);
+}
+
+static void judge_direction(const struct ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *b = json_string_value(json_object_get(cl, "baseline"));
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	const char *ex = json_string_value(json_object_get(cl, "expect"));
+	if (!b || !k || !ex || (strcmp(ex, "better") && strcmp(ex, "worse")))
+		return not_checked(vd, "claim lacks baseline, kernel or expect (better|worse)");
+	int want_better = strcmp(ex, "better") == 0, ok = 1;
+	json_t *pts = claim_points(c, cl, "points");
+	size_t i;
+	json_t *pt;
+	json_array_foreach(pts, i, pt) {
+		double eb, ek, pb, pk;
+		if (emu_value(c, b, pt, c->metric, &eb) || emu_value(c, k, pt, c->metric, &ek) || eb == 0) {
+			char *s = pt_text(pt), why[300];
+			snprintf(why, sizeof why, "no emulated %s for %s and %s at %s", c->metric, b, k, s);
+			free(s);
+			json_decref(pts);
+			return not_checked(vd, why);
+		}
+		double d = better_pct(c, eb, ek);
+		int is = want_better ? d > 0 : d < 0;
+		ok &= is;
+		char *s = pt_text(pt);
+		DETAIL(vd, "%s%s: %s %+.1f%% vs %s", i ? "; " : "", s, k, d, b);
+		if (pub_value(c, b, pt, &pb) == 0 && pub_value(c, k, pt, &pk) == 0 && pb != 0)
+			DETAIL(vd, " (published %+.1f%%)", better_pct(c, pb, pk));
+		if (!is)
+			DETAIL(vd, " [wrong direction]");
+		free(s);
+		json_array_append_new(vd->cells, cell(c, b, pt));
+		json_array_append_new(vd->cells, cell(c, k, pt));
+	}
+	json_decref(pts);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+static void judge_shape(const struct ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	json_t *flat = json_object_get(cl, "flat_points"), *drop = json_object_get(cl, "drop_point");
+	if (!k || (!json_is_array(flat) && !drop))
+		return not_checked(vd, "claim lacks kernel and flat_points/drop_point");
+	int ok = 1;
+	double fmin = INFINITY, fmax = -INFINITY, fsum = 0;
+	double pmin = INFINITY, pmax = -INFINITY, psum = 0;
+	int pub_ok = 1;
+	size_t i, nf = json_array_size(flat);
+	json_t *pt;
+	json_array_foreach(flat, i, pt) {
+		double v, p;
+		if (emu_value(c, k, pt, c->metric, &v)) {
+			char *s = pt_text(pt), why[300];
+			snprintf(why, sizeof why, "no emulated %s for %s at %s", c->metric, k, s);
+			free(s);
+			return not_checked(vd, why);
+		}
+		fmin = fmin < v ? fmin : v;
+		fmax = fmax > v ? fmax : v;
+		fsum += v;
+		if (pub_value(c, k, pt, &p) == 0) {
+			pmin = pmin < p ? pmin : p;
+			pmax = pmax > p ? pmax : p;
+			psum += p;
+		} else {
+			pub_ok = 0;
+		}
+		json_array_append_new(vd->cells, cell(c, k, pt));
+	}
+	if (nf) {
+		double tol = json_number_value(json_object_get(cl, "flat_tolerance"));
+		double spread = fmax != 0 ? (fmax - fmin) / fabs(fmax) : 0;
+		int is = spread <= tol + 1e-12;
+		ok &= is;
+		DETAIL(vd, "%s flat: spread %.1f%% (need <= %.1f%%)", k, 100 * spread, 100 * tol);
+		if (pub_ok && pmax != 0)
+			DETAIL(vd, " (published %.1f%%)", 100 * (pmax - pmin) / fabs(pmax));
+	}
+	if (drop) {
+		double v, p, at_least = json_number_value(json_object_get(cl, "drop_at_least"));
+		if (emu_value(c, k, drop, c->metric, &v) || !nf || fsum == 0)
+			return not_checked(vd, "no emulated value at the drop point (or no flat points to drop from)");
+		double dr = 1 - v / (fsum / (double)nf);
+		int is = dr >= at_least - 1e-12;
+		ok &= is;
+		char *s = pt_text(drop);
+		DETAIL(vd, "%sdrop at %s: %.1f%% below the flat mean (need >= %.1f%%)", nf ? "; " : "", s,
+		       100 * dr, 100 * at_least);
+		free(s);
+		if (pub_ok && pub_value(c, k, drop, &p) == 0 && psum != 0)
+			DETAIL(vd, " (published %.1f%%)", 100 * (1 - p / (psum / (double)nf)));
+		json_array_append_new(vd->cells, cell(c, k, drop));
+	}
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+static void judge_value(const struct ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	json_t *ex = json_object_get(cl, "expect");
+	if (!metric)
+		metric = c->metric;
+	if (!json_is_object(ex))
+		return not_checked(vd, "claim lacks expect {kernel: [lo, hi]}");
+	json_t *pts = claim_points(c, cl, "points");
+	int ok = 1, first = 1;
+	const char *k;
+	json_t *range;
+	json_object_foreach(ex, k, range) {
+		double lo = json_number_value(json_array_get(range, 0));
+		double hi = json_number_value(json_array_get(range, 1));
+		size_t i;
+		json_t *pt;
+		json_array_foreach(pts, i, pt) {
+			double v;
+			char *s = pt_text(pt);
+			if (emu_value(c, k, pt, metric, &v)) {
+				char why[300];
+				snprintf(why, sizeof why, "no emulated %s for %s at %s", metric, k, s);
+				free(s);
+				json_decref(pts);
+				return not_checked(vd, why);
+			}
+			int is = v >= lo - 1e-9 && v <= hi + 1e-9;
+			ok &= is;
+			DETAIL(vd, "%s%s %s at %s = %.4g (need [%g, %g])%s", first ? "" : "; ", k, metric, s, v,
+			       lo, hi, is ? "" : " [out of range]");
+			first = 0;
+			json_array_append_new(vd->cells, json_pack("{s:s,s:O,s:s,s:o,s:[f,f]}", "kernel", k, "point",
+								   pt, "metric", metric, "emulated", num(v),
+								   "expect", lo, hi));
+			free(s);
+		}
+	}
+	json_decref(pts);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+static void judge_relative(const struct ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	const char *b = json_string_value(json_object_get(cl, "baseline"));
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	json_t *range = json_object_get(cl, "expect_range");
+	if (!metric)
+		metric = c->metric;
+	if (!b || !k || json_array_size(range) != 2)
+		return not_checked(vd, "claim lacks baseline, kernel or expect_range [lo, hi]");
+	double lo = json_number_value(json_array_get(range, 0)), hi = json_number_value(json_array_get(range, 1));
+	json_t *pts = claim_points(c, cl, "points");
+	int ok = 1;
+	size_t i;
+	json_t *pt;
+	json_array_foreach(pts, i, pt) {
+		double eb, ek;
+		char *s = pt_text(pt);
+		if (emu_value(c, b, pt, metric, &eb) || emu_value(c, k, pt, metric, &ek) || eb == 0) {
+			char why[300];
+			snprintf(why, sizeof why, "no emulated %s for %s and %s at %s", metric, b, k, s);
+			free(s);
+			json_decref(pts);
+			return not_checked(vd, why);
+		}
+		double r = ek / eb - 1;
+		int is = r >= lo - 1e-9 && r <= hi + 1e-9;
+		ok &= is;
+		DETAIL(vd, "%s%s: %s/%s - 1 = %+.1f%% (need %+.1f%% .. %+.1f%%)%s", i ? "; " : "", s, k, b,
+		       100 * r, 100 * lo, 100 * hi, is ? "" : " [out of range]");
+		json_array_append_new(vd->cells, json_pack("{s:O,s:s,s:o,s:o,s:o}", "point", pt, "metric", metric,
+							   "baseline", num(eb), "emulated", num(ek), "relative",
+							   num(r)));
+		free(s);
+	}
+	json_decref(pts);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+static void judge_series(const struct ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *name = json_string_value(json_object_get(cl, "series"));
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	json_t *mc = json_object_get(cl, "min_changes");
+	long need = json_is_integer(mc) ? (long)json_integer_value(mc) : 2;
+	if (!name || !k)
+		return not_checked(vd, "claim lacks series or kernel");
+	json_t *pts = json_object_get(cl, "points");
+	size_t i, nruns = 0;
+	long least = -1;
+	int ok = 1;
+	json_t *r;
+	json_array_foreach(c->runs, i, r) {
+		if (!run_in(c, r, k, NULL))
+			continue;
+		if (json_is_array(pts)) {
+			size_t j;
+			json_t *pt;
+			int in = 0;
+			json_array_foreach(pts, j, pt) in |= json_equal(json_object_get(json_object_get(r, "point"), c->point_key), pt);
+			if (!in)
+				continue;
+		}
+		json_t *v = json_object_get(json_object_get(json_object_get(r, "series"), name), "v");
+		if (!json_is_array(v)) {
+			char why[300];
+			snprintf(why, sizeof why, "the emulated runs of %s have no series \"%s\"", k, name);
+			return not_checked(vd, why);
+		}
+		long changes = 0;
+		for (size_t j = 1; j < json_array_size(v); j++)
+			changes += json_number_value(json_array_get(v, j)) != json_number_value(json_array_get(v, j - 1));
+		if (least < 0 || changes < least)
+			least = changes;
+		ok &= changes >= need;
+		nruns++;
+	}
+	if (!nruns) {
+		char why[300];
+		snprintf(why, sizeof why, "no emulated runs of %s", k);
+		return not_checked(vd, why);
+	}
+	DETAIL(vd, "%s: series %s changes at least %ld times in each of %zu runs (need >= %ld)", k, name, least,
+	       nruns, need);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+static json_t *judge(const struct ctx *c, json_t *cl)
+{
+	struct verdict vd = { "not checked", NULL, 0, json_array() };
+	const char *kind = json_string_value(json_object_get(cl, "kind"));
+	if (!strcmp(kind, "direction"))
+		judge_direction(c, cl, &vd);
+	else if (!strcmp(kind, "shape"))
+		judge_shape(c, cl, &vd);
+	else if (!strcmp(kind, "value"))
+		judge_value(c, cl, &vd);
+	else if (!strcmp(kind, "relative"))
+		judge_relative(c, cl, &vd);
+	else if (!strcmp(kind, "series-varies"))
+		judge_series(c, cl, &vd);
+	else
+		DETAIL(&vd, "unknown claim kind \"%s\"", kind);
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o}", "id",
+			      json_string_value(json_object_get(cl, "id")) ?: "", "kind", kind, "text",
+			      json_string_value(json_object_get(cl, "text")) ?: "", "verdict", vd.v, "detail",
+			      vd.detail ? vd.detail : "", "cells", vd.cells);
+	free(vd.detail);
+	return o;
+}
+
+/* ---- one seed ------------------------------------------------------------------ */
+
+static json_t *evaluate(struct seed *s)
+{
+	json_t *pub = s->pub, *t = json_object_get(pub, "table");
+	json_t *o = json_pack("{s:s,s:s}", "seed", s->id, "status", s->status);
+	const char *fields[] = { "title", "source", "machine", "scenario", "metric", "unit", "better", NULL };
+	for (int i = 0; fields[i]; i++)
+		if (json_object_get(pub, fields[i]))
+			json_object_set(o, fields[i], json_object_get(pub, fields[i]));
+	if (*s->note)
+		json_object_set_new(o, "note", json_string(s->note));
+	json_t *tables = json_array();
+	json_object_set_new(o, "tables", tables);
+	int counts[3] = { 0, 0, 0 };
+	if (!t) {
+		/* the several-tables form (seed 001 on): show the published tables; claims
+		 * are not checked until reproduce knows how their rows map to sweep points */
+		json_object_set(o, "published_tables", json_object_get(pub, "tables"));
+		if (s->res) {
+			json_object_set_new(o, "results", json_string(s->results_path));
+			json_t *claims = json_array();
+			size_t i;
+			json_t *cl;
+			json_array_foreach(json_object_get(pub, "claims"), i, cl) {
+				json_array_append_new(claims, json_pack("{s:s,s:s,s:s,s:s,s:s,s:[]}", "id",
+					json_string_value(json_object_get(cl, "id")) ?: "", "kind",
+					json_string_value(json_object_get(cl, "kind")) ?: "", "text",
+					json_string_value(json_object_get(cl, "text")) ?: "", "verdict", "not checked",
+					"detail", "published \"tables\" (several tables, rows by test name) are not yet matched "
+						  "to emulated sweep points", "cells"));
+				counts[2]++;
+			}
+			json_object_set_new(o, "claims", claims);
+		}
+		json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i}", "reproduced", 0, "not_reproduced", 0,
+							    "not_checked", counts[2]));
+		return o;
+	}
+	if (s->res) {
+		if (strncmp(s->status, "run failed", 10))
+			json_object_set_new(o, "results", json_string(s->results_path));
+		struct ctx c = { pub, json_object_get(s->res, "runs"),
+				 json_string_value(json_object_get(t, "point_key")),
+				 json_string_value(json_object_get(pub, "metric")), 1, NULL };
+		const char *better = json_string_value(json_object_get(pub, "better"));
+		c.higher = !better || strcmp(better, "lower") != 0;
+		/* the groups: values of the other sweep axes, in order of first appearance */
+		json_t *groups = json_array();
+		size_t i;
+		json_t *r;
+		json_array_foreach(c.runs, i, r) {
+			json_t *g = json_deep_copy(json_object_get(r, "point"));
+			json_object_del(g, c.point_key);
+			size_t j;
+			json_t *h;
+			int seen = 0;
+			json_array_foreach(groups, j, h) seen |= json_equal(h, g);
+			if (!seen)
+				json_array_append(groups, g);
+			json_decref(g);
+		}
+		if (json_array_size(groups) == 0)
+			json_array_append_new(groups, json_object());
+		json_t *g;
+		json_array_foreach(groups, i, g) {
+			c.group = g;
+			char *lbl = scenario_point_label(g);
+			json_t *rows = json_array(), *claims = json_array();
+			size_t ri;
+			json_t *row;
+			json_array_foreach(json_object_get(t, "rows"), ri, row) {
+				json_t *cells = json_array();
+				size_t ci;
+				json_t *col;
+				json_array_foreach(json_object_get(t, "columns"), ci, col)
+					json_array_append_new(cells, cell(&c, json_string_value(col), json_object_get(row, "point")));
+				json_array_append_new(rows, json_pack("{s:O,s:o}", "point", json_object_get(row, "point"),
+								      "cells", cells));
+			}
+			json_t *cl;
+			json_array_foreach(json_object_get(pub, "claims"), ri, cl) {
+				json_t *v = judge(&c, cl);
+				const char *vs = json_string_value(json_object_get(v, "verdict"));
+				counts[!strcmp(vs, "reproduced") ? 0 : !strcmp(vs, "not reproduced") ? 1 : 2]++;
+				json_array_append_new(claims, v);
+			}
+			json_array_append_new(tables, json_pack("{s:O,s:s,s:o,s:o}", "group", g, "label",
+								lbl ? lbl : "", "rows", rows, "claims", claims));
+			free(lbl);
+		}
+		json_decref(groups);
+	}
+	json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i}", "reproduced", counts[0], "not_reproduced",
+						    counts[1], "not_checked", counts[2]));
+	return o;
+}
+
+/* ---- printing ------------------------------------------------------------------- */
+
+static void fmt_num(char *b, size_t n, json_t *v)
+{
+	if (!json_is_number(v)) {
+		snprintf(b, n, "-");
+		return;
+	}
+	double x = json_number_value(v);
+	if (fabs(x) >= 1000 || x == floor(x))
+		snprintf(b, n, "%.0f", x);
+	else
+		snprintf(b, n, "%.4g", x);
+}
+
+static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
+{
+	const char *seed = json_string_value(json_object_get(o, "seed"));
+	const char *title = json_string_value(json_object_get(o, "title"));
+	const char *status = json_string_value(json_object_get(o, "status"));
+	fprintf(f, md ? "## Seed %s: %s\n\n" : "seed %s: %s\n", seed, title ? title : "");
+	if (json_object_get(o, "source"))
+		fprintf(f, md ? "Source: %s  \n" : "  source: %s\n", json_string_value(json_object_get(o, "source")));
+	fprintf(f, md ? "Scenario: `%s` — %s  \n" : "  scenario: %s (%s)\n",
+		json_string_value(json_object_get(o, "scenario")), status);
+	if (json_object_get(o, "note"))
+		fprintf(f, md ? "Note: %s  \n" : "  note: %s\n", json_string_value(json_object_get(o, "note")));
+	json_t *tables = json_object_get(o, "tables");
+	json_t *ptabs = json_object_get(o, "published_tables");
+	if (ptabs) {
+		size_t i, ri;
+		json_t *pt, *row;
+		json_array_foreach(ptabs, i, pt) {
+			const char *m = json_string_value(json_object_get(pt, "metric"));
+			fprintf(f, md ? "\nPublished table `%s`%s%s:\n\n" : "  published table %s%s%s:\n",
+				json_string_value(json_object_get(pt, "id")) ?: "", m ? ", metric " : "", m ? m : "");
+			json_array_foreach(json_object_get(pt, "rows"), ri, row) {
+				json_t *lbl = json_object_get(row, "test");
+				if (!lbl)
+					lbl = json_object_get(row, "point");
+				char *l = pt_text(lbl), *v = pt_text(json_object_get(row, "values"));
+				fprintf(f, md ? "- %s: `%s`\n" : "    %s: %s\n", l ? l : "-", v ? v : "-");
+				free(l);
+				free(v);
+			}
+		}
+		json_t *cl;
+		if (json_array_size(json_object_get(o, "claims")))
+			fprintf(f, md ? "\nClaims:\n\n" : "  claims:\n");
+		json_array_foreach(json_object_get(o, "claims"), i, cl)
+			fprintf(f, md ? "- **%s** `%s` (%s): %s  \n  %s\n" : "    [%s] %s (%s): %s\n      %s\n",
+				json_string_value(json_object_get(cl, "verdict")), json_string_value(json_object_get(cl, "id")),
+				json_string_value(json_object_get(cl, "kind")), json_string_value(json_object_get(cl, "text")),
+				json_string_value(json_object_get(cl, "detail")));
+		fputc('\n', f);
+		return;
+	}
+	if (json_array_size(tables) == 0) {
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, md ? "Metric: %s (%s), %s is better; cells: published / emulated (error = emulated/published - 1)\n\n"
+		      : "  metric: %s (%s), %s is better; cells: published, emulated, error = emulated/published - 1\n",
+		json_string_value(json_object_get(pub, "metric")),
+		json_string_value(json_object_get(pub, "unit")) ?: "",
+		json_string_value(json_object_get(pub, "better")) ?: "higher");
+	json_t *t = json_object_get(pub, "table");
+	json_t *cols = json_object_get(t, "columns");
+	int nk = (int)json_array_size(cols);
+	size_t gi;
+	json_t *g;
+	json_array_foreach(tables, gi, g) {
+		const char *lbl = json_string_value(json_object_get(g, "label"));
+		fprintf(f, md ? "### Emulated%s%s\n\n" : "\n  emulated%s%s:\n", *lbl ? " with " : "", lbl);
+		struct rtable rt;
+		rtable_init(&rt, 1 + 3 * nk, 1, 1);
+		rtable_add(&rt, NULL);
+		rtable_setf(&rt, 0, "%s", json_string_value(json_object_get(t, "point_key")));
+		for (int k = 0; k < nk; k++) {
+			const char *kn = json_string_value(json_array_get(cols, (size_t)k));
+			rtable_setf(&rt, 1 + 3 * k, "%s pub", kn);
+			rtable_setf(&rt, 2 + 3 * k, "emulated");
+			rtable_setf(&rt, 3 + 3 * k, "error");
+		}
+		size_t ri;
+		json_t *row;
+		json_array_foreach(json_object_get(g, "rows"), ri, row) {
+			rtable_add(&rt, NULL);
+			char *s = pt_text(json_object_get(row, "point"));
+			rtable_setf(&rt, 0, "%s", s);
+			free(s);
+			for (int k = 0; k < nk; k++) {
+				json_t *cl = json_array_get(json_object_get(row, "cells"), (size_t)k);
+				char b[64];
+				fmt_num(b, sizeof b, json_object_get(cl, "published"));
+				rtable_setf(&rt, 1 + 3 * k, "%s", b);
+				fmt_num(b, sizeof b, json_object_get(cl, "emulated"));
+				rtable_setf(&rt, 2 + 3 * k, "%s", b);
+				json_t *re = json_object_get(cl, "rel_err");
+				if (json_is_number(re))
+					rtable_setf(&rt, 3 + 3 * k, "%+.1f%%", 100 * json_number_value(re));
+				else
+					rtable_setf(&rt, 3 + 3 * k, "-");
+			}
+		}
+		rtable_print(&rt, f, md ? "" : "    ", md);
+		rtable_free(&rt);
+		fprintf(f, md ? "\nClaims:\n\n" : "  claims:\n");
+		json_t *cl;
+		json_array_foreach(json_object_get(g, "claims"), ri, cl) {
+			const char *v = json_string_value(json_object_get(cl, "verdict"));
+			if (md)
+				fprintf(f, "- **%s** `%s` (%s): %s  \n  %s\n", v,
+					json_string_value(json_object_get(cl, "id")),
+					json_string_value(json_object_get(cl, "kind")),
+					json_string_value(json_object_get(cl, "text")),
+					json_string_value(json_object_get(cl, "detail")));
+			else
+				fprintf(f, "    [%s] %s: %s\n      %s\n", v, json_string_value(json_object_get(cl, "id")),
+					json_string_value(json_object_get(cl, "text")),
+					json_string_value(json_object_get(cl, "detail")));
+		}
+	}
+	json_t *sm = json_object_get(o, "summary");
+	fprintf(f, md ? "\nSummary: %lld reproduced, %lld not reproduced, %lld not checked.\n\n"
+		      : "  summary: %lld reproduced, %lld not reproduced, %lld not checked\n\n",
+		(long long)json_integer_value(json_object_get(sm, "reproduced")),
+		(long long)json_integer_value(json_object_get(sm, "not_reproduced")),
+		(long long)json_integer_value(json_object_get(sm, "not_checked")));
+}
+
+/* ---- the command -------------------------------------------------------------------- */
+
+int cmd_reproduce(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "jobs", required_argument, NULL, 'j' },     { "no-run", no_argument, NULL, 'n' },
+		{ "published", required_argument, NULL, 'p' }, { "runs", required_argument, NULL, 'r' },
+		{ "out", required_argument, NULL, 'o' },      { "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	if (cli_wants_help(argc, argv)) {
+		fputs(reproduce_usage, stdout);
+		return 0;
+	}
+	const char *pubdir = "results/published", *runsdir = "results/runs", *outdir = "results";
+	int jobs = 2, norun = 0, quiet = 0, opt;
+	long l;
+	char msg[1300];
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":j:q", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			if (report_parse_long(optarg, 1, 1024, &l)) {
+				snprintf(msg, sizeof msg, "-j: expected an integer in [1, 1024], not \"%s\"", optarg);
+				return usage_error(msg);
+			}
+			jobs = (int)l;
+			break;
+		case 'n': norun = 1; break;
+		case 'p': pubdir = optarg; break;
+		case 'r': runsdir = optarg; break;
+		case 'o': outdir = optarg; break;
+		case 'q': quiet = 1; break;
+		case ':':
+			snprintf(msg, sizeof msg, "option %s needs a value", argv[optind - 1]);
+			return usage_error(msg);
+		default:
+			snprintf(msg, sizeof msg, "unknown option %s", argv[optind - 1]);
+			return usage_error(msg);
+		}
+	}
+	if (argc - optind > 1)
+		return usage_error("expected at most one SEED");
+	const char *want = argc - optind == 1 ? argv[optind] : "all";
+
+	/* the published files, sorted by name */
+	DIR *d = opendir(pubdir);
+	if (!d) {
+		snprintf(msg, sizeof msg, "cannot open the published directory %s", pubdir);
+		return usage_error(msg);
+	}
+	char **names = NULL;
+	int nn = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0) {
+			names = realloc(names, (size_t)(nn + 1) * sizeof *names);
+			names[nn++] = strdup(de->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, (size_t)nn, sizeof *names, cmp_str);
+	struct seed *seeds = calloc((size_t)(nn ? nn : 1), sizeof *seeds);
+	int ns = 0, rc = 0;
+	struct mm_err e = { "" };
+	char have[400] = "";
+	for (int i = 0; i < nn && rc == 0; i++) {
+		struct seed *s = &seeds[ns];
+		snprintf(s->path, sizeof s->path, "%s/%s", pubdir, names[i]);
+		json_error_t je;
+		s->pub = json_load_file(s->path, 0, &je);
+		if (!s->pub) {
+			char w[32];
+			snprintf(w, sizeof w, "line %d", je.line);
+			mm_errf(&e, s->path, w, "%s", je.text);
+			rc = 2;
+		} else if (check_published(s->path, s->pub, &e)) {
+			json_decref(s->pub);
+			rc = 2;
+		}
+		if (rc) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			break;
+		}
+		s->id = json_string_value(json_object_get(s->pub, "seed"));
+		size_t hl = strlen(have);
+		snprintf(have + hl, sizeof have - hl, "%s%s", hl ? ", " : "", s->id);
+		if (strcmp(want, "all") && !seed_matches(want, s->id)) {
+			json_decref(s->pub);
+			continue;
+		}
+		s->scenario = json_string_value(json_object_get(s->pub, "scenario"));
+		ns++;
+	}
+	for (int i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	if (rc == 0 && ns == 0) {
+		fprintf(stderr, "mmemu reproduce: no published seed \"%s\" in %s (have: %s)\n", want, pubdir,
+			*have ? have : "none");
+		rc = 2;
+	}
+	/* load the scenarios that exist */
+	for (int i = 0; rc == 0 && i < ns; i++) {
+		struct seed *s = &seeds[i];
+		struct stat st;
+		if (stat(s->scenario, &st)) {
+			snprintf(s->status, sizeof s->status, "not yet modelled");
+			continue;
+		}
+		if (scenario_load(&s->sc, s->scenario, &e)) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			rc = 2;
+			break;
+		}
+		s->loaded = 1;
+		char stem[256];
+		snprintf(s->results_path, sizeof s->results_path, "%s/%s.json", runsdir,
+			 sweep_stem(s->scenario, stem, sizeof stem));
+	}
+	/* run them (one pool for all seeds) or read the existing results */
+	if (rc == 0 && !norun) {
+		struct sweep_job *sj = calloc((size_t)ns, sizeof *sj);
+		int nj = 0;
+		int *which = calloc((size_t)ns, sizeof *which);
+		for (int i = 0; i < ns; i++)
+			if (seeds[i].loaded && sweep_job_init(&sj[nj], &seeds[i].sc, &e) == 0)
+				which[nj++] = i;
+		struct sweep_opts o = { .jobs = jobs, .progress = quiet ? SWEEP_PROGRESS_NONE : SWEEP_PROGRESS_AUTO };
+		if (nj && sweep_run(sj, nj, &o, &e)) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			rc = 1;
+		}
+		for (int k = 0; k < nj; k++) {
+			struct seed *s = &seeds[which[k]];
+			json_t *res = sj[k].nfailed ? NULL : sweep_merge(&sj[k]);
+			if (!res) {
+				snprintf(s->status, sizeof s->status,
+					 "run failed (%d of %d simulations); partial results, not saved", sj[k].nfailed,
+					 s->sc.nsims);
+				s->res = sweep_merge_partial(&sj[k]);
+				rc = 1;
+			} else if (results_write(res, s->results_path, &e)) {
+				fprintf(stderr, "mmemu: %s\n", e.msg);
+				snprintf(s->status, sizeof s->status, "results not written");
+				json_decref(res);
+				rc = 1;
+			} else {
+				snprintf(s->status, sizeof s->status, "ran %d simulations", s->sc.nsims);
+				s->res = res;
+			}
+			sweep_job_free(&sj[k]);
+		}
+		free(sj);
+		free(which);
+	} else if (rc == 0) {
+		for (int i = 0; i < ns; i++) {
+			struct seed *s = &seeds[i];
+			if (!s->loaded)
+				continue;
+			struct stat st;
+			if (stat(s->results_path, &st)) {
+				snprintf(s->status, sizeof s->status, "no results (run without --no-run)");
+				continue;
+			}
+			s->res = report_load_results(s->results_path, &e);
+			if (!s->res) {
+				fprintf(stderr, "mmemu: %s\n", e.msg);
+				rc = 2;
+				break;
+			}
+			snprintf(s->status, sizeof s->status, "existing results");
+			const char *h = json_string_value(json_object_get(json_object_get(s->res, "scenario"), "hash"));
+			if (!h || strcmp(h, s->sc.hash))
+				snprintf(s->note, sizeof s->note, "%s was written by a different version of %s (hash %s, now %s)",
+					 s->results_path, s->scenario, h ? h : "?", s->sc.hash);
+		}
+	}
+	if (rc != 2) {
+		json_t *doc = json_pack("{s:s,s:{s:s,s:s},s:[]}", "format", "mmemu-reproduce/1", "tool", "name",
+					"mmemu", "version", MMEMU_VERSION, "seeds");
+		char *md = NULL;
+		size_t mdlen = 0;
+		FILE *mf = open_memstream(&md, &mdlen);
+		fprintf(mf, "# mmemu reproduce: published vs emulated\n\n"
+			    "Generated by `mmemu reproduce` (mmemu %s). Verdicts: reproduced, not reproduced, "
+			    "not checked (the emulated results lack what the claim needs, or the kind is unknown).\n\n",
+			    MMEMU_VERSION);
+		for (int i = 0; i < ns; i++) {
+			json_t *o = evaluate(&seeds[i]);
+			if (!quiet)
+				print_seed(seeds[i].pub, o, stdout, 0);
+			print_seed(seeds[i].pub, o, mf, 1);
+			json_array_append_new(json_object_get(doc, "seeds"), o);
+		}
+		fclose(mf);
+		char path[1200];
+		snprintf(path, sizeof path, "%s/reproduce.json", outdir);
+		if (results_write(doc, path, &e)) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			rc = 1;
+		}
+		snprintf(path, sizeof path, "%s/reproduce.md", outdir);
+		if (report_write_text(path, md ? md : "", &e)) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			rc = 1;
+		}
+		if (!quiet)
+			printf("wrote %s/reproduce.json and %s/reproduce.md\n", outdir, outdir);
+		free(md);
+		json_decref(doc);
+	}
+	for (int i = 0; i < ns; i++) {
+		json_decref(seeds[i].pub);
+		json_decref(seeds[i].res);
+		if (seeds[i].loaded)
+			scenario_free(&seeds[i].sc);
+	}
+	free(seeds);
+	return rc;
+}

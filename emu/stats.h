@@ -1,0 +1,72 @@
+/*
+ * stats.h - descriptive statistics and Welch's t-test for comparison tables.
+ *
+ * Small, exact and dependency-free (no GSL): the t distribution's CDF is computed
+ * from the regularized incomplete beta function (continued fraction, Lentz's
+ * method) and lgamma() from libm.  Sample standard deviation uses n - 1, like
+ * mmtests; CoeffVar is a percentage (100 * stddev / mean).
+ */
+#ifndef MMEMU_STATS_H
+#define MMEMU_STATS_H
+
+#include <stddef.h>
+
+/** stats_min() - Returns: the smallest of @n >= 1 values (NAN if n == 0). */
+double stats_min(const double *x, size_t n);
+/** stats_max() - Returns: the largest of @n >= 1 values (NAN if n == 0). */
+double stats_max(const double *x, size_t n);
+/** stats_amean() - Returns: the arithmetic mean (NAN if n == 0). */
+double stats_amean(const double *x, size_t n);
+/**
+ * stats_hmean() - harmonic mean, n / sum(1/x).
+ * Returns: the harmonic mean; NAN if n == 0 or any value is <= 0 (undefined).
+ */
+double stats_hmean(const double *x, size_t n);
+/** stats_stddev() - Returns: the sample standard deviation (n - 1); 0 when n < 2. */
+double stats_stddev(const double *x, size_t n);
+/** stats_coeffvar() - Returns: 100 * stddev / |mean|; 0 when the mean is 0. */
+double stats_coeffvar(const double *x, size_t n);
+
+/**
+ * stats_betai() - regularized incomplete beta function I_x(a, b).
+ * Returns: I_x(a, b) for a, b > 0 and 0 <= x <= 1, NAN otherwise.
+ */
+double stats_betai(double a, double b, double x);
+
+/**
+ * stats_t_cdf() - cumulative distribution function of Student's t.
+ * @t: the value
+ * @df: degrees of freedom (> 0, need not be an integer)
+ * Returns: P(T <= t), or NAN when df <= 0.
+ */
+double stats_t_cdf(double t, double df);
+
+/** struct stats_welch - the outcome of a Welch's t-test. */
+struct stats_welch {
+	double t;   /* (mean_a - mean_b) / sqrt(va/na + vb/nb) */
+	double df;  /* Welch-Satterthwaite degrees of freedom */
+	double p;   /* two-sided p-value */
+};
+
+/**
+ * stats_welch() - Welch's unequal-variances t-test of samples @a and @b.
+ * Both variances zero: p = 1 when the means are equal, 0 otherwise (t = +-inf).
+ * Returns: 0, or -1 when a sample has fewer than two values.
+ */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_welch *w);
+
+/**
+ * stats_significant() - mmtests' significance mark: Welch's t-test at @level
+ * (0.95 for 95%).
+ * Returns: 1 if the means differ significantly, 0 if not or if a side has < 2 values.
+ */
+int stats_significant(const double *a, size_t na, const double *b, size_t nb, double level);
+
+/**
+ * stats_pct_better() - mmtests' percent change, positive = better.
+ * @higher_better: 1 for higher-is-better (new/base - 1), 0 for lower (1 - new/base)
+ * Returns: the change in percent; 0 when both are 0; NAN when only @base is 0.
+ */
+double stats_pct_better(double base, double new_value, int higher_better);
+
+#endif
