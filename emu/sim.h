@@ -43,6 +43,7 @@ struct sim {
 	void *wl_state;               /* the workload's run-time state (owned by the workload) */
 
 	struct disk *disks[MACHINE_MAX_DISKS];
+	int cpu_actors[MACHINE_MAX_CPUS];   /* actors bound to each CPU (emu/timemodel.h) */
 	struct mm_vmstat vs;
 
 	/* outputs */

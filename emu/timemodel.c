@@ -9,8 +9,10 @@ void tm_init(struct tm *t, double quantum_s, double clock_hz)
 {
 	t->pending = 0;
 	t->quantum = quantum_s * clock_hz;
+	t->clock = clock_hz;
 	t->paid = 0;
 	t->executes = 0;
+	t->sharers = NULL;
 }
 
 void tm_sync(struct tm *t)
@@ -21,5 +23,8 @@ void tm_sync(struct tm *t)
 	t->pending = 0;
 	t->paid += c;
 	t->executes++;
-	sg_actor_execute(c);
+	if (t->sharers && *t->sharers <= 1)
+		sg_actor_sleep_for(c / t->clock);
+	else
+		sg_actor_execute(c);
 }

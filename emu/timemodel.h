@@ -17,12 +17,26 @@
 struct tm {
 	double pending;       /* cycles charged and not yet paid */
 	double quantum;       /* cycles; 0 = pay at once */
+	double clock;         /* Hz of the actor's CPU */
 	double paid;          /* cycles paid so far (for metrics) */
-	uint64_t executes;    /* sg_actor_execute() calls made */
+	uint64_t executes;    /* payments made */
+	const int *sharers;   /* actors bound to this CPU, or NULL (unknown) */
 };
 
 /** tm_init() - set up a per-actor time account; @quantum_s seconds at @clock_hz. */
 void tm_init(struct tm *t, double quantum_s, double clock_hz);
+
+/**
+ * tm_bind() - declare that the actor runs on a CPU whose bound actors are counted
+ * in *@sharers (the caller increments it).  While it is the only one, a payment is
+ * a sleep of cycles/clock: the same simulated time as an execution on an unshared
+ * host, without SimGrid's CPU-sharing model (about half the host cost).  With
+ * sharers, or unbound, payments are sg_actor_execute() so CPUs are shared.
+ */
+static inline void tm_bind(struct tm *t, const int *sharers)
+{
+	t->sharers = sharers;
+}
 
 /** tm_sync() - pay all pending cycles now (call before any synchronisation). */
 void tm_sync(struct tm *t);

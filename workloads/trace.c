@@ -116,6 +116,8 @@ static void trace_actor(int argc, char **argv)
 	uint64_t faults_at_sample = 0;
 
 	tm_init(&t, s->engine.quantum, s->machine.clock);
+	s->cpu_actors[0]++;
+	tm_bind(&t, &s->cpu_actors[0]);
 	for (int64_t l = 0; l < c->loops; l++) {
 		for (size_t i = 0; i < c->tr.nrefs; i++) {
 			uint32_t page = c->tr.refs[i];

@@ -48,6 +48,10 @@ void mm_task_init(struct mm_task *t, struct mm_kernel *k, int cpu, const char *n
 	t->cpu = cpu;
 	t->name = name;
 	tm_init(&t->tm, k->s->engine.quantum, k->clock);
+	if (cpu >= 0 && cpu < MACHINE_MAX_CPUS) {
+		k->s->cpu_actors[cpu]++;
+		tm_bind(&t->tm, &k->s->cpu_actors[cpu]);
+	}
 }
 
 void mm_sleep(struct mm_task *t, double sec, double *acct)
