@@ -1,0 +1,353 @@
+/*
+ * sched.c - CPU scheduler model (see sched.h, docs/sched.md).
+ *
+ * Design.  Each CPU has an owner (curr) and a FIFO run queue.  Only the owner of
+ * a CPU executes on it, so a task's work is paid with sg_actor_sleep_for when its
+ * run queue is empty (exact and cheaper, as timemodel.c) and sg_actor_execute
+ * otherwise.  A task that does not own its CPU waits on its own sg_cond until some
+ * other actor makes it the owner: state changes (curr, queues, counters) are made
+ * between simcalls, where SimGrid actors run one at a time, and the waiter re-checks
+ * its flag under s->mx, which is held only around the condition wait.
+ *
+ * Rules (2.6.10 O(1) scheduler, simplified; docs/sched.md lists what is not
+ * modelled):
+ * - time slice: a running task that has used cfg.slice_s of CPU while another task
+ *   waits on its CPU goes to the tail of the queue and the head runs (involuntary
+ *   switch; scheduler_tick + schedule).  Expiry is acted on when the task next asks
+ *   to run; with nobody waiting the slice is refilled and no switch is counted
+ *   (schedule() counts a switch only when prev != next).  No wake-up preemption:
+ *   all tasks have the same priority.
+ * - context switch: whenever a CPU passes from one task to another (slice expiry,
+ *   block, exit) the incoming task first pays cfg.cs_cycles; idle -> task is free.
+ * - wake-up placement (try_to_wake_up / wake_idle, approximated): the previous CPU
+ *   if idle; else, with cfg.wake_idle, the lowest-numbered idle CPU; else the
+ *   shortest run queue, ties to the previous CPU, then the lowest index.
+ * - load balancing: every cfg.balance_s, each idle CPU (ascending) pulls the tail
+ *   (least recently run) task of the longest run queue (ties: lowest index), as
+ *   the idle rebalance_tick's load_balance/move_tasks.  Busy CPUs do not balance.
+ * - a task moved while waiting calls sg_actor_set_host on itself when it resumes.
+ */
+#include "models/sched.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <simgrid/engine.h>
+
+void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock)
+{
+	c->ncpu = ncpu;
+	c->clock = clock;
+	c->slice_s = 100e-3;    /* DEF_TIMESLICE, nice 0 (kernel/sched.c 2.6.10) */
+	c->cs_cycles = 1000;    /* calibration: lmbench lat_ctx 2p/0K ~ 1 us class */
+	c->balance_s = 1e-3;    /* IDLE_REBALANCE_TICK = HZ/1000 */
+	c->wake_idle = true;
+}
+
+static double now(void)
+{
+	return simgrid_get_clock();
+}
+
+/* Make @t (or nobody) the owner of CPU @c, keeping the busy-time account. */
+static void set_curr(struct sched_cpu *c, struct sched_task *t)
+{
+	if (!c->curr && t)
+		c->busy_since = now();
+	else if (c->curr && !t)
+		c->busy_s += now() - c->busy_since;
+	c->curr = t;
+}
+
+static void rq_append(struct sched_cpu *c, struct sched_task *t)
+{
+	t->next = NULL;
+	if (c->tail)
+		c->tail->next = t;
+	else
+		c->head = t;
+	c->tail = t;
+	c->nr_queued++;
+}
+
+static struct sched_task *rq_pop_head(struct sched_cpu *c)
+{
+	struct sched_task *t = c->head;
+	if (!t)
+		return NULL;
+	c->head = t->next;
+	if (!c->head)
+		c->tail = NULL;
+	t->next = NULL;
+	c->nr_queued--;
+	return t;
+}
+
+static struct sched_task *rq_pop_tail(struct sched_cpu *c)
+{
+	struct sched_task *t = c->tail, *p = c->head;
+	if (!t)
+		return NULL;
+	if (p == t) {
+		c->head = c->tail = NULL;
+	} else {
+		while (p->next != t)
+			p = p->next;
+		p->next = NULL;
+		c->tail = p;
+	}
+	c->nr_queued--;
+	return t;
+}
+
+static void notify(struct sched *s, struct sched_task *t)
+{
+	sg_mutex_lock(s->mx);
+	sg_cond_notify_one(t->cv);
+	sg_mutex_unlock(s->mx);
+}
+
+/* Pay @cycles on @t's CPU (which @t owns). */
+static void pay(struct sched *s, struct sched_task *t, double cycles)
+{
+	if (cycles <= 0)
+		return;
+	if (s->cpu[t->cpu].nr_queued == 0)
+		sg_actor_sleep_for(cycles / s->cfg.clock);
+	else
+		sg_actor_execute(cycles);
+}
+
+/* Block until @t owns its CPU, move the actor there, pay a pending switch. */
+static void wait_cpu(struct sched *s, struct sched_task *t)
+{
+	double t0 = now();
+	if (s->cpu[t->cpu].curr != t) {
+		sg_mutex_lock(s->mx);
+		while (s->cpu[t->cpu].curr != t)
+			sg_cond_wait(t->cv, s->mx);
+		sg_mutex_unlock(s->mx);
+	}
+	t->wait_s += now() - t0;
+	sg_host_t h = s->cpu[t->cpu].host;
+	if (sg_actor_get_host(sg_actor_self()) != h)
+		sg_actor_set_host(sg_actor_self(), h);
+	if (t->pay_cs) {
+		t->pay_cs = false;
+		double t1 = now();
+		pay(s, t, s->cfg.cs_cycles);
+		t->cs_s += now() - t1;
+	}
+}
+
+/* Give CPU @c (owned by the caller) to its queue head, or leave it idle. */
+static void hand_over(struct sched *s, struct sched_cpu *c)
+{
+	struct sched_task *n = rq_pop_head(c);
+	if (!n) {
+		set_curr(c, NULL);
+		return;
+	}
+	n->pay_cs = s->cfg.cs_cycles > 0;
+	set_curr(c, n);
+	c->switches++;
+	s->switches++;
+	notify(s, n);
+}
+
+/* Put @t on CPU @i: owner if idle, else at the tail of its queue. */
+static void enqueue(struct sched *s, struct sched_task *t, int i)
+{
+	struct sched_cpu *c = &s->cpu[i];
+	t->cpu = i;
+	if (!c->curr)
+		set_curr(c, t);
+	else
+		rq_append(c, t);
+}
+
+static void balance(struct sched *s)
+{
+	for (int i = 0; i < s->cfg.ncpu; i++) {
+		if (s->cpu[i].curr)
+			continue;
+		int busiest = -1;
+		for (int j = 0; j < s->cfg.ncpu; j++)
+			if (s->cpu[j].nr_queued > 0 &&
+			    (busiest < 0 || s->cpu[j].nr_queued > s->cpu[busiest].nr_queued))
+				busiest = j;
+		if (busiest < 0)
+			return;
+		struct sched_task *t = rq_pop_tail(&s->cpu[busiest]);
+		t->cpu = i;
+		t->migrations++;
+		s->migrations++;
+		s->balance_moves++;
+		set_curr(&s->cpu[i], t);   /* idle -> task: no switch cost */
+		notify(s, t);
+	}
+}
+
+static void balancer(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct sched *s = sg_actor_self_get_data();
+	for (;;) {
+		sg_actor_sleep_for(s->cfg.balance_s);
+		balance(s);
+	}
+}
+
+int sched_init(struct sched *s, const struct sched_cfg *c)
+{
+	s->cfg = *c;
+	s->switches = s->migrations = s->balance_moves = 0;
+	s->balancer = NULL;
+	s->cpu = calloc((size_t)c->ncpu, sizeof *s->cpu);
+	if (!s->cpu)
+		return -1;
+	for (int i = 0; i < c->ncpu; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "cpu%d", i);
+		s->cpu[i].host = sg_host_by_name(name);
+		if (!s->cpu[i].host) {
+			free(s->cpu);
+			s->cpu = NULL;
+			return -1;
+		}
+	}
+	s->mx = sg_mutex_init();
+	s->t0 = now();
+	if (c->balance_s > 0) {
+		s->balancer = sg_actor_init("sched-balance", s->cpu[0].host);
+		sg_actor_set_data(s->balancer, s);
+		sg_actor_start(s->balancer, balancer, 0, NULL);
+		sg_actor_daemonize(s->balancer);
+	}
+	return 0;
+}
+
+void sched_destroy(struct sched *s)
+{
+	if (s->mx)
+		sg_mutex_destroy(s->mx);
+	s->mx = NULL;
+	free(s->cpu);
+	s->cpu = NULL;
+}
+
+void sched_task_init(struct sched *s, struct sched_task *t, int cpu, const char *name)
+{
+	*t = (struct sched_task){0};
+	t->cv = sg_cond_init();
+	t->name = name;
+	t->cpu = cpu;
+	t->slice_left = s->cfg.slice_s * s->cfg.clock;
+}
+
+void sched_task_destroy(struct sched_task *t)
+{
+	if (t->cv)
+		sg_cond_destroy(t->cv);
+	t->cv = NULL;
+}
+
+void sched_start(struct sched *s, struct sched_task *t)
+{
+	t->actor = sg_actor_self();
+	enqueue(s, t, t->cpu);
+	wait_cpu(s, t);
+}
+
+void sched_run(struct sched *s, struct sched_task *t, double cycles)
+{
+	double slice = s->cfg.slice_s * s->cfg.clock;
+	while (cycles > 0) {
+		if (t->slice_left <= 0) {
+			t->slice_left = slice;
+			struct sched_cpu *c = &s->cpu[t->cpu];
+			if (c->nr_queued > 0) {
+				t->nivcsw++;
+				rq_append(c, t);
+				hand_over(s, c);
+				wait_cpu(s, t);
+			}
+		}
+		double chunk = cycles < t->slice_left ? cycles : t->slice_left;
+		double t0 = now();
+		pay(s, t, chunk);
+		t->run_s += now() - t0;
+		t->slice_left -= chunk;
+		cycles -= chunk;
+	}
+}
+
+void sched_block(struct sched *s, struct sched_task *t)
+{
+	t->nvcsw++;
+	hand_over(s, &s->cpu[t->cpu]);
+}
+
+int sched_wake(struct sched *s, struct sched_task *t)
+{
+	int prev = t->cpu, n = s->cfg.ncpu, best = -1;
+	if (!s->cpu[prev].curr) {
+		best = prev;
+	} else if (s->cfg.wake_idle) {
+		for (int i = 0; i < n && best < 0; i++)
+			if (!s->cpu[i].curr)
+				best = i;
+	}
+	if (best < 0) {
+		best = prev;
+		for (int i = 0; i < n; i++)
+			if (s->cpu[i].nr_queued < s->cpu[best].nr_queued)
+				best = i;
+	}
+	if (best != prev) {
+		t->migrations++;
+		s->migrations++;
+	}
+	enqueue(s, t, best);
+	wait_cpu(s, t);
+	return best;
+}
+
+void sched_exit(struct sched *s, struct sched_task *t)
+{
+	t->finish_s = now();
+	hand_over(s, &s->cpu[t->cpu]);
+}
+
+double sched_elapsed_s(const struct sched *s)
+{
+	return now() - s->t0;
+}
+
+double sched_cpu_busy_s(const struct sched *s, int i)
+{
+	const struct sched_cpu *c = &s->cpu[i];
+	return c->busy_s + (c->curr ? now() - c->busy_since : 0);
+}
+
+double sched_cpu_idle_s(const struct sched *s, int i)
+{
+	return sched_elapsed_s(s) - sched_cpu_busy_s(s, i);
+}
+
+double sched_idle_s(const struct sched *s)
+{
+	double busy = 0;
+	for (int i = 0; i < s->cfg.ncpu; i++)
+		busy += sched_cpu_busy_s(s, i);
+	return s->cfg.ncpu * sched_elapsed_s(s) - busy;
+}
+
+double sched_cpu_pct(const struct sched *s, struct sched_task *const *t, int n)
+{
+	double run = 0, el = sched_elapsed_s(s);
+	for (int i = 0; i < n; i++)
+		run += t[i]->run_s;
+	return el > 0 ? run / el * 100.0 : 0;
+}

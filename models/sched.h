@@ -1,0 +1,128 @@
+/*
+ * sched.h - CPU scheduler model: per-CPU run queues, time slices, wake-up placement,
+ * periodic idle load balancing, context-switch cost, idle time and the voluntary /
+ * involuntary switch counts of getrusage (see sched.c and docs/sched.md).
+ *
+ * A task must own its CPU to run.  Tasks are SimGrid actors running on hosts
+ * "cpu0".."cpuN-1"; a task that waits for its CPU blocks on its own condition
+ * (flag + sg_cond, as mm_spin_lock), so a run queue is a real wait.
+ */
+#ifndef MMEMU_SCHED_H
+#define MMEMU_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/host.h>
+#include <simgrid/mutex.h>
+
+struct sched_cfg {
+	int ncpu;              /* CPUs, SimGrid hosts cpu0..cpuN-1 */
+	double clock;          /* Hz (1 cycle = 1 flop) */
+	double slice_s;        /* time slice; 2.6 DEF_TIMESLICE, nice 0: 100 ms */
+	double cs_cycles;      /* cost of a task-to-task switch (calibration) */
+	double balance_s;      /* idle rebalance period; 2.6 IDLE tick 1 ms; <= 0: off */
+	bool wake_idle;        /* wake-up may go to another idle CPU (else prev CPU only) */
+};
+
+struct sched_task {
+	sg_actor_t actor;
+	sg_cond_t cv;          /* signalled when this task is given a CPU */
+	const char *name;
+	int cpu;               /* CPU it runs on, or is queued on, or last ran on */
+	bool pay_cs;           /* pay a context switch before running again */
+	double slice_left;     /* cycles left in the current time slice */
+	struct sched_task *next;   /* run-queue link */
+	/* counters */
+	uint64_t nvcsw;        /* voluntary switches (blocked) */
+	uint64_t nivcsw;       /* involuntary switches (slice expired, others waited) */
+	uint64_t migrations;   /* times placed on a CPU other than the previous one */
+	double run_s;          /* seconds running its own work */
+	double cs_s;           /* seconds of context-switch cost paid on its behalf */
+	double wait_s;         /* seconds runnable in a run queue */
+	double finish_s;       /* time of sched_exit() */
+};
+
+struct sched_cpu {
+	sg_host_t host;
+	struct sched_task *curr;   /* owner, NULL = idle */
+	struct sched_task *head, *tail;   /* run queue (FIFO) */
+	int nr_queued;
+	double busy_s;         /* closed busy intervals */
+	double busy_since;     /* start of the open busy interval (curr != NULL) */
+	uint64_t switches;     /* task-to-task switches on this CPU */
+};
+
+struct sched {
+	struct sched_cfg cfg;
+	struct sched_cpu *cpu;
+	sg_mutex_t mx;         /* only for condition waits; never held across work */
+	double t0;             /* simulated time of sched_init() */
+	uint64_t switches;     /* task-to-task context switches (all CPUs) */
+	uint64_t migrations;   /* by wake-up placement and balancing */
+	uint64_t balance_moves;
+	sg_actor_t balancer;
+};
+
+/** sched_cfg_default() - 2.6.10 defaults (slice 100 ms, balance 1 ms, cs 1000 cycles). */
+void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock);
+
+/**
+ * sched_init() - set up @s for @c->ncpu CPUs (the platform must be loaded) and
+ * start the balancer daemon actor when @c->balance_s > 0.
+ * Returns: 0, or -1 if a host is missing or memory runs out.
+ */
+int sched_init(struct sched *s, const struct sched_cfg *c);
+
+/** sched_destroy() - free @s (after simgrid_run). */
+void sched_destroy(struct sched *s);
+
+/** sched_task_init() - set up @t, to start on CPU @cpu. */
+void sched_task_init(struct sched *s, struct sched_task *t, int cpu, const char *name);
+
+/** sched_task_destroy() - free @t's condition. */
+void sched_task_destroy(struct sched_task *t);
+
+/**
+ * sched_start() - called by @t's own actor first: join CPU @t->cpu (run at once if
+ * it is idle, else wait at the tail of its run queue).  Moves the actor to the host.
+ */
+void sched_start(struct sched *s, struct sched_task *t);
+
+/**
+ * sched_run() - @t (owning its CPU) executes @cycles, with involuntary switches at
+ * the end of each time slice while another task waits on that CPU.
+ */
+void sched_run(struct sched *s, struct sched_task *t, double cycles);
+
+/** sched_block() - @t gives up its CPU before sleeping (a voluntary switch). */
+void sched_block(struct sched *s, struct sched_task *t);
+
+/**
+ * sched_wake() - called by @t's actor after its sleep: place it (wake-up rules in
+ * sched.c) and wait until it owns its CPU.
+ * Returns: the CPU it now owns.
+ */
+int sched_wake(struct sched *s, struct sched_task *t);
+
+/** sched_exit() - @t is done: give up the CPU (not counted as a switch of @t). */
+void sched_exit(struct sched *s, struct sched_task *t);
+
+/** sched_elapsed_s() - Returns: simulated seconds since sched_init(). */
+double sched_elapsed_s(const struct sched *s);
+
+/** sched_cpu_busy_s() - Returns: seconds CPU @i had an owner (work + switches). */
+double sched_cpu_busy_s(const struct sched *s, int i);
+
+/** sched_cpu_idle_s() - Returns: elapsed - busy of CPU @i. */
+double sched_cpu_idle_s(const struct sched *s, int i);
+
+/** sched_idle_s() - Returns: N x elapsed - total busy. */
+double sched_idle_s(const struct sched *s);
+
+/** sched_cpu_pct() - Returns: %CPU of @n tasks: their run_s / elapsed x 100. */
+double sched_cpu_pct(const struct sched *s, struct sched_task *const *t, int n);
+
+#endif
