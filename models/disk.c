@@ -92,7 +92,9 @@ struct disk_req {
 	int write;
 	uint64_t pos, bytes;
 	int done;
-	sg_cond_t cond;
+	sg_cond_t cond;                 /* synchronous: the waiting requester */
+	void (*end_io)(void *arg);      /* asynchronous: called by the driver, then freed */
+	void *arg;
 	struct disk_req *next;
 };
 
@@ -103,6 +105,7 @@ struct disk {
 	sg_cond_t work;
 	struct disk_req *head, *tail;   /* arrival order */
 	uint64_t headpos;               /* byte offset under the head */
+	unsigned inflight_async;        /* queued or in service, asynchronous */
 	struct disk_stats st;
 };
 
@@ -148,6 +151,16 @@ static struct disk_req *pick(struct disk *dk)
 	return r;
 }
 
+static void enqueue(struct disk *dk, struct disk_req *r)
+{
+	if (dk->tail)
+		dk->tail->next = r;
+	else
+		dk->head = r;
+	dk->tail = r;
+	sg_cond_notify_one(dk->work);
+}
+
 static void driver(int argc, char **argv)
 {
 	struct disk *dk = sg_actor_self_get_data();
@@ -183,6 +196,16 @@ static void driver(int argc, char **argv)
 		} else {
 			dk->st.reads++;
 			dk->st.bytes_read += r->bytes;
+		}
+		if (r->end_io) {
+			/* asynchronous request: completion callback in the driver's context
+			 * (it must not block), then the request is freed */
+			dk->inflight_async--;
+			sg_mutex_unlock(dk->lock);
+			r->end_io(r->arg);
+			free(r);
+			sg_mutex_lock(dk->lock);
+			continue;
 		}
 		r->done = 1;
 		sg_cond_notify_one(r->cond);
@@ -221,17 +244,35 @@ double disk_io(struct disk *dk, int write, uint64_t pos, uint64_t bytes)
 	double t0 = simgrid_get_clock();
 	r.cond = sg_cond_init();
 	sg_mutex_lock(dk->lock);
-	if (dk->tail)
-		dk->tail->next = &r;
-	else
-		dk->head = &r;
-	dk->tail = &r;
-	sg_cond_notify_one(dk->work);
+	enqueue(dk, &r);
 	while (!r.done)
 		sg_cond_wait(r.cond, dk->lock);
 	sg_mutex_unlock(dk->lock);
 	sg_cond_destroy(r.cond);
 	return simgrid_get_clock() - t0;
+}
+
+int disk_submit(struct disk *dk, int write, uint64_t pos, uint64_t bytes,
+		void (*end_io)(void *arg), void *arg)
+{
+	struct disk_req *r = calloc(1, sizeof *r);
+	if (!r)
+		return -1;
+	r->write = write;
+	r->pos = pos % dk->cfg.size;
+	r->bytes = bytes;
+	r->end_io = end_io;
+	r->arg = arg;
+	sg_mutex_lock(dk->lock);
+	dk->inflight_async++;
+	enqueue(dk, r);
+	sg_mutex_unlock(dk->lock);
+	return 0;
+}
+
+unsigned disk_inflight_async(const struct disk *dk)
+{
+	return dk->inflight_async;
 }
 
 const struct disk_stats *disk_get_stats(const struct disk *dk)

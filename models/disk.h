@@ -66,6 +66,18 @@ void disk_destroy(struct disk *dk);
  */
 double disk_io(struct disk *dk, int write, uint64_t pos, uint64_t bytes);
 
+/**
+ * disk_submit() - queue an asynchronous request (writeback): the caller goes on;
+ * when the transfer completes, @end_io(@arg) runs in the disk driver's context and
+ * must not block.
+ * Returns: 0, or -1 if out of memory.
+ */
+int disk_submit(struct disk *dk, int write, uint64_t pos, uint64_t bytes,
+		void (*end_io)(void *arg), void *arg);
+
+/** disk_inflight_async() - Returns: asynchronous requests queued or in service. */
+unsigned disk_inflight_async(const struct disk *dk);
+
 struct disk_stats {
 	uint64_t reads, writes, bytes_read, bytes_written;
 	double busy, seek, rot, xfer;   /* seconds */

@@ -589,6 +589,89 @@ static int b_batched(struct tctx *x)
 	return 0;
 }
 
+/* The write path and writeback for reclaim: write() dirties pages (and marks them
+ * accessed); shrink_list keeps a referenced dirty page, starts pageout() of an
+ * unreferenced one (async write, PG_writeback + PG_reclaim, kept), and at the end
+ * of the write the page is clean and rotated to the inactive tail, where the next
+ * scan frees it.  A congestion wait ends at the write completion. */
+static int b_writeback(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	uint64_t ps = k->phys.page_size;
+	struct mm_file *f = mm_file_create(k, "w", 1 << 20, 0, 0);
+	CHECK(f);
+	struct mm_read_stats st = { 0 };
+	CHECK_EQ(mm_file_write(k, &x->task, f, 0, 4 * ps, &st), 4 * ps);   /* whole pages */
+	CHECK_EQ(st.misses, 4);
+	mm_lru_add_drain(k, &x->task);
+	INV();
+	uint32_t p[4];
+	for (int i = 0; i < 4; i++) {
+		p[i] = f->pfn[i];
+		CHECK(p[i] != PFN_NONE);
+		CHECK(flag(x, p[i], PG_dirty) && flag(x, p[i], PG_referenced) && flag(x, p[i], PG_uptodate));
+	}
+	CHECK_EQ(k->nr_dirty, 4);
+	CHECK_EQ(ev(x, MM_PGPGIN), 0);     /* whole pages are not read first */
+	LIST_IS(INACTIVE, p[3], p[2], p[1], p[0]);
+
+	/* 1st scan: referenced dirty pages stay (their reference is used up) */
+	struct scan_control sc = sc0();
+	shrink_cache(k, &x->task, zn(x), &sc, 4);
+	INV();
+	CHECK_EQ(sc.nr_reclaimed, 0);
+	CHECK_EQ(ev(x, MM_PGPGOUT), 0);
+	for (int i = 0; i < 4; i++)
+		CHECK(flag(x, p[i], PG_dirty) && !flag(x, p[i], PG_referenced));
+
+	/* 2nd scan: pageout of all four, kept under writeback */
+	sc = sc0();
+	shrink_cache(k, &x->task, zn(x), &sc, 4);
+	INV();
+	CHECK_EQ(sc.nr_reclaimed, 0);
+	CHECK_EQ(ev(x, MM_PGPGOUT), 4 * ps / 1024);
+	CHECK_EQ(k->nr_dirty, 0);
+	CHECK_EQ(k->writeback_inflight, 4);
+	for (int i = 0; i < 4; i++) {
+		CHECK(!flag(x, p[i], PG_dirty) && flag(x, p[i], PG_writeback) && flag(x, p[i], PG_reclaim));
+		CHECK_EQ(pg(x, p[i])->count, 2);   /* page cache + the I/O */
+	}
+	/* a scan meanwhile keeps pages under writeback */
+	sc = sc0();
+	shrink_cache(k, &x->task, zn(x), &sc, 4);
+	CHECK_EQ(sc.nr_reclaimed, 0);
+
+	/* a congestion wait returns at the first completion, long before HZ/10 */
+	double t0 = simgrid_get_clock();
+	mm_congestion_wait(k, &x->task, 0.1);
+	double waited = simgrid_get_clock() - t0;
+	CHECK(waited > 0 && waited < 0.05);
+	sg_actor_sleep_for(1.0);            /* the rest complete */
+	CHECK_EQ(k->writeback_inflight, 0);
+	CHECK_EQ(ev(x, MM_PGROTATED), 4);
+	const struct disk_stats *ds = disk_get_stats(sim_disk(&x->s, 0));
+	CHECK_EQ(ds->writes, 4);
+	for (int i = 0; i < 4; i++) {
+		CHECK(!flag(x, p[i], PG_writeback) && !flag(x, p[i], PG_reclaim));
+		CHECK_EQ(pg(x, p[i])->count, 1);
+	}
+	INV();
+	/* clean pages at the inactive tail: the next scan frees them */
+	sc = sc0();
+	shrink_cache(k, &x->task, zn(x), &sc, 4);
+	INV();
+	CHECK_EQ(sc.nr_reclaimed, 4);
+	CHECK_EQ(f->nr_cached, 0);
+
+	/* a partial write of an uncached page reads it first */
+	uint64_t in0 = ev(x, MM_PGPGIN);
+	CHECK_EQ(mm_file_write(k, &x->task, f, 10 * ps + 100, 200, &st), 200);
+	CHECK_EQ(ev(x, MM_PGPGIN) - in0, ps / 1024);
+	CHECK(flag(x, f->pfn[10], PG_dirty));
+	CHECK_EQ(k->nr_dirty, 1);
+	return 0;
+}
+
 /* refill_inactive_zone: up to N pages from the active tail; unmapped page cache
  * goes to the inactive head whatever its PG_referenced (which it keeps), in the
  * order it was on the active list. */
@@ -819,6 +902,7 @@ static int b_shrink_list(struct tctx *x)
 	uint64_t pgfree = ev(x, MM_PGFREE);
 
 	struct scan_control sc = sc0();
+	sc.may_writepage = false;            /* the dirty page stays dirty (b_writeback) */
 	shrink_cache(k, &x->task, zn(x), &sc, 10);
 	INV();
 	CHECK_EQ(sc.nr_scanned, 9);          /* all but the locked page */
@@ -1037,6 +1121,10 @@ static void test_batched_mark_accessed(void **state)
 	run(MACHINE_SMALL, "{\"reclaim\":\"lru2q\",\"vm\":{\"batch_mark_accessed\":true}}",
 	    b_batched, NULL);
 }
+static void test_writeback(void **state)
+{
+	run(MACHINE_SMALL, K_LRU2Q, b_writeback, NULL);
+}
 static void test_refill_unmapped(void **state)
 {
 	run(MACHINE_SMALL, K_LRU2Q, b_refill, NULL);
@@ -1092,6 +1180,7 @@ int main(void)
 		cmocka_unit_test(test_refill_mapped),
 		cmocka_unit_test(test_shrink_zone_accumulators),
 		cmocka_unit_test(test_shrink_list),
+		cmocka_unit_test(test_writeback),
 		cmocka_unit_test(test_direct_reclaim),
 		cmocka_unit_test(test_kswapd),
 		cmocka_unit_test(test_loop_larger_than_memory),

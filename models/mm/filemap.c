@@ -17,13 +17,16 @@
  * synchronously when the reader reaches a missing page, not asynchronously ahead
  * of it; for a disk-bound reader the difference is the CPU time per window.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "emu/sim.h"
+#include <simgrid/semaphore.h>
 #include "models/disk.h"
 #include "models/kmap/kmap.h"
 #include "models/mm/kernel.h"
+#include "models/mm/vmscan.h"
 
 struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t size, int disk,
 			       uint64_t off)
@@ -65,33 +68,52 @@ static uint32_t init_ra_size(uint32_t req, uint32_t max)
 	return n < max ? n : max;
 }
 
+/* page_cache_alloc + add_to_page_cache_lru for index @idx of @f: a new page,
+ * PG_locked when it is to be read, in the radix tree and queued on this CPU's LRU
+ * pagevec.  *@raced is set when the allocation slept and somebody else inserted
+ * the page meanwhile (the new page is freed).
+ * Returns: the page's pfn, or PFN_NONE if the allocation failed. */
+static uint32_t add_page(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+			 bool locked, bool *raced)
+{
+	*raced = false;
+	uint32_t pfn = mm_page_alloc(k, t, k->pagecache_cls,
+				     MM_GFP_KERNEL | (k->pagecache_dma ? 0 : MM_GFP_NODMA));
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	if (f->pfn[idx] != PFN_NONE) {
+		mm_page_free(k, t, pfn);
+		*raced = true;
+		return f->pfn[idx];
+	}
+	struct page *p = &k->phys.pages[pfn];
+	p->mapping = f->id;
+	p->index = idx;
+	page_set(p, locked ? PG_locked : PG_uptodate);
+	f->pfn[idx] = pfn;
+	f->nr_cached++;
+	k->pagecache_pages++;
+	/* add_to_page_cache: tree_lock + radix insert; then the LRU pagevec */
+	mm_charge(t, k->costs->atomic + k->costs->pc_lookup);
+	mm_lru_cache_add(k, t, pfn, MM_LRU_USE_ONCE);
+	return pfn;
+}
+
 /* Allocate, insert and read pages [@idx, @idx+@n) of @f that are missing.
  * Returns: pages read, or -1 if an allocation failed (OOM). */
 static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
 		      uint32_t n)
 {
 	uint64_t ps = k->phys.page_size;
-	int zone_cls = k->pagecache_cls;
 	uint32_t run_start = 0, run_len = 0, done = 0;
 	if (idx + n > f->npages)
 		n = f->npages - idx;
 	for (uint32_t i = idx; i <= idx + n; i++) {
 		bool need = i < idx + n && f->pfn[i] == PFN_NONE;
-		if (need) {
-			uint32_t pfn = mm_page_alloc(k, t, zone_cls,
-						     MM_GFP_KERNEL | (k->pagecache_dma ? 0 : MM_GFP_NODMA));
-			if (pfn == PFN_NONE)
-				return -1;
-			struct page *p = &k->phys.pages[pfn];
-			p->mapping = f->id;
-			p->index = i;
-			page_set(p, PG_locked);
-			f->pfn[i] = pfn;
-			f->nr_cached++;
-			k->pagecache_pages++;
-			/* add_to_page_cache: tree_lock + radix insert; then the LRU pagevec */
-			mm_charge(t, k->costs->atomic + k->costs->pc_lookup);
-			mm_lru_cache_add(k, t, pfn, MM_LRU_USE_ONCE);
+		bool raced = false;
+		if (need && add_page(k, t, f, i, true, &raced) == PFN_NONE)
+			return -1;
+		if (need && !raced) {
 			if (run_len == 0)
 				run_start = i;
 			run_len++;
@@ -104,7 +126,6 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 				t->io_wait_s += disk_io(dk, 0, f->disk_off + (uint64_t)run_start * ps,
 							(uint64_t)run_len * ps);
 			mm_count(&k->s->vs, MM_PGPGIN, run_len * ps / 1024);
-			mm_count(&k->s->vs, MM_PGMAJFAULT, 0);
 			for (uint32_t j = run_start; j < run_start + run_len; j++) {
 				struct page *p = &k->phys.pages[f->pfn[j]];
 				page_clear(p, PG_locked);
@@ -185,6 +206,129 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		done += end - start;
 		f->ra.prev_index = idx;
 		p->count--;   /* page_cache_release() */
+		mm_charge(t, k->costs->atomic);
+	}
+	return done;
+}
+
+/* Completion of an asynchronous page write (driver context: no blocking). */
+struct wb_io {
+	struct mm_kernel *k;
+	uint32_t pfn;
+};
+
+static void writeback_end_io(void *arg)
+{
+	struct wb_io *io = arg;
+	struct mm_kernel *k = io->k;
+	struct page *p = &k->phys.pages[io->pfn];
+	page_clear(p, PG_writeback);
+	p->count--;                        /* the I/O's reference */
+	if (page_test_clear(p, PG_reclaim) && k->kops->rotate) {
+		k->kops->rotate(k->rc, k, mm_zone_of(&k->phys, io->pfn), io->pfn);
+		mm_count(&k->s->vs, MM_PGROTATED, 1);
+	}
+	k->writeback_inflight--;
+	/* wake every blk_congestion_wait() sleeper; each removes itself */
+	for (unsigned i = 0; i < k->congestion_nwait; i++)
+		sg_sem_release(k->congestion_waiter[i]);
+	k->congestion_nwait = 0;
+	free(io);
+}
+
+int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	if (p->mapping == 0 || p->mapping > (uint32_t)k->nfiles)
+		return -1;
+	struct mm_file *f = k->files[p->mapping - 1];
+	struct wb_io *io = malloc(sizeof *io);
+	if (!io)
+		return -1;
+	io->k = k;
+	io->pfn = pfn;
+	uint64_t ps = k->phys.page_size;
+	/* clear_page_dirty_for_io + set_page_writeback + SetPageReclaim: three atomics */
+	mm_charge(t, 3 * k->costs->atomic);
+	page_clear(p, PG_dirty);
+	page_set(p, PG_writeback);
+	page_set(p, PG_reclaim);
+	p->count++;                        /* held by the I/O until it completes */
+	k->nr_dirty--;
+	mm_count(&k->s->vs, MM_PGPGOUT, ps / 1024);
+	if (k->untimed) {
+		/* functional mode: the write completes at once */
+		k->writeback_inflight++;
+		writeback_end_io(io);
+		return 0;
+	}
+	k->writeback_inflight++;
+	if (disk_submit(sim_disk(k->s, f->disk), 1, f->disk_off + (uint64_t)p->index * ps, ps,
+			writeback_end_io, io)) {
+		k->writeback_inflight--;
+		page_clear(p, PG_writeback);
+		page_clear(p, PG_reclaim);
+		page_set(p, PG_dirty);
+		p->count--;
+		k->nr_dirty++;
+		free(io);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t mm_file_write(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
+		       uint64_t len, struct mm_read_stats *st)
+{
+	uint64_t ps = k->phys.page_size;
+	if (len == 0 || pos >= f->size)
+		return 0;
+	if (pos + len > f->size)
+		len = f->size - pos;
+	uint32_t first = (uint32_t)(pos / ps), last = (uint32_t)((pos + len - 1) / ps);
+	uint64_t done = 0;
+	mm_charge(t, k->costs->syscall);
+	for (uint32_t idx = first; idx <= last; idx++) {
+		uint64_t start = idx == first ? pos % ps : 0;
+		uint64_t end = idx == last ? (pos + len - 1) % ps + 1 : ps;
+		bool whole = start == 0 && end == ps;
+		mm_charge(t, k->costs->pc_lookup);
+		st->pages++;
+		if (f->pfn[idx] == PFN_NONE) {
+			st->misses++;
+			if (!whole) {
+				/* prepare_write of a partial page: read it first */
+				if (read_pages(k, t, f, idx, 1) < 0)
+					break;
+			} else {
+				/* a whole page is overwritten: no read (grab_cache_page) */
+				bool raced;
+				if (add_page(k, t, f, idx, false, &raced) == PFN_NONE)
+					break;
+			}
+		} else {
+			st->hits++;
+		}
+		uint32_t pfn = f->pfn[idx];
+		if (pfn == PFN_NONE)
+			break;
+		struct page *p = &k->phys.pages[pfn];
+		p->count++;
+		mm_charge(t, k->costs->atomic);
+		bool high = page_test(p, PG_highmem);
+		if (high)
+			kmap_map(k->kmap, t, pfn);
+		mm_charge(t, (double)(end - start) * k->copy_cycles_per_byte);
+		if (high)
+			kmap_unmap(k->kmap, t, pfn);
+		/* set_page_dirty: one atomic when the page was clean */
+		if (!page_test_set(p, PG_dirty)) {
+			k->nr_dirty++;
+			mm_charge(t, k->costs->atomic);
+		}
+		mm_mark_page_accessed(k, t, pfn);
+		done += end - start;
+		p->count--;
 		mm_charge(t, k->costs->atomic);
 	}
 	return done;

@@ -124,6 +124,13 @@ struct mm_kernel {
 	unsigned kswapd_order;
 	struct mm_task kswapd;
 
+	/* writeback: async page writes in flight; blk_congestion_wait() sleeps on
+	 * congestion_cv until one completes or the time-out passes */
+	unsigned writeback_inflight;
+	sg_sem_t congestion_waiter[MM_MAX_CPUS];   /* one semaphore per sleeping task */
+	unsigned congestion_nwait;
+	uint64_t nr_dirty;
+
 	/* page cache */
 	struct mm_file *files[MM_MAX_FILES];
 	int nfiles;
@@ -233,6 +240,26 @@ struct mm_read_stats {
  */
 uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
 		      uint64_t len, struct mm_read_stats *st);
+
+/**
+ * mm_file_write() - generic_file_write() of [@pos, @pos+@len) within the file's
+ * size: each page is found or created (a partly written page that is not cached is
+ * read first), copied into from user space and marked dirty.  Dirty pages are
+ * written back by reclaim (pageout); pdflush and balance_dirty_pages() are not
+ * modelled.
+ * Returns: bytes written.
+ */
+uint64_t mm_file_write(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
+		       uint64_t len, struct mm_read_stats *st);
+
+/**
+ * mm_writepage() - pageout(): start an asynchronous write of dirty page @pfn
+ * (PG_dirty -> PG_writeback, PG_reclaim set).  At completion PG_writeback is
+ * cleared, the reclaim module may rotate the page (kops->rotate) and
+ * blk_congestion_wait() sleepers are woken.
+ * Returns: 0, or -1 if the page has no file or memory ran out.
+ */
+int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
 
 /** mm_file_resident() - Returns: pages of [@first, @first+@n) of @f in the page cache. */
 uint32_t mm_file_resident(const struct mm_file *f, uint32_t first, uint32_t n);

@@ -13,14 +13,42 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/cond.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
 
 #include "emu/sim.h"
 
 void mm_congestion_wait(struct mm_kernel *k, struct mm_task *t, double sec)
 {
-	mm_sleep(t, sec, &t->congestion_s);
+	if (k->untimed)
+		return;
+	if (!k->writeback_inflight) {
+		/* nothing will complete: the nap lasts its whole time-out */
+		mm_sleep(t, sec, &t->congestion_s);
+		return;
+	}
+	/* woken by the next write completion, as a request queue leaving congestion
+	 * wakes blk_congestion_wait() sleepers: the sleeper waits on its own
+	 * semaphore, which a completion releases.  Registration and removal happen
+	 * with no simcall in between, so a release never reaches a departed sleeper. */
+	tm_sync(&t->tm);
+	if (k->congestion_nwait >= MM_MAX_CPUS) {
+		mm_sleep(t, sec, &t->congestion_s);
+		return;
+	}
+	double t0 = simgrid_get_clock();
+	sg_sem_t sem = sg_sem_init(0);
+	k->congestion_waiter[k->congestion_nwait++] = sem;
+	sg_sem_acquire_timeout(sem, sec);
+	for (unsigned i = 0; i < k->congestion_nwait; i++)
+		if (k->congestion_waiter[i] == sem) {
+			k->congestion_waiter[i] = k->congestion_waiter[--k->congestion_nwait];
+			break;
+		}
+	sg_sem_destroy(sem);
+	t->congestion_s += simgrid_get_clock() - t0;
 }
 
 unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
@@ -50,8 +78,15 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 			verdict[i] = (uint8_t)v;
 			continue;
 		}
-		if (page_test(p, PG_dirty) || p->count != 1)
-			continue;   /* no writeback yet: dirty or busy pages stay */
+		if (page_test(p, PG_dirty)) {
+			/* 2.6.15: a referenced dirty page stays; else pageout() when the
+			 * caller may write: the page is kept, under writeback */
+			if (!referenced && sc->may_writepage)
+				mm_writepage(k, t, pfn);
+			continue;
+		}
+		if (p->count != 1)
+			continue;   /* somebody holds it (a reader, a pagevec) */
 		/* __remove_from_page_cache under mapping->tree_lock */
 		mm_charge(t, 2 * c->atomic + c->pc_lookup);
 		k->kops->evicted(k->rc, k, z, pfn);

@@ -70,6 +70,10 @@ struct reclaim_kops {
 	void (*finish)(struct reclaim *r, struct mm_kernel *k, struct sim *s);
 	/* optional: may page-cache pages come from ZONE_DMA (seed 000's kernel 3) */
 	bool (*pagecache_dma)(const struct reclaim *r);
+	/* optional: rotate_reclaimable_page(): writeback of @pfn, started by reclaim,
+	 * completed; move it where it is reclaimed next (2.6: the inactive tail).
+	 * Runs in the disk driver's context: no lock taking, no blocking. */
+	void (*rotate)(struct reclaim *r, struct mm_kernel *k, struct zone *z, uint32_t pfn);
 	/* optional: shrink_list puts @pfn back untouched before locking it, counting it
 	 * as scanned or reading its reference bit (CLOCK-Pro: a hot page on the cold
 	 * hand's path).  Returns: true to skip. */

@@ -284,6 +284,19 @@ static enum reclaim_verdict lru2q_reclaimable(struct reclaim *r, struct mm_kerne
 	return referenced && inuse ? RECLAIM_ACTIVATE : RECLAIM_FREE;
 }
 
+/* rotate_reclaimable_page(): a page written back for reclaim goes to the
+ * inactive tail, to be reclaimed by the next scan (no-op if it left the inactive
+ * list meanwhile).  Called at I/O completion, which takes no lru_lock here. */
+static void lru2q_rotate(struct reclaim *r, struct mm_kernel *k, struct zone *z, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	if (!page_test(p, PG_lru) || page_test(p, PG_active))
+		return;
+	struct lru2q_zone *zs = zstate(z);
+	plist_del(k->phys.pages, &zs->inactive, pfn);
+	plist_add_tail(k->phys.pages, &zs->inactive, pfn);
+}
+
 static void lru2q_evicted(struct reclaim *r, struct mm_kernel *k, struct zone *z, uint32_t pfn)
 {
 	/* the two-list LRU keeps no memory of evicted pages */
@@ -310,6 +323,7 @@ static const struct reclaim_kops lru2q_kops = {
 	.shrink_zone = lru2q_shrink_zone,
 	.reclaimable = lru2q_reclaimable,
 	.evicted = lru2q_evicted,
+	.rotate = lru2q_rotate,
 	.sample = lru2q_sample,
 };
 
