@@ -6,6 +6,7 @@
  * temporary file that SimGrid loads and that is removed at once; users never see
  * it.  SimGrid logging is silenced: results are JSON, not log lines.
  */
+#include "emu/rng.h"
 #include "emu/sim.h"
 
 #include <stdio.h>
@@ -350,7 +351,12 @@ json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
 	unlink(plat);
 
 	for (int i = 0; i < s.machine.ndisks; i++) {
-		s.disks[i] = disk_create(&s.machine.disks[i]);
+		/* run-to-run variance: where the platter is when the run starts */
+		struct mm_rng rng;
+		char stream[MM_PSTR + 8];
+		snprintf(stream, sizeof stream, "disk-%s", s.machine.disks[i].name);
+		mm_rng_seed(&rng, s.seed, (uint64_t)s.run, stream);
+		s.disks[i] = disk_create(&s.machine.disks[i], mm_rng_double(&rng));
 		if (!s.disks[i]) {
 			mm_errf(e, file, "machine.disks", "cannot create disk %s", s.machine.disks[i].name);
 			goto fail;

@@ -78,10 +78,15 @@ static double track_bytes(const struct disk_cfg *d)
 
 double disk_rot_delay(const struct disk_cfg *d, double t, uint64_t pos)
 {
+	return disk_rot_delay_phase(d, t, pos, 0);
+}
+
+double disk_rot_delay_phase(const struct disk_cfg *d, double t, uint64_t pos, double phase)
+{
 	double period = 60.0 / (double)d->rpm;
 	double tb = track_bytes(d);
 	double target = fmod((double)pos, tb) / tb;    /* angle of the sector, in turns */
-	double head = fmod(t / period, 1.0);           /* angle under the head */
+	double head = fmod(t / period + phase, 1.0);   /* angle under the head */
 	double wait = target - head;
 	if (wait < 0)
 		wait += 1.0;
@@ -106,6 +111,7 @@ struct disk {
 	struct disk_req *head, *tail;   /* arrival order */
 	uint64_t headpos;               /* byte offset under the head */
 	unsigned inflight_async;        /* queued or in service, asynchronous */
+	double phase;                   /* platter angle at time 0, turns */
 	struct disk_stats st;
 };
 
@@ -174,7 +180,7 @@ static void driver(int argc, char **argv)
 
 		double t0 = simgrid_get_clock();
 		double seek = disk_seek_time(&dk->cfg, dk->headpos, r->pos);
-		double rot = disk_rot_delay(&dk->cfg, t0 + seek, r->pos);
+		double rot = disk_rot_delay_phase(&dk->cfg, t0 + seek, r->pos, dk->phase);
 		if (seek + rot > 0)
 			sg_actor_sleep_for(seek + rot);
 		double t1 = simgrid_get_clock();
@@ -212,12 +218,13 @@ static void driver(int argc, char **argv)
 	}
 }
 
-struct disk *disk_create(const struct disk_cfg *d)
+struct disk *disk_create(const struct disk_cfg *d, double phase)
 {
 	struct disk *dk = calloc(1, sizeof *dk);
 	if (!dk)
 		return NULL;
 	dk->cfg = *d;
+	dk->phase = phase;
 	dk->sg = find_sg_disk(d->name);
 	if (!dk->sg) {
 		free(dk);

@@ -53,10 +53,23 @@ double disk_seek_time(const struct disk_cfg *d, uint64_t from, uint64_t to);
  */
 double disk_rot_delay(const struct disk_cfg *d, double t, uint64_t pos);
 
+/**
+ * disk_rot_delay_phase() - as disk_rot_delay() for a platter whose angle at time 0
+ * is @phase turns (0 <= phase < 1).
+ * Returns: seconds until the sector at @pos passes under the head.
+ */
+double disk_rot_delay_phase(const struct disk_cfg *d, double t, uint64_t pos, double phase);
+
 struct disk;   /* a running disk: SimGrid disk + queue + head position */
 
-/** disk_create() - Returns: a disk bound to the SimGrid disk called d->name. */
-struct disk *disk_create(const struct disk_cfg *d);
+/**
+ * disk_create() - a running disk bound to the SimGrid disk called d->name.
+ * @phase: the platter's angle at time 0, in turns [0, 1): where the disk happens to
+ *         be when the run starts, a source of run-to-run variance (the caller
+ *         derives it from the run's random stream)
+ * Returns: the disk, or NULL.
+ */
+struct disk *disk_create(const struct disk_cfg *d, double phase);
 void disk_destroy(struct disk *dk);
 
 /**

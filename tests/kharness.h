@@ -116,7 +116,7 @@ static int child(struct tctx *x)
 	simgrid_load_platform(plat);
 	unlink(plat);
 	for (int i = 0; i < x->s.machine.ndisks; i++)
-		x->s.disks[i] = disk_create(&x->s.machine.disks[i]);
+		x->s.disks[i] = disk_create(&x->s.machine.disks[i], 0);
 	ctx = x;
 	sg_actor_create("test", sg_host_by_name("cpu0"), body_actor, 0, NULL);
 	simgrid_run();
