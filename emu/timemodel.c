@@ -13,6 +13,17 @@ void tm_init(struct tm *t, double quantum_s, double clock_hz)
 	t->paid = 0;
 	t->executes = 0;
 	t->sharers = NULL;
+	t->pay = NULL;
+}
+
+void tm_pay(struct tm *t, double c)
+{
+	if (t->pay)
+		t->pay(t, c);
+	else if (t->sharers && *t->sharers <= 1)
+		sg_actor_sleep_for(c / t->clock);
+	else
+		sg_actor_execute(c);
 }
 
 void tm_sync(struct tm *t)
@@ -23,8 +34,5 @@ void tm_sync(struct tm *t)
 	t->pending = 0;
 	t->paid += c;
 	t->executes++;
-	if (t->sharers && *t->sharers <= 1)
-		sg_actor_sleep_for(c / t->clock);
-	else
-		sg_actor_execute(c);
+	tm_pay(t, c);
 }

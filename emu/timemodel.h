@@ -21,6 +21,9 @@ struct tm {
 	double paid;          /* cycles paid so far (for metrics) */
 	uint64_t executes;    /* payments made */
 	const int *sharers;   /* actors bound to this CPU, or NULL (unknown) */
+	/* optional payment hook (a scheduled task pays through its CPU scheduler,
+	 * models/mm/kernel.c); NULL: the built-in sleep/execute rule below */
+	void (*pay)(struct tm *t, double cycles);
 };
 
 /** tm_init() - set up a per-actor time account; @quantum_s seconds at @clock_hz. */
@@ -37,6 +40,12 @@ static inline void tm_bind(struct tm *t, const int *sharers)
 {
 	t->sharers = sharers;
 }
+
+/**
+ * tm_pay() - spend @cycles on the actor's CPU now, without touching the account:
+ * through the pay hook when set, else a sleep (sole sharer) or sg_actor_execute().
+ */
+void tm_pay(struct tm *t, double cycles);
 
 /** tm_sync() - pay all pending cycles now (call before any synchronisation). */
 void tm_sync(struct tm *t);

@@ -283,6 +283,14 @@ void sched_run(struct sched *s, struct sched_task *t, double cycles)
 	}
 }
 
+void sched_run_kernel(struct sched *s, struct sched_task *t, double cycles)
+{
+	double t0 = now();
+	pay(s, t, cycles);
+	t->run_s += now() - t0;
+	t->slice_left -= cycles;
+}
+
 void sched_block(struct sched *s, struct sched_task *t)
 {
 	t->nvcsw++;

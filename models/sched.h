@@ -97,6 +97,13 @@ void sched_start(struct sched *s, struct sched_task *t);
  */
 void sched_run(struct sched *s, struct sched_task *t, double cycles);
 
+/**
+ * sched_run_kernel() - execute @cycles of kernel work on the CPU @t owns, without
+ * preemption (a 2.6 kernel without CONFIG_PREEMPT): they count as run time and use
+ * up the time slice, whose expiry is acted on at the next sched_run().
+ */
+void sched_run_kernel(struct sched *s, struct sched_task *t, double cycles);
+
 /** sched_block() - @t gives up its CPU before sleeping (a voluntary switch). */
 void sched_block(struct sched *s, struct sched_task *t);
 

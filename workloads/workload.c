@@ -9,10 +9,12 @@
 
 extern const struct workload_ops workload_trace;
 extern const struct workload_ops workload_tworead;
+extern const struct workload_ops workload_kernbench;
 
 static const struct workload_ops *const registry[] = {
 	&workload_trace,
 	&workload_tworead,
+	&workload_kernbench,
 	NULL,
 };
 

@@ -122,9 +122,13 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		if (run_len) {
 			struct disk *dk = sim_disk(k->s, f->disk);
 			mm_sync(t);
-			if (!k->untimed)
+			if (!k->untimed) {
+				/* the reader sleeps in lock_page: its CPU goes to another task */
+				mm_block(t);
 				t->io_wait_s += disk_io(dk, 0, f->disk_off + (uint64_t)run_start * ps,
 							(uint64_t)run_len * ps);
+				mm_unblock(t);
+			}
 			mm_count(&k->s->vs, MM_PGPGIN, run_len * ps / 1024);
 			for (uint32_t j = run_start; j < run_start + run_len; j++) {
 				struct page *p = &k->phys.pages[f->pfn[j]];

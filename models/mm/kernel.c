@@ -10,6 +10,7 @@
  */
 #include "models/mm/kernel.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 #include "models/kmap/kmap.h"
 #include "models/mm/mm_check.h"
 #include "models/mm/vmscan.h"
+#include "models/sched.h"
 
 const struct mm_param mm_kernel_params[] = {
 	MM_PARAM(struct mm_kernel_cfg, ra_pages, "ra_pages", MM_P_INT, 0, 4096, "32",
@@ -54,13 +56,63 @@ void mm_task_init(struct mm_task *t, struct mm_kernel *k, int cpu, const char *n
 	}
 }
 
+/* tm pay hook of a scheduled task: system cycles on the CPU it owns, without
+ * preemption (the slice is used up; sched_run acts on expiry at user level). */
+static void sched_pay_system(struct tm *tm, double cycles)
+{
+	struct mm_task *t = (struct mm_task *)((char *)tm - offsetof(struct mm_task, tm));
+	sched_run_kernel(t->k->sched, t->st, cycles);
+}
+
+void mm_task_init_sched(struct mm_task *t, struct mm_kernel *k, struct sched_task *st,
+			const char *name)
+{
+	memset(t, 0, sizeof *t);
+	t->k = k;
+	t->cpu = st->cpu;
+	t->name = name;
+	t->st = st;
+	tm_init(&t->tm, k->s->engine.quantum, k->clock);
+	if (k->sched)
+		t->tm.pay = sched_pay_system;
+}
+
+void mm_user(struct mm_task *t, double cycles)
+{
+	struct mm_kernel *k = t->k;
+	if (k->untimed)
+		return;
+	tm_sync(&t->tm);
+	t->user_cycles += cycles;
+	if (k->sched && t->st) {
+		sched_run(k->sched, t->st, cycles);
+		t->cpu = t->st->cpu;
+	} else {
+		tm_pay(&t->tm, cycles);
+	}
+}
+
+void mm_block(struct mm_task *t)
+{
+	tm_sync(&t->tm);
+	if (t->k->sched && t->st)
+		sched_block(t->k->sched, t->st);
+}
+
+void mm_unblock(struct mm_task *t)
+{
+	if (t->k->sched && t->st)
+		t->cpu = sched_wake(t->k->sched, t->st);
+}
+
 void mm_sleep(struct mm_task *t, double sec, double *acct)
 {
 	if (t->k->untimed)
 		return;
-	tm_sync(&t->tm);
+	mm_block(t);
 	if (sec > 0)
 		sg_actor_sleep_for(sec);
+	mm_unblock(t);
 	if (acct)
 		*acct += sec;
 }
@@ -102,6 +154,7 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		l->held = true;   /* claimed before the next simcall lets anyone else run */
 		sg_mutex_unlock(l->mx);
 		l->wait_s += simgrid_get_clock() - t0;
+		t->spin_s += simgrid_get_clock() - t0;   /* spinning: the CPU is kept */
 		l->bounces++;     /* the line came over during the wait */
 		waited = true;
 	}

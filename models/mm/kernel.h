@@ -31,6 +31,8 @@
 
 struct sim;
 struct mm_kernel;
+struct sched;
+struct sched_task;
 
 /* A task: one actor's view of the kernel. */
 struct mm_task {
@@ -44,6 +46,11 @@ struct mm_task {
 	double io_wait_s;          /* ... waiting for disk reads */
 	uint64_t direct_reclaims;
 	void *wl;                  /* the workload's per-task data */
+	/* CPU scheduler (only when k->sched is set and the task was made with
+	 * mm_task_init_sched; otherwise all NULL/0 and unused) */
+	struct sched_task *st;     /* the task's scheduler entity */
+	double user_cycles;        /* user-mode cycles paid with mm_user() (tm.paid: system) */
+	double spin_s;             /* simulated seconds spinning on contended spinlocks */
 };
 
 /*
@@ -137,6 +144,10 @@ struct mm_kernel {
 	int pagecache_cls;                 /* zone class of page-cache allocations */
 	bool pagecache_dma;                /* may page cache come from ZONE_DMA */
 	uint64_t pagecache_pages;
+
+	/* optional CPU scheduler (models/sched.h), set by a workload that creates one;
+	 * NULL: tasks pay cycles with the time model alone (no wiring is active) */
+	struct sched *sched;
 };
 
 extern const struct mm_param mm_kernel_params[];
@@ -157,6 +168,33 @@ int mm_kernel_check(struct mm_kernel *k, struct mm_err *e);
 
 /** mm_task_init() - set up @t for an actor on @cpu. */
 void mm_task_init(struct mm_task *t, struct mm_kernel *k, int cpu, const char *name);
+
+/**
+ * mm_task_init_sched() - set up @t as a task scheduled by k->sched through its
+ * entity @st (sched_task_init already done, CPU @st->cpu).  Its system cycles
+ * (everything the mm core charges) are paid on its CPU without preemption (a
+ * 2.6 kernel without CONFIG_PREEMPT: an expired slice is acted on at the next
+ * user-mode run), counted in the scheduler's run time and slice; disk waits and
+ * naps give up the CPU (sched_block/sched_wake); spinlock waits keep it.
+ */
+void mm_task_init_sched(struct mm_task *t, struct mm_kernel *k, struct sched_task *st,
+			const char *name);
+
+/**
+ * mm_user() - pay @cycles of user-mode CPU as task @t (pending system cycles
+ * first): through sched_run() for a scheduled task (preemptible: slice expiry
+ * switches), else the time model; counted in @t->user_cycles, not in tm.paid.
+ */
+void mm_user(struct mm_task *t, double cycles);
+
+/**
+ * mm_block() - @t is about to sleep (disk wait, nap): pay pending cycles and, if
+ * scheduled, give up its CPU (a voluntary switch).  Nothing else otherwise.
+ */
+void mm_block(struct mm_task *t);
+
+/** mm_unblock() - after the sleep: if scheduled, wait for a CPU (sched_wake). */
+void mm_unblock(struct mm_task *t);
 
 /** mm_current() - Returns: the task of the running actor. */
 struct mm_task *mm_current(void);

@@ -1,0 +1,188 @@
+/*
+ * test_kernbench.c - the kernbench workload (workloads/kernbench.c) on tiny trees:
+ * exact and invariant checks of the scheduler wiring (models/mm/kernel.c).
+ *
+ * Each case writes a one-run scenario (1 GHz CPUs, so cycles = ns), runs the
+ * built `mmemu run` on it ($MMEMU, set by meson test) and reads the metrics:
+ * every job runs exactly once and at most `jobs` at a time; -j1 cannot use more
+ * than one CPU; CPU-bound -j N >= CPUs keeps every CPU busy; user time is exactly
+ * files x cc_cycles / clock (+ the link); no involuntary switch while there are
+ * no more tasks than CPUs, some when there are more; two runs are identical
+ * apart from the host section.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+/* Run `$MMEMU run -q -o @out @scn`. Returns: the exit status, or -1. */
+static int run_mmemu(const char *scn, const char *out)
+{
+	const char *mmemu = getenv("MMEMU");
+	if (!mmemu || !*mmemu)
+		fail_msg("MMEMU is not set (run through `meson test`)");
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			close(fd);
+		}
+		execl(mmemu, mmemu, "run", "-q", "-o", out, scn, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * Run kernbench on @cpus CPUs with the workload keys @wl (JSON members, no braces)
+ * and return the whole result document (caller decrefs).
+ */
+static json_t *run_kb(int cpus, const char *wl)
+{
+	char scn[128], out[128];
+	snprintf(scn, sizeof scn, "/tmp/mmemu-test-kb-%d.json", (int)getpid());
+	snprintf(out, sizeof out, "/tmp/mmemu-test-kb-%d.out.json", (int)getpid());
+	FILE *f = fopen(scn, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"{ \"name\": \"kernbench test\",\n"
+		"  \"machine\": { \"arch\": \"x86_64\", \"cpus\": %d, \"clock\": \"1GHz\",\n"
+		"    \"memory\": \"64MiB\", \"copy_bw\": \"2GB/s\",\n"
+		"    \"disks\": [ { \"name\": \"sda\", \"size\": \"256MB\", \"read\": \"60MB/s\",\n"
+		"      \"write\": \"60MB/s\", \"seek_avg\": \"4.9ms\", \"track_to_track\": \"0.3ms\",\n"
+		"      \"rpm\": 10000, \"queue\": \"elevator\" } ] },\n"
+		"  \"kernels\": { \"lru2q\": { \"reclaim\": \"lru2q\" } },\n"
+		"  \"workload\": { \"type\": \"kernbench\", \"check\": true, %s },\n"
+		"  \"runs\": 1, \"seed\": 1 }\n",
+		cpus, wl);
+	fclose(f);
+	int rc = run_mmemu(scn, out);
+	unlink(scn);
+	assert_int_equal(rc, 0);
+	json_error_t je;
+	json_t *r = json_load_file(out, 0, &je);
+	unlink(out);
+	assert_non_null(r);
+	assert_int_equal(json_array_size(json_object_get(r, "runs")), 1);
+	return r;
+}
+
+static double metric(json_t *r, const char *name)
+{
+	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
+	json_t *v = json_object_get(m, name);
+	if (!json_is_number(v))
+		fail_msg("metric %s missing", name);
+	return json_number_value(v);
+}
+
+/* |a - b| <= eps (older cmocka has no assert_double_equal) */
+static void near(double a, double b, double eps)
+{
+	if (!(a - b <= eps && b - a <= eps))
+		fail_msg("%.17g != %.17g (eps %g)", a, b, eps);
+}
+
+#define SMALL "\"files\": 12, \"src_size\": \"8KiB\", \"headers\": 16, \"header_size\": \"4KiB\", " \
+	      "\"headers_per_job\": 4, \"obj_size\": \"4KiB\""
+
+/* Every job (and the link) runs exactly once, never more than -j at a time. */
+static void test_jobs_once(void **state)
+{
+	(void)state;
+	static const int jobs[] = { 1, 3, 0 };
+	for (int i = 0; i < 3; i++) {
+		char wl[512];
+		snprintf(wl, sizeof wl, SMALL ", \"jobs\": %d, \"cc_cycles\": 1e7, \"link_cycles\": 1e7",
+			 jobs[i]);
+		json_t *r = run_kb(4, wl);
+		assert_true(metric(r, "complete") == 1);
+		assert_true(metric(r, "jobs_run") == 13);
+		assert_true(metric(r, "jobs_run_once") == 13);
+		assert_true(metric(r, "max_running") <= (jobs[i] ? jobs[i] : 13));
+		if (jobs[i] == 0)
+			assert_true(metric(r, "max_running") > 4);
+		assert_true(metric(r, "invariants_ok") == 1);
+		json_decref(r);
+	}
+}
+
+/* -j1 on 4 CPUs: one task at a time, so at most one CPU's worth; no preemption. */
+static void test_j1(void **state)
+{
+	(void)state;
+	json_t *r = run_kb(4, SMALL ", \"jobs\": 1, \"cc_cycles\": 5e7, \"link_cycles\": 5e7");
+	assert_true(metric(r, "cpu_percent") <= 100.0 + 1e-9);
+	assert_true(metric(r, "cpu_percent") > 50.0);
+	assert_true(metric(r, "context_switches") == 0);
+	assert_true(metric(r, "sleeps") > 0);   /* cold cache: disk reads */
+	/* user time is exact: (12 x 5e7 + 5e7) cycles at 1 GHz */
+	near(metric(r, "user_s"), 0.65, 1e-12);
+	json_decref(r);
+}
+
+/* CPU-bound, -j4 and -j8 on 4 CPUs: all CPUs busy; preemption only above 4. */
+static void test_cpu_bound(void **state)
+{
+	(void)state;
+	json_t *r = run_kb(4, SMALL ", \"jobs\": 4, \"cc_cycles\": 1e9, \"link_cycles\": 0");
+	double pct = metric(r, "cpu_percent");
+	assert_true(pct > 390.0);
+	assert_true(pct <= 400.0 + 1e-9);
+	assert_true(metric(r, "context_switches") == 0);
+	near(metric(r, "user_s"), 12.0, 1e-12);
+	/* 12 one-second jobs on 4 CPUs: 3 s of CPU plus little I/O */
+	assert_true(metric(r, "elapsed") >= 3.0 && metric(r, "elapsed") < 3.2);
+	json_decref(r);
+
+	r = run_kb(4, SMALL ", \"jobs\": 8, \"cc_cycles\": 1e9, \"link_cycles\": 0");
+	assert_true(metric(r, "cpu_percent") > 390.0);
+	assert_true(metric(r, "cpu_percent") <= 400.0 + 1e-9);
+	assert_true(metric(r, "context_switches") > 0);   /* 100 ms slices, others waiting */
+	near(metric(r, "user_s"), 12.0, 1e-12);
+	json_decref(r);
+}
+
+/* Two runs of the same scenario are identical apart from the host section. */
+static void test_determinism(void **state)
+{
+	(void)state;
+	const char *wl = SMALL ", \"jobs\": 0, \"cc_cycles\": 2e8, \"link_cycles\": 1e7";
+	json_t *a = run_kb(4, wl), *b = run_kb(4, wl);
+	json_object_del(a, "host");
+	json_object_del(b, "host");
+	char *da = json_dumps(a, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	char *db = json_dumps(b, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	assert_non_null(da);
+	assert_non_null(db);
+	assert_string_equal(da, db);
+	free(da);
+	free(db);
+	json_decref(a);
+	json_decref(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jobs_once),
+		cmocka_unit_test(test_j1),
+		cmocka_unit_test(test_cpu_bound),
+		cmocka_unit_test(test_determinism),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

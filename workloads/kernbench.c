@@ -1,0 +1,377 @@
+/*
+ * kernbench.c - the `kernbench` workload of seed 001: a synthetic `make -j N` of
+ * a kernel tree on the mm core and the SMP scheduler model (models/sched.h).
+ *
+ * Design.  A `make` actor (no CPU of its own: it only waits) starts `files`
+ * compile jobs, keeping at most `jobs` running (a SimGrid semaphore of `jobs`
+ * slots; 0 = unlimited, kernbench's "maximal" `make -j`), waits for all of them,
+ * then runs one link job.  Each job is an actor with an mm_task scheduled by
+ * k->sched: it joins a CPU (sched_start; the CPU is chosen as 2.6's exec
+ * balancing would, the least loaded one, ties to the lowest index), reads its
+ * source file and `headers_per_job` shared header files through the page cache
+ * (mm_file_read: hot shared pages, mark_page_accessed on referenced pages), burns
+ * `cc_cycles` of user CPU (mm_user -> sched_run, preemptible by time slices),
+ * writes its object file (mm_file_write) and exits.  The link job reads every
+ * object and writes the output.  Disk waits give the CPU up (sleeps = voluntary
+ * switches), time slices expiring while others wait give involuntary switches.
+ *
+ * The tree lives on disk 0 as four page-cache files (MM_MAX_FILES is small):
+ * `src` holds the C files back to back (job i reads [i*src_size, +src_size)),
+ * `include` the header files, `obj` the object files, `vmlinux` the link output.
+ * Readahead state is per file, hence shared by concurrent jobs (a simplification).
+ *
+ * Metrics: elapsed (primary, lower is better), user_s, system_s (cycles charged
+ * by the mm core + spinlock spinning), cpu_percent = (user+system)/elapsed x 100,
+ * context_switches (involuntary), sleeps (voluntary), lru_lock counters.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+
+#include "emu/sim.h"
+#include "models/disk.h"
+#include "models/mm/kernel.h"
+#include "models/mm/vmscan.h"
+#include "models/sched.h"
+#include "workloads/workload.h"
+
+struct kb_job {
+	struct mm_task task;       /* first: the actor's data is &task */
+	struct sched_task st;
+	struct sim *s;
+	int idx;                   /* 0..files-1, files = the link */
+	int runs;                  /* times the job body ran (must be 1) */
+	char name[24];
+};
+
+struct kb_cfg {
+	int64_t jobs;
+	int64_t files;
+	uint64_t src_size;
+	int64_t headers;
+	uint64_t header_size;
+	int64_t headers_per_job;
+	uint64_t obj_size;
+	double cc_cycles;
+	double link_cycles;
+	double cs_cycles;
+	bool check;
+	/* run-time state */
+	struct mm_kernel k;
+	bool k_up;
+	struct sched sched;
+	bool sched_up;
+	struct kb_job *job;        /* [files + 1] */
+	int njob_init;             /* jobs whose sched_task was initialised */
+	struct mm_file *src, *inc, *obj, *out;
+	sg_sem_t slots, done;
+	int reserved[MACHINE_MAX_CPUS];   /* jobs placed on a CPU, not yet started */
+	int running, max_running;
+	double t0, t_end;
+	bool complete;
+	struct mm_read_stats rst;
+	int check_failed;
+	char check_msg[MM_ERR_MAX];
+};
+
+static const struct mm_param kb_params[] = {
+	MM_PARAM(struct kb_cfg, jobs, "jobs", MM_P_INT, 0, 100000, "4",
+		 "make -j N: compile jobs running at once; 0 = unlimited (kernbench's maximal `make -j`)"),
+	MM_PARAM(struct kb_cfg, files, "files", MM_P_INT, 1, 100000, "64",
+		 "compile jobs (C files); calibration: 2.6.10 builds ~1,600 with a typical config, scaled down"),
+	MM_PARAM(struct kb_cfg, src_size, "src_size", MM_P_SIZE, 1, 1 << 26, "\"16KiB\"",
+		 "bytes of one C file (calibration)"),
+	MM_PARAM(struct kb_cfg, headers, "headers", MM_P_INT, 1, 100000, "256",
+		 "header files in the shared include tree (calibration)"),
+	MM_PARAM(struct kb_cfg, header_size, "header_size", MM_P_SIZE, 1, 1 << 24, "\"8KiB\"",
+		 "bytes of one header file (calibration)"),
+	MM_PARAM(struct kb_cfg, headers_per_job, "headers_per_job", MM_P_INT, 0, 100000, "64",
+		 "headers read by each compile job (calibration)"),
+	MM_PARAM(struct kb_cfg, obj_size, "obj_size", MM_P_SIZE, 1, 1 << 26, "\"8KiB\"",
+		 "bytes of one object file written by a job (calibration)"),
+	MM_PARAM(struct kb_cfg, cc_cycles, "cc_cycles", MM_P_DOUBLE, 0, 1e15, "2e8",
+		 "user-mode CPU cycles of one compile (calibration)"),
+	MM_PARAM(struct kb_cfg, link_cycles, "link_cycles", MM_P_DOUBLE, 0, 1e15, "2e8",
+		 "user-mode CPU cycles of the final link (calibration)"),
+	MM_PARAM(struct kb_cfg, cs_cycles, "cs_cycles", MM_P_DOUBLE, 0, 1e9, "1000",
+		 "cost of a task-to-task context switch (docs/sched.md, calibration)"),
+	MM_PARAM(struct kb_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
+		 "run the mm invariant checker at the end (tests)"),
+	MM_PARAM_END
+};
+
+#define MIB (UINT64_C(1) << 20)
+
+static uint64_t mib_round(uint64_t b)
+{
+	return (b + MIB - 1) & ~(MIB - 1);
+}
+
+/* Bytes of the four files: src, include, obj, vmlinux (= all objects). */
+static void kb_sizes(const struct kb_cfg *c, uint64_t sz[4])
+{
+	sz[0] = (uint64_t)c->files * c->src_size;
+	sz[1] = (uint64_t)c->headers * c->header_size;
+	sz[2] = (uint64_t)c->files * c->obj_size;
+	sz[3] = sz[2];
+}
+
+static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
+		    struct mm_err *e)
+{
+	struct kb_cfg *c = cfgp;
+	char sub[256];
+	uint64_t sz[4], total = MIB;
+	kb_sizes(c, sz);
+	for (int i = 0; i < 4; i++)
+		total += mib_round(sz[i]);
+	if (m->ndisks < 1)
+		return mm_errf(e, file, "machine.disks", "the kernbench workload needs a disk");
+	if (total > m->disks[0].size)
+		return mm_errf(e, file, "machine.disks[0].size",
+			       "expected room for the tree (%llu bytes)", (unsigned long long)total);
+	for (int i = 0; i < 4; i++)
+		if (sz[i] / 4096 >= UINT32_MAX) {
+			snprintf(sub, sizeof sub, "%s.files", path);
+			return mm_errf(e, file, sub, "tree too large");
+		}
+	if (m->cpus > MACHINE_MAX_CPUS)
+		return mm_errf(e, file, "machine.cpus", "too many CPUs");
+	return 0;
+}
+
+static void job_main(int argc, char **argv);
+
+/* The least loaded CPU (owner + queue + placed-not-started), ties to the lowest. */
+static int pick_cpu(struct kb_cfg *c)
+{
+	int best = 0, bl = -1;
+	for (int i = 0; i < c->sched.cfg.ncpu; i++) {
+		const struct sched_cpu *p = &c->sched.cpu[i];
+		int l = (p->curr ? 1 : 0) + p->nr_queued + c->reserved[i];
+		if (bl < 0 || l < bl) {
+			best = i;
+			bl = l;
+		}
+	}
+	return best;
+}
+
+static void start_job(struct sim *s, struct kb_cfg *c, int i)
+{
+	struct kb_job *j = &c->job[i];
+	int cpu = pick_cpu(c);
+	c->reserved[cpu]++;
+	j->s = s;
+	j->idx = i;
+	if (i == c->files)
+		snprintf(j->name, sizeof j->name, "ld");
+	else
+		snprintf(j->name, sizeof j->name, "cc%d", i);
+	sched_task_init(&c->sched, &j->st, cpu, j->name);
+	c->njob_init++;
+	mm_task_init_sched(&j->task, &c->k, &j->st, j->name);
+	j->task.wl = j;
+	char host[16];
+	snprintf(host, sizeof host, "cpu%d", cpu);
+	sg_actor_t a = sg_actor_init(j->name, sg_host_by_name(host));
+	sg_actor_set_data(a, &j->task);
+	sg_actor_start(a, job_main, 0, NULL);
+}
+
+static void job_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct mm_task *t = sg_actor_self_get_data();
+	struct kb_job *j = t->wl;
+	struct kb_cfg *c = j->s->wl_cfg;
+	struct mm_kernel *k = &c->k;
+	c->reserved[j->st.cpu]--;
+	sched_start(&c->sched, &j->st);
+	t->cpu = j->st.cpu;
+	if (++c->running > c->max_running)
+		c->max_running = c->running;
+	if (j->idx < c->files) {
+		uint64_t i = (uint64_t)j->idx;
+		mm_file_read(k, t, c->src, i * c->src_size, c->src_size, &c->rst);
+		/* a deterministic spread of the shared headers over the jobs */
+		uint64_t h0 = (i * 37) % (uint64_t)c->headers;
+		for (int64_t n = 0; n < c->headers_per_job; n++) {
+			uint64_t h = (h0 + (uint64_t)n) % (uint64_t)c->headers;
+			mm_file_read(k, t, c->inc, h * c->header_size, c->header_size, &c->rst);
+		}
+		mm_user(t, c->cc_cycles);
+		mm_file_write(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
+	} else {
+		mm_file_read(k, t, c->obj, 0, c->obj->size, &c->rst);
+		mm_user(t, c->link_cycles);
+		mm_file_write(k, t, c->out, 0, c->out->size, &c->rst);
+	}
+	mm_sync(t);
+	j->runs++;
+	c->running--;
+	sched_exit(&c->sched, &j->st);
+	if (c->slots && j->idx < c->files)
+		sg_sem_release(c->slots);
+	sg_sem_release(c->done);
+}
+
+static void make_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct sim *s = sg_actor_self_get_data();
+	struct kb_cfg *c = s->wl_cfg;
+	c->t0 = simgrid_get_clock();
+	for (int i = 0; i < c->files; i++) {
+		if (c->slots)
+			sg_sem_acquire(c->slots);
+		start_job(s, c, i);
+	}
+	for (int i = 0; i < c->files; i++)
+		sg_sem_acquire(c->done);
+	start_job(s, c, (int)c->files);
+	sg_sem_acquire(c->done);
+	c->t_end = simgrid_get_clock();
+	c->complete = true;
+	if (c->check) {
+		struct mm_err e = { "" };
+		if (mm_kernel_check(&c->k, &e)) {
+			c->check_failed = 1;
+			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
+		}
+	}
+}
+
+static int kb_start(struct sim *s, struct mm_err *e)
+{
+	struct kb_cfg *c = s->wl_cfg;
+	if (mm_kernel_init(&c->k, s, e))
+		return -1;
+	c->k_up = true;
+	struct sched_cfg sc;
+	sched_cfg_default(&sc, (int)s->machine.cpus, s->machine.clock);
+	sc.cs_cycles = c->cs_cycles;
+	if (sched_init(&c->sched, &sc))
+		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
+	c->sched_up = true;
+	c->k.sched = &c->sched;
+	c->job = calloc((size_t)c->files + 1, sizeof *c->job);
+	if (!c->job)
+		return mm_errf(e, s->file, "workload", "out of memory");
+	static const char *const names[4] = { "src", "include", "obj", "vmlinux" };
+	struct mm_file **fp[4] = { &c->src, &c->inc, &c->obj, &c->out };
+	uint64_t sz[4], off = MIB;
+	kb_sizes(c, sz);
+	for (int i = 0; i < 4; i++) {
+		*fp[i] = mm_file_create(&c->k, names[i], sz[i], 0, off);
+		if (!*fp[i])
+			return mm_errf(e, s->file, "workload", "out of memory for the page cache of %s",
+				       names[i]);
+		off += mib_round(sz[i]);
+	}
+	if (c->jobs > 0)
+		c->slots = sg_sem_init((unsigned)c->jobs);
+	c->done = sg_sem_init(0);
+	sg_actor_t a = sg_actor_init("make", sg_host_by_name("cpu0"));
+	sg_actor_set_data(a, s);
+	sg_actor_start(a, make_main, 0, NULL);
+	return 0;
+}
+
+static void kb_finish(struct sim *s)
+{
+	struct kb_cfg *c = s->wl_cfg;
+	struct mm_kernel *k = &c->k;
+	double end = c->complete ? c->t_end : simgrid_get_clock();
+	double elapsed = end - c->t0;
+	double user = 0, sys = 0, io = 0, nap = 0;
+	uint64_t nivcsw = 0, nvcsw = 0, runs = 0, once = 0;
+	for (int i = 0; i < c->njob_init; i++) {
+		const struct kb_job *j = &c->job[i];
+		user += j->task.user_cycles / k->clock;
+		sys += j->task.tm.paid / k->clock + j->task.spin_s;
+		io += j->task.io_wait_s;
+		nap += j->task.retry_nap_s + j->task.congestion_s;
+		nivcsw += j->st.nivcsw;
+		nvcsw += j->st.nvcsw;
+		runs += (uint64_t)j->runs;
+		once += j->runs == 1;
+	}
+	s->primary = elapsed;
+	sim_metric(s, "elapsed", elapsed);
+	sim_metric(s, "complete", c->complete ? 1 : 0);
+	sim_metric(s, "user_s", user);
+	sim_metric(s, "system_s", sys);
+	sim_metric(s, "cpu_percent", elapsed > 0 ? (user + sys) / elapsed * 100.0 : 0);
+	sim_metric(s, "context_switches", (double)nivcsw);
+	sim_metric(s, "sleeps", (double)nvcsw);
+	sim_metric(s, "sched_switches", (double)c->sched.switches);
+	sim_metric(s, "sched_migrations", (double)c->sched.migrations);
+	double busy = 0;
+	for (int i = 0; i < c->sched.cfg.ncpu; i++)
+		busy += c->sched.cpu[i].busy_s;   /* all intervals closed once every job exited */
+	sim_metric(s, "idle_s", c->sched.cfg.ncpu * elapsed - busy);
+	sim_metric(s, "jobs_run", (double)runs);
+	sim_metric(s, "jobs_run_once", (double)once);
+	sim_metric(s, "max_running", (double)c->max_running);
+	sim_metric(s, "io_wait_s", io);
+	sim_metric(s, "nap_s", nap);
+	sim_metric(s, "pages_read_or_written", (double)c->rst.pages);
+	sim_metric(s, "page_cache_hit_ratio",
+		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
+	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
+	sim_metric(s, "disk_reads", (double)ds->reads);
+	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
+	uint64_t lock = 0, contended = 0;
+	double wait = 0;
+	for (int i = 0; i < MM_NR_ZONES; i++) {
+		lock += k->lru_lock[i].acquisitions;
+		contended += k->lru_lock[i].contended;
+		wait += k->lru_lock[i].wait_s;
+	}
+	sim_metric(s, "lru_lock_acquisitions", (double)lock);
+	sim_metric(s, "lru_lock_contended", (double)contended);
+	sim_metric(s, "lru_lock_wait_s", wait);
+	if (c->check)
+		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+	if (k->kops->finish)
+		k->kops->finish(k->rc, k, s);
+}
+
+static void kb_fini(void *cfgp)
+{
+	struct kb_cfg *c = cfgp;
+	if (c->k_up)
+		mm_kernel_fini(&c->k);
+	c->k_up = false;
+	/* the SimGrid objects (conditions, semaphores) go with the engine: this
+	 * process runs one simulation */
+	if (c->sched_up)
+		free(c->sched.cpu);
+	c->sched_up = false;
+	free(c->job);
+	c->job = NULL;
+}
+
+const struct workload_ops workload_kernbench = {
+	.version = WORKLOAD_OPS_VERSION,
+	.name = "kernbench",
+	.desc = "seed 001: synthetic make -j N of a kernel tree on the scheduler model; elapsed",
+	.params = kb_params,
+	.cfg_size = sizeof(struct kb_cfg),
+	.primary = "elapsed",
+	.unit = "s",
+	.higher_is_better = 0,
+	.kernel = 1,
+	.check = kb_check,
+	.start = kb_start,
+	.finish = kb_finish,
+	.fini = kb_fini,
+};
