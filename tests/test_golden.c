@@ -227,6 +227,14 @@ static void golden_2read_small(void **state)
 	json_decref(r);
 }
 
+static void golden_kernbench_small(void **state)
+{
+	json_t *r = golden("kernbench-small");
+	/* 2 kernels x 3 -j values x 2 runs */
+	assert_int_equal(json_array_size(json_object_get(r, "runs")), 12);
+	json_decref(r);
+}
+
 static int setup(void **state)
 {
 #ifdef MMEMU_SRCDIR
@@ -251,6 +259,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(golden_trace_policies),
 		cmocka_unit_test(golden_2read_small),
+		cmocka_unit_test(golden_kernbench_small),
 	};
 	return cmocka_run_group_tests_name("golden", tests, setup, teardown);
 }
