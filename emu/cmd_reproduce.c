@@ -11,7 +11,10 @@
  * verdicts per group.  A cell's value is the mean over runs.  Claims are judged
  * generically by kind: direction, shape, value, relative, series-varies; an
  * unknown kind, or a claim whose kernels, points, metric or series the emulated
- * results lack, is "not checked", never an error.  Everything is built into one
+ * results lack, is "not checked", never an error.  The several-tables form
+ * ("tables", rows named by "test", seed 001 on) has no point_key: a row names its
+ * emulated sweep point in an optional "point" object, and its claims (relative,
+ * flat, difference) are judged on the rows that have one (judge_tables()).  Everything is built into one
  * JSON model first; the terminal text, results/reproduce.md and
  * results/reproduce.json are printed from it (the last two written atomically).
  */
@@ -512,6 +515,225 @@ static json_t *judge(const struct ctx *c, json_t *cl)
 	return o;
 }
 
+/* ---- the several-tables form ----------------------------------------------------
+ *
+ * "tables": [{ "id", "metric"?, "rows": [{ "test", "point"?, "values": {column:
+ * number or {metric: number}} }] }].  A row with a "point" (an object of sweep
+ * key: value) is compared with the emulated runs whose point has those values;
+ * the emulated value of a metric is the mean over those runs.  Kinds: relative,
+ * flat, difference (see judge_tables()). */
+
+static json_t *find_table(json_t *pub, const char *id)
+{
+	size_t i;
+	json_t *t;
+	json_array_foreach(json_object_get(pub, "tables"), i, t) {
+		const char *tid = json_string_value(json_object_get(t, "id"));
+		if (tid && id && !strcmp(tid, id))
+			return t;
+	}
+	return NULL;
+}
+
+/* Does run @r have every key: value of @pt in its point? */
+static int run_at(json_t *r, json_t *pt)
+{
+	json_t *point = json_object_get(r, "point");
+	const char *k;
+	json_t *v;
+	json_object_foreach(pt, k, v) if (!json_equal(json_object_get(point, k), v)) return 0;
+	return 1;
+}
+
+/* A run's @metric; "elapsed_s" is the primary metric when the run has no metric
+ * of that name (kernbench's primary is "elapsed"). */
+static int tables_run_value(json_t *r, const char *metric, double *v)
+{
+	if (report_run_value(r, metric, v) == 0)
+		return 0;
+	json_t *x = json_object_get(json_object_get(r, "primary"), "value");
+	if (!strcmp(metric, "elapsed_s") && json_is_number(x)) {
+		*v = json_number_value(x);
+		return 0;
+	}
+	return -1;
+}
+
+/* Mean over runs of @metric for published kernel @kernel at @pt: 0, or -1 when missing. */
+static int tables_emu(const struct ctx *c, const char *kernel, json_t *pt, const char *metric, double *out)
+{
+	size_t i, n = 0;
+	json_t *r;
+	double s = 0;
+	json_array_foreach(c->runs, i, r) {
+		double v;
+		if (strcmp(json_string_value(json_object_get(r, "kernel")) ?: "", map_kernel(c, kernel)) || !run_at(r, pt))
+			continue;
+		if (tables_run_value(r, metric, &v))
+			return -1;
+		s += v;
+		n++;
+	}
+	if (!n)
+		return -1;
+	*out = s / (double)n;
+	return 0;
+}
+
+/* The published value of @metric in column @kernel of @row: 0, or -1 when missing. */
+static int tables_pub(json_t *table, json_t *row, const char *kernel, const char *metric, double *out)
+{
+	json_t *v = json_object_get(json_object_get(row, "values"), kernel);
+	const char *tm = json_string_value(json_object_get(table, "metric"));
+	if (json_is_object(v))
+		v = json_object_get(v, metric);
+	else if (tm && strcmp(tm, metric))
+		v = NULL;
+	if (!json_is_number(v))
+		return -1;
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* The compared quantity: kernel/baseline - 1, or kernel - baseline for "difference". */
+static int tables_quantity(int diff, double b, double k, double *q)
+{
+	if (!diff && b == 0)
+		return -1;
+	*q = diff ? k - b : k / b - 1;
+	return 0;
+}
+
+static void judge_tables(const struct ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *kind = json_string_value(json_object_get(cl, "kind")) ?: "";
+	const char *tid = json_string_value(json_object_get(cl, "table"));
+	const char *b = json_string_value(json_object_get(cl, "baseline"));
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	int diff = !strcmp(kind, "difference"), flat = !strcmp(kind, "flat");
+	char why[400];
+	if (!flat && !diff && strcmp(kind, "relative")) {
+		snprintf(why, sizeof why, "unknown claim kind \"%s\"", kind);
+		return not_checked(vd, why);
+	}
+	json_t *table = find_table(c->pub, tid);
+	if (!table) {
+		snprintf(why, sizeof why, "no published table \"%s\"", tid ? tid : "(none)");
+		return not_checked(vd, why);
+	}
+	if (!metric)
+		metric = json_string_value(json_object_get(table, "metric"));
+	double lo, hi;
+	if (flat) {
+		json_t *tol = json_object_get(cl, "tolerance");
+		if (!b || !k || !metric || !json_is_number(tol))
+			return not_checked(vd, "claim lacks baseline, kernel, metric or tolerance");
+		hi = json_number_value(tol);
+		lo = -hi;
+	} else {
+		json_t *range = json_object_get(cl, "expect_range");
+		if (!b || !k || !metric || json_array_size(range) != 2)
+			return not_checked(vd, "claim lacks baseline, kernel, metric or expect_range [lo, hi]");
+		lo = json_number_value(json_array_get(range, 0));
+		hi = json_number_value(json_array_get(range, 1));
+	}
+	/* the rows: "row", "rows", or every row of the table */
+	json_t *want = json_object_get(cl, "rows"), *rows = json_array();
+	if (json_is_string(json_object_get(cl, "row")))
+		want = json_pack("[O]", json_object_get(cl, "row"));
+	else
+		json_incref(want);
+	size_t i, j;
+	json_t *row, *w;
+	if (json_is_array(want)) {
+		json_array_foreach(want, i, w) {
+			json_t *found = NULL;
+			json_array_foreach(json_object_get(table, "rows"), j, row)
+				if (json_equal(json_object_get(row, "test"), w))
+					found = row;
+			if (!found) {
+				snprintf(why, sizeof why, "no row \"%s\" in published table \"%s\"",
+					 json_string_value(w) ?: "?", tid);
+				json_decref(want);
+				json_decref(rows);
+				return not_checked(vd, why);
+			}
+			json_array_append(rows, found);
+		}
+	} else {
+		json_array_extend(rows, json_object_get(table, "rows"));
+	}
+	json_decref(want);
+	json_array_foreach(rows, i, row) {
+		if (!json_is_object(json_object_get(row, "point"))) {
+			snprintf(why, sizeof why, "no emulated sweep point for row \"%s\" of table \"%s\"",
+				 json_string_value(json_object_get(row, "test")) ?: "?", tid);
+			json_decref(rows);
+			return not_checked(vd, why);
+		}
+	}
+	int ok = 1;
+	json_array_foreach(rows, i, row) {
+		json_t *pt = json_object_get(row, "point");
+		const char *test = json_string_value(json_object_get(row, "test")) ?: "?";
+		char *s = pt_text(pt);
+		double eb, ek, e, pb, pk, p;
+		if (tables_emu(c, b, pt, metric, &eb) || tables_emu(c, k, pt, metric, &ek) ||
+		    tables_quantity(diff, eb, ek, &e)) {
+			snprintf(why, sizeof why, "no emulated %s for %s and %s at %s", metric, b, k, s);
+			free(s);
+			json_decref(rows);
+			return not_checked(vd, why);
+		}
+		int hp = tables_pub(table, row, b, metric, &pb) == 0 && tables_pub(table, row, k, metric, &pk) == 0 &&
+			 tables_quantity(diff, pb, pk, &p) == 0;
+		int is = flat ? fabs(e) <= hi + 1e-9 : e >= lo - 1e-9 && e <= hi + 1e-9;
+		ok &= is;
+		char pubs[128] = "-";
+		if (diff) {
+			if (hp)
+				snprintf(pubs, sizeof pubs, "%+.4g (%.6g vs %.6g)", p, pk, pb);
+			DETAIL(vd, "%s%s %s: %s %s - %s: published %s, emulated %+.4g (%.6g vs %.6g) (need %g .. %g)%s",
+			       i ? "; " : "", test, s, metric, k, b, pubs, e, ek, eb, lo, hi, is ? "" : " [out of range]");
+		} else {
+			if (hp)
+				snprintf(pubs, sizeof pubs, "%+.1f%% (%.6g vs %.6g)", 100 * p, pk, pb);
+			if (flat)
+				DETAIL(vd, "%s%s %s: %s %s/%s - 1: published %s, emulated %+.1f%% (%.6g vs %.6g) "
+					   "(need |.| <= %.1f%%)%s",
+				       i ? "; " : "", test, s, metric, k, b, pubs, 100 * e, ek, eb, 100 * hi,
+				       is ? "" : " [not flat]");
+			else
+				DETAIL(vd, "%s%s %s: %s %s/%s - 1: published %s, emulated %+.1f%% (%.6g vs %.6g) "
+					   "(need %+.1f%% .. %+.1f%%)%s",
+				       i ? "; " : "", test, s, metric, k, b, pubs, 100 * e, ek, eb, 100 * lo, 100 * hi,
+				       is ? "" : " [out of range]");
+		}
+		json_t *cellj = json_pack("{s:s,s:s,s:O,s:s,s:{s:o,s:o,s:o},s:{s:f,s:f,s:f}}", "table", tid, "row", test,
+					  "point", pt, "metric", metric, "published", "baseline",
+					  hp ? num(pb) : json_null(), "kernel", hp ? num(pk) : json_null(), "value",
+					  hp ? num(p) : json_null(), "emulated", "baseline", eb, "kernel", ek, "value", e);
+		json_array_append_new(vd->cells, cellj);
+		free(s);
+	}
+	json_decref(rows);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+static json_t *judge_tables_claim(const struct ctx *c, json_t *cl)
+{
+	struct verdict vd = { "not checked", NULL, 0, json_array() };
+	const char *kind = json_string_value(json_object_get(cl, "kind")) ?: "";
+	judge_tables(c, cl, &vd);
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o}", "id",
+			      json_string_value(json_object_get(cl, "id")) ?: "", "kind", kind, "text",
+			      json_string_value(json_object_get(cl, "text")) ?: "", "verdict", vd.v, "detail",
+			      vd.detail ? vd.detail : "", "cells", vd.cells);
+	free(vd.detail);
+	return o;
+}
+
 /* ---- one seed ------------------------------------------------------------------ */
 
 static json_t *evaluate(struct seed *s)
@@ -528,27 +750,27 @@ static json_t *evaluate(struct seed *s)
 	json_object_set_new(o, "tables", tables);
 	int counts[3] = { 0, 0, 0 };
 	if (!t) {
-		/* the several-tables form (seed 001 on): show the published tables; claims
-		 * are not checked until reproduce knows how their rows map to sweep points */
+		/* the several-tables form (seed 001 on): show the published tables and judge
+		 * the claims on rows that name an emulated sweep point (judge_tables()) */
 		json_object_set(o, "published_tables", json_object_get(pub, "tables"));
 		if (s->res) {
 			json_object_set_new(o, "results", json_string(s->results_path));
 			json_t *claims = json_array();
 			size_t i;
 			json_t *cl;
+			json_t *empty = json_object();
+			struct ctx c = { pub, json_object_get(s->res, "runs"), NULL, NULL, 1, empty };
 			json_array_foreach(json_object_get(pub, "claims"), i, cl) {
-				json_array_append_new(claims, json_pack("{s:s,s:s,s:s,s:s,s:s,s:[]}", "id",
-					json_string_value(json_object_get(cl, "id")) ?: "", "kind",
-					json_string_value(json_object_get(cl, "kind")) ?: "", "text",
-					json_string_value(json_object_get(cl, "text")) ?: "", "verdict", "not checked",
-					"detail", "published \"tables\" (several tables, rows by test name) are not yet matched "
-						  "to emulated sweep points", "cells"));
-				counts[2]++;
+				json_t *v = judge_tables_claim(&c, cl);
+				const char *vs = json_string_value(json_object_get(v, "verdict"));
+				counts[!strcmp(vs, "reproduced") ? 0 : !strcmp(vs, "not reproduced") ? 1 : 2]++;
+				json_array_append_new(claims, v);
 			}
+			json_decref(empty);
 			json_object_set_new(o, "claims", claims);
 		}
-		json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i}", "reproduced", 0, "not_reproduced", 0,
-							    "not_checked", counts[2]));
+		json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i}", "reproduced", counts[0],
+							    "not_reproduced", counts[1], "not_checked", counts[2]));
 		return o;
 	}
 	if (s->res) {
@@ -651,9 +873,13 @@ static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
 				if (!lbl)
 					lbl = json_object_get(row, "point");
 				char *l = pt_text(lbl), *v = pt_text(json_object_get(row, "values"));
-				fprintf(f, md ? "- %s: `%s`\n" : "    %s: %s\n", l ? l : "-", v ? v : "-");
+				json_t *rp = json_object_get(row, "test") ? json_object_get(row, "point") : NULL;
+				char *p = rp ? pt_text(rp) : NULL;
+				fprintf(f, md ? "- %s%s%s%s: `%s`\n" : "    %s%s%s%s: %s\n", l ? l : "-", p ? " (point " : "",
+					p ? p : "", p ? ")" : "", v ? v : "-");
 				free(l);
 				free(v);
+				free(p);
 			}
 		}
 		json_t *cl;
@@ -664,6 +890,13 @@ static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
 				json_string_value(json_object_get(cl, "verdict")), json_string_value(json_object_get(cl, "id")),
 				json_string_value(json_object_get(cl, "kind")), json_string_value(json_object_get(cl, "text")),
 				json_string_value(json_object_get(cl, "detail")));
+		json_t *sm = json_object_get(o, "summary");
+		if (json_object_get(o, "claims"))
+			fprintf(f, md ? "\nSummary: %lld reproduced, %lld not reproduced, %lld not checked.\n"
+				      : "  summary: %lld reproduced, %lld not reproduced, %lld not checked\n",
+				(long long)json_integer_value(json_object_get(sm, "reproduced")),
+				(long long)json_integer_value(json_object_get(sm, "not_reproduced")),
+				(long long)json_integer_value(json_object_get(sm, "not_checked")));
 		fputc('\n', f);
 		return;
 	}

@@ -8,7 +8,10 @@
  * judge every claim in each.  The values are chosen so that each claim kind
  * (direction, shape, value, relative, series-varies) is reproduced in one group
  * and not in the other (or in neither, where stated); unknown kinds and claims
- * about missing kernels or series are "not checked".  Then: a real run into a
+ * about missing kernels or series are "not checked".  The several-tables form
+ * (seed 001's) gets its own crafted pair: relative, flat and difference claims on
+ * rows with a sweep point, reproduced and not, and rows without one (not
+ * checked).  Then: a real run into a
  * private runs directory, seeds without a scenario, seed selection, and usage
  * errors (exit 2, one line on stderr).
  */
@@ -209,6 +212,154 @@ static void verdicts(void **state)
 	json_decref(d);
 }
 
+/* The several-tables form: rows that name a sweep point in "point" are judged
+ * (relative, flat, difference), through kernel_map; a row without one is not
+ * checked.  Emulated: kernels base-k and new-k, workload.n = 1, 2, 3, two runs
+ * each; primary "elapsed" (published as elapsed_s), metric sys_s. */
+static const char tables_published[] =
+	"{ \"seed\": \"903\", \"title\": \"tables\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
+	"  \"kernel_map\": { \"base\": \"base-k\", \"new\": \"new-k\" },\n"
+	"  \"tables\": [\n"
+	"    { \"id\": \"kb\", \"rows\": [\n"
+	"      { \"test\": \"one\", \"point\": { \"workload.n\": 1 }, \"values\": {\n"
+	"          \"base\": { \"elapsed_s\": 100, \"sys_s\": 10 }, \"new\": { \"elapsed_s\": 112.5, \"sys_s\": 11 } } },\n"
+	"      { \"test\": \"two\", \"point\": { \"workload.n\": 2 }, \"values\": {\n"
+	"          \"base\": { \"elapsed_s\": 200, \"sys_s\": 10 }, \"new\": { \"elapsed_s\": 201, \"sys_s\": 10.25 } } },\n"
+	"      { \"test\": \"three\", \"point\": { \"workload.n\": 3 }, \"values\": {\n"
+	"          \"base\": { \"elapsed_s\": 300, \"sys_s\": 10 }, \"new\": { \"elapsed_s\": 330, \"sys_s\": 10.5 } } } ] },\n"
+	"    { \"id\": \"scalar\", \"metric\": \"thr\", \"rows\": [\n"
+	"      { \"test\": \"peak\", \"values\": { \"base\": 100, \"new\": 106 } } ] } ],\n"
+	"  \"claims\": [\n"
+	"    {\"id\": \"rel-ok\", \"kind\": \"relative\", \"table\": \"kb\", \"row\": \"one\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.11, 0.14]},\n"
+	"    {\"id\": \"rel-bad\", \"kind\": \"relative\", \"table\": \"kb\", \"row\": \"three\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.11, 0.14]},\n"
+	"    {\"id\": \"flat-ok\", \"kind\": \"flat\", \"table\": \"kb\", \"rows\": [\"two\"], \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.01},\n"
+	"    {\"id\": \"flat-bad\", \"kind\": \"flat\", \"table\": \"kb\", \"rows\": [\"two\", \"three\"], \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.01},\n"
+	"    {\"id\": \"flat-all-ok\", \"kind\": \"flat\", \"table\": \"kb\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.13},\n"
+	"    {\"id\": \"flat-all-bad\", \"kind\": \"flat\", \"table\": \"kb\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.11},\n"
+	"    {\"id\": \"diff-ok\", \"kind\": \"difference\", \"table\": \"kb\", \"metric\": \"sys_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.05, 2.5]},\n"
+	"    {\"id\": \"diff-bad\", \"kind\": \"difference\", \"table\": \"kb\", \"row\": \"three\", \"metric\": \"sys_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.29, 1.64]},\n"
+	"    {\"id\": \"nopoint\", \"kind\": \"relative\", \"table\": \"scalar\", \"row\": \"peak\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.05, 0.08]},\n"
+	"    {\"id\": \"nopoint-flat\", \"kind\": \"flat\", \"table\": \"scalar\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.1},\n"
+	"    {\"id\": \"no-row\", \"kind\": \"flat\", \"table\": \"kb\", \"row\": \"ghost\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.1},\n"
+	"    {\"id\": \"no-metric\", \"kind\": \"difference\", \"table\": \"kb\", \"row\": \"one\", \"metric\": \"user_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0, 1]},\n"
+	"    {\"id\": \"banana\", \"kind\": \"banana\", \"table\": \"kb\"}\n"
+	"  ] }\n";
+
+static void write_tables_emulated(void)
+{
+	/* elapsed[kernel][n - 1][run], sys_s[kernel][n - 1] */
+	const double el[2][3][2] = { { { 100, 100 }, { 200, 200 }, { 300, 300 } },
+				     { { 111, 113 }, { 201, 201 }, { 330, 330 } } };
+	const double sys[2][3] = { { 10, 10, 10 }, { 11, 10.5, 12 } };
+	json_t *runs = json_array();
+	for (int k = 0; k < 2; k++)
+		for (int n = 1; n <= 3; n++)
+			for (int r = 0; r < 2; r++)
+				json_array_append_new(
+					runs, json_pack("{s:s,s:{s:i},s:i,s:i,s:i,s:{s:s,s:f,s:s,s:s},s:{s:f},s:{},s:f}",
+							"kernel", k ? "new-k" : "base-k", "point", "workload.n", n,
+							"point_index", n - 1, "run", r, "seed", 1, "primary", "name",
+							"elapsed", "value", el[k][n - 1][r], "unit", "s", "better", "lower",
+							"metrics", "sys_s", sys[k][n - 1], "vmstat", "sim_time",
+							el[k][n - 1][r]));
+	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:{s:[i,i,i]},s:o,s:{s:f,s:[]}}",
+			      "format", "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario",
+			      "name", "crafted", "file", "trace-policies.json", "hash", "0", "runs", 2, "seed", 1,
+			      "sweep", "workload.n", 1, 2, 3, "runs", runs, "host", "wall_seconds", 0.0, "runs");
+	char path[512];
+	snprintf(path, sizeof path, "%s/runs3", dir);
+	mkdir(path, 0777);
+	snprintf(path, sizeof path, "%s/runs3/trace-policies.json", dir);
+	assert_int_equal(json_dump_file(d, path, JSON_INDENT(1)), 0);
+	json_decref(d);
+}
+
+static json_t *claim_by_id(json_t *seed, const char *id)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(seed, "claims"), i, c) if (!strcmp(json_string_value(json_object_get(c, "id")), id)) return c;
+	fail_msg("no claim %s", id);
+	return NULL;
+}
+
+static const char *detail_of(json_t *seed, const char *id)
+{
+	return json_string_value(json_object_get(claim_by_id(seed, id), "detail"));
+}
+
+static void tables_form(void **state)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/pub3", dir);
+	mkdir(path, 0777);
+	write_text("pub3/903.json", tables_published);
+	write_tables_emulated();
+	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
+	snprintf(path, sizeof path, "%s/o3/reproduce.json", dir);
+	json_error_t je;
+	json_t *d = json_load_file(path, 0, &je);
+	assert_non_null(d);
+	json_t *s = json_array_get(json_object_get(d, "seeds"), 0);
+	struct { const char *id, *v; } want[] = {
+		{ "rel-ok", "reproduced" },     { "rel-bad", "not reproduced" },  { "flat-ok", "reproduced" },
+		{ "flat-bad", "not reproduced" }, { "flat-all-ok", "reproduced" }, { "flat-all-bad", "not reproduced" },
+		{ "diff-ok", "reproduced" },    { "diff-bad", "not reproduced" }, { "nopoint", "not checked" },
+		{ "nopoint-flat", "not checked" }, { "no-row", "not checked" },   { "no-metric", "not checked" },
+		{ "banana", "not checked" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const char *got = json_string_value(json_object_get(claim_by_id(s, want[i].id), "verdict"));
+		if (strcmp(got, want[i].v))
+			fail_msg("%s: got %s, want %s", want[i].id, got, want[i].v);
+	}
+	json_t *sm = json_object_get(s, "summary");
+	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 4);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 4);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 5);
+	/* the details: published and emulated values, the verdict's reason */
+	assert_string_equal(detail_of(s, "rel-ok"),
+			    "one {\"workload.n\":1}: elapsed_s new/base - 1: published +12.5% (112.5 vs 100), "
+			    "emulated +12.0% (112 vs 100) (need +11.0% .. +14.0%)");
+	assert_string_equal(detail_of(s, "rel-bad"),
+			    "three {\"workload.n\":3}: elapsed_s new/base - 1: published +10.0% (330 vs 300), "
+			    "emulated +10.0% (330 vs 300) (need +11.0% .. +14.0%) [out of range]");
+	assert_string_equal(detail_of(s, "flat-bad"),
+			    "two {\"workload.n\":2}: elapsed_s new/base - 1: published +0.5% (201 vs 200), "
+			    "emulated +0.5% (201 vs 200) (need |.| <= 1.0%); "
+			    "three {\"workload.n\":3}: elapsed_s new/base - 1: published +10.0% (330 vs 300), "
+			    "emulated +10.0% (330 vs 300) (need |.| <= 1.0%) [not flat]");
+	assert_string_equal(detail_of(s, "diff-bad"),
+			    "three {\"workload.n\":3}: sys_s new - base: published +0.5 (10.5 vs 10), "
+			    "emulated +2 (12 vs 10) (need 0.29 .. 1.64) [out of range]");
+	assert_string_equal(detail_of(s, "nopoint"), "no emulated sweep point for row \"peak\" of table \"scalar\"");
+	assert_string_equal(detail_of(s, "nopoint-flat"), "no emulated sweep point for row \"peak\" of table \"scalar\"");
+	assert_string_equal(detail_of(s, "no-row"), "no row \"ghost\" in published table \"kb\"");
+	assert_string_equal(detail_of(s, "no-metric"), "no emulated user_s for base and new at {\"workload.n\":1}");
+	assert_string_equal(detail_of(s, "banana"), "unknown claim kind \"banana\"");
+	/* the cells: every row of the table when "row"/"rows" is absent; means over runs */
+	json_t *cells = json_object_get(claim_by_id(s, "diff-ok"), "cells");
+	assert_int_equal(json_array_size(cells), 3);
+	json_t *c1 = json_array_get(cells, 1);
+	assert_string_equal(json_string_value(json_object_get(c1, "row")), "two");
+	assert_true(json_number_value(json_object_get(json_object_get(c1, "emulated"), "value")) == 10.5 - 10.0);
+	assert_true(json_number_value(json_object_get(json_object_get(c1, "published"), "value")) == 10.25 - 10.0);
+	json_t *c0 = json_array_get(json_object_get(claim_by_id(s, "rel-ok"), "cells"), 0);
+	assert_true(json_number_value(json_object_get(json_object_get(c0, "emulated"), "kernel")) == 112.0);
+	/* 112/100 - 1 as written with 12 significant digits (results_write) */
+	assert_true(json_number_value(json_object_get(json_object_get(c0, "emulated"), "value")) == 0.12);
+	json_decref(d);
+	/* the text: rows with their points, verdicts, the summary */
+	char *out = slurp("out");
+	assert_non_null(strstr(out, "    \"one\" (point {\"workload.n\":1}): {\"base\":"));
+	assert_non_null(strstr(out, "    \"peak\": {\"base\":100,\"new\":106}\n"));
+	assert_non_null(strstr(out, "    [reproduced] rel-ok (relative): \n"));
+	assert_non_null(strstr(out, "    [not reproduced] diff-bad (difference): \n"));
+	assert_non_null(strstr(out, "    [not checked] nopoint (relative): \n"));
+	assert_non_null(strstr(out, "  summary: 4 reproduced, 4 not reproduced, 5 not checked\n"));
+	free(out);
+}
+
 static void real_run(void **state)
 {
 	write_text("pub2/000.json",
@@ -286,6 +437,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verdicts),
+		cmocka_unit_test(tables_form),
 		cmocka_unit_test(real_run),
 		cmocka_unit_test(usage_errors),
 	};
