@@ -329,16 +329,7 @@ static void kb_finish(struct sim *s)
 	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
 	sim_metric(s, "disk_reads", (double)ds->reads);
 	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
-	uint64_t lock = 0, contended = 0;
-	double wait = 0;
-	for (int i = 0; i < MM_NR_ZONES; i++) {
-		lock += k->lru_lock[i].acquisitions;
-		contended += k->lru_lock[i].contended;
-		wait += k->lru_lock[i].wait_s;
-	}
-	sim_metric(s, "lru_lock_acquisitions", (double)lock);
-	sim_metric(s, "lru_lock_contended", (double)contended);
-	sim_metric(s, "lru_lock_wait_s", wait);
+	mm_kernel_lock_metrics(k, s);
 	if (c->check)
 		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
 	if (k->kops->finish)

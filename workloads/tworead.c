@@ -235,16 +235,7 @@ static void tworead_finish(struct sim *s)
 	sim_metric(s, "reader_cpu_s", c->task.tm.paid / k->clock);
 	sim_metric(s, "reader_cpu_payments", (double)c->task.tm.executes);
 	sim_metric(s, "kswapd_cpu_payments", (double)k->kswapd.tm.executes);
-	uint64_t lock = 0, contended = 0;
-	double wait = 0;
-	for (int i = 0; i < MM_NR_ZONES; i++) {
-		lock += k->lru_lock[i].acquisitions;
-		contended += k->lru_lock[i].contended;
-		wait += k->lru_lock[i].wait_s;
-	}
-	sim_metric(s, "lru_lock_acquisitions", (double)lock);
-	sim_metric(s, "lru_lock_contended", (double)contended);
-	sim_metric(s, "lru_lock_wait_s", wait);
+	mm_kernel_lock_metrics(k, s);
 	for (int i = 0; i < MM_NR_ZONES; i++) {
 		struct zone *z = &k->phys.zones[i];
 		if (mm_zone_empty(z))

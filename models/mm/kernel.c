@@ -11,6 +11,7 @@
 #include "models/mm/kernel.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -303,6 +304,37 @@ void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order)
 	sg_mutex_unlock(k->kswapd_mx);
 }
 
+/* The allocator module works on its lists without a task; what it did under
+ * zone->lock (pcp refills and drains, buddy operations) shows in its per-zone lock
+ * counts.  Replay each new acquisition on the zone's spinlock with the pages it
+ * moved as hold time, so zone->lock contends like lru_lock does. */
+static void zone_lock_replay(struct mm_kernel *k, struct mm_task *t, const uint64_t *before,
+			     uint64_t pages_before)
+{
+	const struct alloc_stats *st = &k->alloc->st;
+	uint64_t moved = st->locked_pages - pages_before;
+	for (int z = 0; z < MM_NR_ZONES; z++) {
+		uint64_t n = st->zone_lock[z] - before[z];
+		for (uint64_t i = 0; i < n; i++) {
+			mm_spin_lock(k, t, &k->zone_lock[z]);
+			/* each page moved touches its struct page and a list neighbour */
+			mm_charge(t, (double)(moved / (n ? n : 1)) * 2 * k->costs->page_op);
+			mm_spin_unlock(k, t, &k->zone_lock[z]);
+		}
+	}
+}
+
+/* mm_alloc_pages() with zone->lock replayed on the spinlock model. */
+static void alloc_locked(struct mm_kernel *k, struct mm_task *t, int cls, unsigned flags,
+			 struct mm_alloc_result *res)
+{
+	uint64_t before[MM_NR_ZONES];
+	memcpy(before, k->alloc->st.zone_lock, sizeof before);
+	uint64_t pages = k->alloc->st.locked_pages;
+	mm_alloc_pages(&k->phys, cls, 0, MM_RCLM_EASY, t->cpu, flags, res);
+	zone_lock_replay(k, t, before, pages);
+}
+
 uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
 {
 	struct mm_alloc_result res;
@@ -312,7 +344,7 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 	 * only "any page", -1; colour-aware allocation comes with seed 004) */
 	int color = coloring_pick(k->coloring, t);
 	for (;;) {
-		mm_alloc_pages(&k->phys, cls, 0, MM_RCLM_EASY, t->cpu, flags, &res);
+		alloc_locked(k, t, cls, flags, &res);
 		mm_charge(t, 100 + 20.0 * res.wmark_checks);
 		if (res.wake_kswapd)
 			mm_wakeup_kswapd(k, res.kswapd_order);
@@ -326,8 +358,8 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 		t->memalloc = true;
 		bool progress = mm_try_to_free_pages(k, t, cls, gfp);
 		t->memalloc = false;
-		mm_alloc_pages(&k->phys, cls, 0, MM_RCLM_EASY, t->cpu,
-			       flags | (progress ? MM_ALLOC_AFTER_RECLAIM : MM_ALLOC_LAST_TRY), &res);
+		alloc_locked(k, t, cls, flags | (progress ? MM_ALLOC_AFTER_RECLAIM : MM_ALLOC_LAST_TRY),
+			     &res);
 		if (res.status == MM_ALLOC_OK)
 			break;
 		if (!progress && res.status == MM_ALLOC_NEED_OOM)
@@ -351,7 +383,11 @@ void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	mm_charge(t, 100);
 	/* the allocator's free_pages_bulk() clears the zone's scan state when pages
 	 * reach the buddy lists (not while they sit on a per-CPU list) */
+	uint64_t before[MM_NR_ZONES];
+	memcpy(before, k->alloc->st.zone_lock, sizeof before);
+	uint64_t pages = k->alloc->st.locked_pages;
 	mm_free_pages(&k->phys, pfn, 0, t->cpu, false);   /* counts PGFREE */
+	zone_lock_replay(k, t, before, pages);
 }
 
 int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
@@ -397,8 +433,10 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 			       "module %s only runs on frames (replay, trace workload); the %s workload needs a kernel-level module such as lru2q or clockpro",
 			       k->rc->ops->name, s->wl->name);
 	}
-	for (int i = 0; i < MM_NR_ZONES; i++)
+	for (int i = 0; i < MM_NR_ZONES; i++) {
 		mm_spin_init(&k->lru_lock[i]);
+		mm_spin_init(&k->zone_lock[i]);
+	}
 	k->lru_add_pvec = calloc((size_t)s->machine.cpus, sizeof *k->lru_add_pvec);
 	k->accessed_pvec = calloc((size_t)s->machine.cpus, sizeof *k->accessed_pvec);
 	if (!k->lru_add_pvec || !k->accessed_pvec)
@@ -430,6 +468,31 @@ void mm_kernel_fini(struct mm_kernel *k)
 	free(k->lru_add_pvec);
 	free(k->accessed_pvec);
 	memset(k, 0, sizeof *k);
+}
+
+void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s)
+{
+	static const char *const names[2] = { "lru_lock", "zone_lock" };
+	for (int l = 0; l < 2; l++) {
+		const struct mm_spinlock *locks = l ? k->zone_lock : k->lru_lock;
+		uint64_t acq = 0, cont = 0, bounces = 0;
+		double wait = 0;
+		for (int i = 0; i < MM_NR_ZONES; i++) {
+			acq += locks[i].acquisitions;
+			cont += locks[i].contended;
+			bounces += locks[i].bounces;
+			wait += locks[i].wait_s;
+		}
+		char key[64];
+		snprintf(key, sizeof key, "%s_acquisitions", names[l]);
+		sim_metric(s, key, (double)acq);
+		snprintf(key, sizeof key, "%s_contended", names[l]);
+		sim_metric(s, key, (double)cont);
+		snprintf(key, sizeof key, "%s_wait_s", names[l]);
+		sim_metric(s, key, wait);
+		snprintf(key, sizeof key, "%s_bounces", names[l]);
+		sim_metric(s, key, (double)bounces);
+	}
 }
 
 int mm_kernel_check(struct mm_kernel *k, struct mm_err *e)

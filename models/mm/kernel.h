@@ -120,6 +120,7 @@ struct mm_kernel {
 	double copy_cycles_per_byte;
 
 	struct mm_spinlock lru_lock[MM_NR_ZONES];
+	struct mm_spinlock zone_lock[MM_NR_ZONES];   /* zone->lock: buddy lists, pcp refill/drain */
 	bool untimed;                      /* functional warm-up: no simulated time passes */
 	struct pagevec *lru_add_pvec;      /* [ncpus] */
 	struct pagevec *accessed_pvec;     /* [ncpus] page_accessed_pvec (batched variant) */
@@ -162,6 +163,12 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e);
 
 /** mm_kernel_fini() - free everything mm_kernel_init() and the files allocated. */
 void mm_kernel_fini(struct mm_kernel *k);
+
+/**
+ * mm_kernel_lock_metrics() - add the spinlock counters to @s's metrics, summed over
+ * zones: lru_lock_ and zone_lock_ acquisitions, contended, wait_s, bounces.
+ */
+void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s);
 
 /** mm_kernel_check() - Returns: 0, or -1 with @e naming the first broken invariant. */
 int mm_kernel_check(struct mm_kernel *k, struct mm_err *e);
