@@ -18,6 +18,23 @@ int module_unknown(struct mm_err *e, const char *file, const char *path, const c
 		       name ? name : "", list);
 }
 
+int module_find(const void *const *registry, size_t name_offset, const char *name,
+		const char *kind, const char *file, const char *path, struct mm_err *e)
+{
+	const char *names[32];
+	int n = 0, found = -1;
+	for (int i = 0; registry[i] && n < 31; i++) {
+		names[n] = *(const char *const *)((const char *)registry[i] + name_offset);
+		if (name && strcmp(names[n], name) == 0)
+			found = i;
+		n++;
+	}
+	names[n] = NULL;
+	if (found < 0)
+		module_unknown(e, file, path, kind, name, names);
+	return found;
+}
+
 void *module_cfg_load(const struct mm_param *spec, size_t cfg_size, json_t *params,
 		      const char *file, const char *path, struct mm_err *e)
 {

@@ -23,6 +23,14 @@ int module_unknown(struct mm_err *e, const char *file, const char *path, const c
 		   const char *name, const char *const *names);
 
 /**
+ * module_find() - look @name up in a NULL-terminated registry of ops structs whose
+ * name field sits at @name_offset (offsetof(struct X_ops, name)).
+ * Returns: the index of the module, or -1 with @e set by module_unknown().
+ */
+int module_find(const void *const *registry, size_t name_offset, const char *name,
+		const char *kind, const char *file, const char *path, struct mm_err *e);
+
+/**
  * module_cfg_load() - allocate a zeroed config of @cfg_size and fill it from @spec
  * with @params (an object or NULL; key "module" skipped).
  * Returns: the config (free() it), or NULL with @e naming the offending path.

@@ -7,6 +7,7 @@
  */
 #include "models/coloring/coloring.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,19 +36,11 @@ struct coloring *coloring_create(const char *name, json_t *params, uint32_t ncol
 				 struct mm_vmstat *vs, const char *file, const char *path,
 				 struct mm_err *e)
 {
-	const struct coloring_ops *ops = NULL;
-	const char *names[8];
-	int n = 0;
-	for (int i = 0; registry[i]; i++) {
-		names[n++] = registry[i]->name;
-		if (name && strcmp(registry[i]->name, name) == 0)
-			ops = registry[i];
-	}
-	names[n] = NULL;
-	if (!ops) {
-		module_unknown(e, file, path, "coloring", name, names);
+	int i = module_find((const void *const *)registry, offsetof(struct coloring_ops, name), name,
+			    "coloring", file, path, e);
+	if (i < 0)
 		return NULL;
-	}
+	const struct coloring_ops *ops = registry[i];
 	struct coloring *c = calloc(1, sizeof *c);
 	if (!c) {
 		mm_errf(e, file, path, "out of memory");

@@ -8,6 +8,7 @@
  */
 #include "models/kmap/kmap.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,19 +40,11 @@ const struct kmap_ops *const *kmap_modules(void)
 struct kmap *kmap_create(const char *name, json_t *params, struct mm_kernel *k,
 			 struct mm_vmstat *vs, const char *file, const char *path, struct mm_err *e)
 {
-	const struct kmap_ops *ops = NULL;
-	const char *names[8];
-	int n = 0;
-	for (int i = 0; registry[i]; i++) {
-		names[n++] = registry[i]->name;
-		if (name && strcmp(registry[i]->name, name) == 0)
-			ops = registry[i];
-	}
-	names[n] = NULL;
-	if (!ops) {
-		module_unknown(e, file, path, "kmap", name, names);
+	int i = module_find((const void *const *)registry, offsetof(struct kmap_ops, name), name,
+			    "kmap", file, path, e);
+	if (i < 0)
 		return NULL;
-	}
+	const struct kmap_ops *ops = registry[i];
 	struct kmap *m = calloc(1, sizeof *m);
 	if (!m) {
 		mm_errf(e, file, path, "out of memory");
