@@ -24,33 +24,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-static char dir[256];
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096], full[5000];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	snprintf(full, sizeof full, "\"$MMEMU\" %s >%s/out 2>%s/err", cmd, dir, dir);
-	int st = system(full);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return strdup("");
-	char *buf = calloc(1, 1 << 20);
-	size_t n = fread(buf, 1, (1 << 20) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#include "tests/clitest.h"
 
 static int lines(const char *s)
 {
@@ -296,15 +270,7 @@ static void plot_svg(void **state)
 
 static int setup(void **state)
 {
-	snprintf(dir, sizeof dir, "/tmp/mmemu-test-compare-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_dir("compare");
 }
 
 int main(void)

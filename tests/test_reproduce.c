@@ -30,33 +30,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-static char dir[256];
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096], full[5000];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	snprintf(full, sizeof full, "\"$MMEMU\" %s >%s/out 2>%s/err", cmd, dir, dir);
-	int st = system(full);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return strdup("");
-	char *buf = calloc(1, 1 << 20);
-	size_t n = fread(buf, 1, (1 << 20) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#include "tests/clitest.h"
 
 static void write_text(const char *name, const char *text)
 {
@@ -409,8 +383,7 @@ static void usage_errors(void **state)
 
 static int setup(void **state)
 {
-	snprintf(dir, sizeof dir, "/tmp/mmemu-test-reproduce-XXXXXX");
-	if (!mkdtemp(dir))
+	if (scratch_dir("reproduce"))
 		return -1;
 	const char *sub[] = { "pub", "pub2", "runs", "bad" };
 	for (int i = 0; i < 4; i++) {
@@ -420,13 +393,6 @@ static int setup(void **state)
 			return -1;
 	}
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)

@@ -27,46 +27,8 @@
 
 #include <cmocka.h>
 
-static char dir[256];
+#include "tests/clitest.h"
 static const char *scen = "scenarios/teaching/trace-policies.json";
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096], full[5000];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	snprintf(full, sizeof full, "\"$MMEMU\" %s >%s/out 2>%s/err", cmd, dir, dir);
-	int st = system(full);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp_path(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	size_t r;
-	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
-		if (n + 1 == cap)
-			buf = realloc(buf, cap *= 2);
-	}
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static char *slurp(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	char *s = slurp_path(path);
-	return s ? s : strdup("");
-}
 
 /* Assert that two results files are byte-identical before their "host" section. */
 static void same_but_host(const char *a, const char *b)
@@ -261,15 +223,7 @@ static void usage_errors(void **state)
 
 static int setup(void **state)
 {
-	snprintf(dir, sizeof dir, "/tmp/mmemu-test-sweep-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_dir("sweep");
 }
 
 int main(void)
