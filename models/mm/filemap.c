@@ -171,7 +171,6 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 					f->ra.size = max;
 				if (n < f->ra.size)
 					n = f->ra.size;
-				f->ra.ahead_start = idx;
 			}
 			/* A page read here may be reclaimed before we get to it: allocating
 			 * the later pages of the window can enter reclaim after an earlier

@@ -84,7 +84,6 @@ enum { MM_LRU_INACTIVE = 0, MM_LRU_ACTIVE = 1, MM_LRU_USE_ONCE = 2 };
 struct mm_ra {
 	uint32_t prev_index;       /* last page index read */
 	uint32_t size;             /* current window in pages (0 = off) */
-	uint32_t ahead_start;      /* first page of the window read ahead */
 };
 
 struct mm_file {
