@@ -30,6 +30,7 @@
 	X(ALLOCSTALL, "allocstall")         /* direct reclaim entries */              \
 	X(PGROTATED, "pgrotated")                                                     \
 	X(KSWAPD_WAKEUP, "kswapd_wakeup")                                             \
+	X(OOM_RETRY, "oom_retry")           /* allocations restarted: not yet OOM */  \
 	X(PGREFAULT, "pgrefault")           /* faults on a recently evicted page */   \
 	X(REF_HIT, "ref_hit")               /* references that found their page resident */ \
 	X(REF_MISS, "ref_miss")             /* references that did not */             \

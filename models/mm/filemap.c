@@ -26,6 +26,7 @@
 #include "models/disk.h"
 #include "models/kmap/kmap.h"
 #include "models/mm/kernel.h"
+#include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 
 struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t size, int disk,
@@ -242,15 +243,21 @@ static void writeback_end_io(void *arg)
 int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 {
 	struct page *p = &k->phys.pages[pfn];
-	if (p->mapping == 0 || p->mapping > (uint32_t)k->nfiles)
-		return -1;
-	struct mm_file *f = k->files[p->mapping - 1];
+	int disk;
+	uint64_t ps = k->phys.page_size, off;
+	bool swap = mm_swap_where(k, pfn, &disk, &off);
+	if (!swap) {
+		if (p->mapping == 0 || p->mapping > (uint32_t)k->nfiles)
+			return -1;
+		struct mm_file *f = k->files[p->mapping - 1];
+		disk = f->disk;
+		off = f->disk_off + (uint64_t)p->index * ps;
+	}
 	struct wb_io *io = malloc(sizeof *io);
 	if (!io)
 		return -1;
 	io->k = k;
 	io->pfn = pfn;
-	uint64_t ps = k->phys.page_size;
 	/* clear_page_dirty_for_io + set_page_writeback + SetPageReclaim: three atomics */
 	mm_charge(t, 3 * k->costs->atomic);
 	page_clear(p, PG_dirty);
@@ -259,6 +266,8 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	p->count++;                        /* held by the I/O until it completes */
 	k->nr_dirty--;
 	mm_count(&k->s->vs, MM_PGPGOUT, ps / 1024);
+	if (swap)
+		mm_count(&k->s->vs, MM_PSWPOUT, 1);
 	if (k->untimed) {
 		/* functional mode: the write completes at once */
 		k->writeback_inflight++;
@@ -266,8 +275,7 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		return 0;
 	}
 	k->writeback_inflight++;
-	if (disk_submit(sim_disk(k->s, f->disk), 1, f->disk_off + (uint64_t)p->index * ps, ps,
-			writeback_end_io, io)) {
+	if (disk_submit(sim_disk(k->s, disk), 1, off, ps, writeback_end_io, io)) {
 		k->writeback_inflight--;
 		page_clear(p, PG_writeback);
 		page_clear(p, PG_reclaim);

@@ -24,6 +24,7 @@
 #include "models/coloring/coloring.h"
 #include "models/kmap/kmap.h"
 #include "models/mm/mm_check.h"
+#include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 #include "models/sched.h"
 
@@ -34,6 +35,8 @@ const struct mm_param mm_kernel_params[] = {
 		 "sequential readahead (random reads never read ahead)"),
 	MM_PARAM(struct mm_kernel_cfg, swappiness, "swappiness", MM_P_INT, 0, 100, "60",
 		 "vm_swappiness (2.6 default 60)"),
+	MM_PARAM(struct mm_kernel_cfg, swap_size, "swap", MM_P_SIZE, 0, UINT64_C(1) << 42, "0",
+		 "swap area at the end of the machine's last disk (0: no swap); anonymous pages are swapped out through reclaim"),
 	MM_PARAM(struct mm_kernel_cfg, batch_mark_accessed, "batch_mark_accessed", MM_P_BOOL, 1, 0,
 		 "false", "mark_page_accessed through a per-CPU pagevec drained under lru_lock (Nikita Danilov, 2004-11; kernel-mechanisms.md 2.1)"),
 	MM_PARAM_END
@@ -217,12 +220,52 @@ static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec
 	}
 	if (locked)
 		mm_lru_unlock(k, t, locked);
-	/* release_pages: one atomic decrement per page */
-	for (unsigned i = 0; i < pv->nr; i++) {
-		k->phys.pages[pv->pfn[i]].count--;
-		mm_charge(t, k->costs->atomic);
-	}
+	mm_release_pages(k, t, pv->pfn, pv->nr);
 	pv->nr = 0;
+}
+
+void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pfns, unsigned n)
+{
+	struct zone *locked = NULL;
+	uint32_t dead[PAGEVEC_SIZE];
+	unsigned ndead = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct page *p = &k->phys.pages[pfns[i]];
+		mm_charge(t, k->costs->atomic);   /* put_page_testzero */
+		if (--p->count > 0)
+			continue;
+		/* a page off the lists is isolated by reclaim, which frees it when
+		 * it puts the batch back (mm_lru_orphan) */
+		if (!page_test(p, PG_lru))
+			continue;
+		struct zone *z = mm_zone_of(&k->phys, pfns[i]);
+		if (z != locked) {
+			if (locked)
+				mm_lru_unlock(k, t, locked);
+			mm_lru_lock(k, t, z);
+			locked = z;
+		}
+		/* lru_lock may have been waited for: re-check (TestClearPageLRU) */
+		if (!page_test(p, PG_lru))
+			continue;
+		mm_count(&k->s->vs, MM_POLICY_REMOVE, 1);
+		k->kops->lru_del(k->rc, k, z, pfns[i]);
+		mm_charge(t, 2 * k->costs->page_op);
+		dead[ndead++] = pfns[i];
+		if (ndead == PAGEVEC_SIZE) {
+			/* the free pagevec is full: free it outside the lock */
+			if (locked)
+				mm_lru_unlock(k, t, locked);
+			locked = NULL;
+			for (unsigned j = 0; j < ndead; j++)
+				mm_page_free(k, t, dead[j]);
+			ndead = 0;
+		}
+	}
+	if (locked)
+		mm_lru_unlock(k, t, locked);
+	for (unsigned j = 0; j < ndead; j++)
+		mm_page_free(k, t, dead[j]);
 }
 
 void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint)
@@ -261,10 +304,7 @@ static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pageve
 	}
 	if (locked)
 		mm_lru_unlock(k, t, locked);
-	for (unsigned i = 0; i < pv->nr; i++) {
-		k->phys.pages[pv->pfn[i]].count--;   /* release_pages: one atomic each */
-		mm_charge(t, k->costs->atomic);
-	}
+	mm_release_pages(k, t, pv->pfn, pv->nr);
 	pv->nr = 0;
 }
 
@@ -335,6 +375,34 @@ static void alloc_locked(struct mm_kernel *k, struct mm_task *t, int cls, unsign
 	zone_lock_replay(k, t, before, pages);
 }
 
+/* The rate limit of 2.6.10's out_of_memory() (mm/oom_kill.c): not OOM if the last
+ * failure was more than 5 s ago, if failures started less than 1 s ago, if there
+ * were fewer than 10 of them, or if the last kill was less than 5 s ago.
+ * Returns: true when the kernel would kill a task (here: the allocation fails). */
+static bool oom_ready(struct mm_kernel *k)
+{
+	double now = simgrid_get_clock();
+	double since = now - k->oom_last;
+	k->oom_last = now;
+	if (since > 5.0)
+		goto reset;
+	if (now - k->oom_first < 1.0)
+		return false;
+	if (++k->oom_count < 10)
+		return false;
+	if (k->oom_kills && now - k->oom_lastkill < 5.0)
+		return false;
+	k->oom_lastkill = now;
+	k->oom_kills++;
+	k->oom_first = now;
+	k->oom_count = 0;
+	return true;
+reset:
+	k->oom_first = now;
+	k->oom_count = 0;
+	return false;
+}
+
 uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
 {
 	struct mm_alloc_result res;
@@ -362,8 +430,14 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 			     &res);
 		if (res.status == MM_ALLOC_OK)
 			break;
-		if (!progress && res.status == MM_ALLOC_NEED_OOM)
-			return PFN_NONE;
+		if (!progress && res.status == MM_ALLOC_NEED_OOM) {
+			/* out_of_memory(): 2.6.10 kills only after failures for a while;
+			 * until then __alloc_pages starts over */
+			if (k->untimed || oom_ready(k))
+				return PFN_NONE;
+			mm_count(&k->s->vs, MM_OOM_RETRY, 1);
+			continue;
+		}
 		/* do_retry: blk_congestion_wait(WRITE, HZ/50) then rebalance */
 		mm_sleep(t, MM_HZ_S(20), &t->retry_nap_s);
 	}
@@ -446,6 +520,20 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	/* page cache: GFP_HIGHUSER, the highest populated zone class */
 	k->pagecache_cls = MM_ZONE_HIGHMEM;
 	k->pagecache_dma = k->kops->pagecache_dma ? k->kops->pagecache_dma(k->rc) : true;
+	struct mm_swap_cfg swc = { .size = k->cfg.swap_size };
+	if (swc.size) {
+		const struct disk_cfg *d = s->machine.ndisks ? &s->machine.disks[s->machine.ndisks - 1] : NULL;
+		if (!d || swc.size > d->size / 2) {
+			char sub[256];
+			snprintf(sub, sizeof sub, "%s.vm.swap", path);
+			return mm_errf(e, s->file, sub,
+				       "expected at most half of the machine's last disk (the swap area lives at its end)");
+		}
+		swc.disk = s->machine.ndisks - 1;
+		swc.off = (d->size - swc.size) & ~(k->phys.page_size - 1);
+	}
+	if (mm_proc_init(k, &swc, e))
+		return -1;
 	k->kswapd_mx = sg_mutex_init();
 	k->kswapd_wait = sg_cond_init();
 	mm_kswapd_start(k, (int)s->machine.cpus - 1);
@@ -460,6 +548,7 @@ void mm_kernel_fini(struct mm_kernel *k)
 		free(k->files[i]->pfn);
 		free(k->files[i]);
 	}
+	mm_proc_fini(k);
 	reclaim_destroy(k->rc);
 	kmap_destroy(k->kmap);
 	coloring_destroy(k->coloring);

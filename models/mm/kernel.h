@@ -51,6 +51,7 @@ struct mm_task {
 	struct sched_task *st;     /* the task's scheduler entity */
 	double user_cycles;        /* user-mode cycles paid with mm_user() (tm.paid: system) */
 	double spin_s;             /* simulated seconds spinning on contended spinlocks */
+	uint64_t minflt, majflt;   /* page faults served from memory / from disk (proc.c) */
 };
 
 /*
@@ -103,6 +104,7 @@ struct mm_kernel_cfg {
 	bool ra_enabled;
 	int64_t swappiness;
 	bool batch_mark_accessed;  /* Nikita Danilov's per-CPU mark_page_accessed pagevec */
+	uint64_t swap_size;        /* bytes of swap at the end of the last disk; 0 = none */
 };
 
 struct mm_kernel {
@@ -148,6 +150,14 @@ struct mm_kernel {
 	/* optional CPU scheduler (models/sched.h), set by a workload that creates one;
 	 * NULL: tasks pay cycles with the time model alone (no wiring is active) */
 	struct sched *sched;
+
+	/* anonymous memory, processes and swap (proc.h) */
+	struct mm_procs *proc;
+	uint64_t nr_mapped;                /* pages mapped by page tables (mapcount > 0) */
+	/* out_of_memory()'s rate limit (kernel.c) */
+	double oom_first, oom_last, oom_lastkill;
+	unsigned oom_count;
+	uint64_t oom_kills;
 };
 
 extern const struct mm_param mm_kernel_params[];
@@ -235,6 +245,15 @@ void mm_lru_unlock(struct mm_kernel *k, struct mm_task *t, struct zone *z);
 /** mm_lru_cache_add() - lru_cache_add(): queue @pfn on this CPU's pagevec. */
 void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint);
 
+/**
+ * mm_release_pages() - release_pages(): drop one reference to each of @n pages; a
+ * page whose count reaches zero is unlinked from its LRU list under its zone's
+ * lru_lock (taken once per run of pages of one zone) and freed.  A page that
+ * reclaim holds isolated is left for the isolating task to free (see
+ * mm_lru_putback()).
+ */
+void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pfns, unsigned n);
+
 /** mm_lru_add_drain() - lru_add_drain(): drain the calling CPU's pagevec. */
 void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t);
 
@@ -244,6 +263,9 @@ void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 /**
  * mm_page_alloc() - __alloc_pages() of one page for zone class @cls with reclaim:
  * wakes kswapd, enters direct reclaim, naps and retries as 2.6.15 does.
+ * Without progress in reclaim it starts over until 2.6.10's out_of_memory() rate
+ * limit would kill a task (failures for >= 1 s, >= 10 of them, no kill in the last
+ * 5 s); the kill is modelled as this allocation failing.
  * Returns: the pfn, or PFN_NONE if the allocation failed (OOM).
  */
 uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp);

@@ -8,6 +8,7 @@
  * they last the full HZ/10), and the per-page work of shrink_list().
  */
 #include "models/mm/vmscan.h"
+#include "models/mm/proc.h"
 
 #include <string.h>
 
@@ -62,6 +63,9 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 		verdict[i] = RECLAIM_KEEP;
 		if (k->kops->skip && k->kops->skip(k->rc, k, pfn))
 			continue;
+		/* its owner freed it while we held it isolated: the put-back frees it */
+		if (p->count == 0)
+			continue;
 		/* TestSetPageLocked: a page under I/O is kept, not counted */
 		mm_charge(t, c->atomic + c->page_op);
 		if (page_test(p, PG_locked))
@@ -71,11 +75,18 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 			continue;
 		/* page_referenced(): TestClearPageReferenced (+ PTE young bits of mappings) */
 		mm_charge(t, c->atomic);
+		if (p->mapcount > 0)   /* rmap walk: anon_vma lock, one entry per mapper */
+			mm_charge(t, c->atomic + p->mapcount * (c->atomic + c->page_op));
 		bool referenced = page_test_clear(p, PG_referenced);
-		bool inuse = p->mapcount > 0;
+		bool inuse = p->mapcount > 0 || page_test(p, PG_swapcache);
 		enum reclaim_verdict v = k->kops->reclaimable(k->rc, k, pfn, referenced, inuse);
 		if (v != RECLAIM_FREE) {
 			verdict[i] = (uint8_t)v;
+			continue;
+		}
+		/* anonymous: add_to_swap + try_to_unmap; no swap (or full): activate */
+		if (page_test(p, PG_anon) && !mm_anon_reclaim(k, t, pfn)) {
+			verdict[i] = RECLAIM_ACTIVATE;
 			continue;
 		}
 		if (page_test(p, PG_dirty)) {
@@ -90,7 +101,11 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 		/* __remove_from_page_cache under mapping->tree_lock */
 		mm_charge(t, 2 * c->atomic + c->pc_lookup);
 		k->kops->evicted(k->rc, k, z, pfn);
-		mm_pagecache_remove(k, pfn);
+		if (page_test(p, PG_swapcache)) {
+			mm_swapcache_remove(k, pfn);
+		} else {
+			mm_pagecache_remove(k, pfn);
+		}
 		mm_page_free(k, t, pfn);
 		verdict[i] = RECLAIM_FREE;
 		freed++;
@@ -98,6 +113,14 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 	sc->nr_reclaimed += freed;
 	mm_count(&k->s->vs, MM_PGSTEAL, freed);
 	return freed;
+}
+
+bool mm_lru_orphan(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	if (k->phys.pages[pfn].count > 0)
+		return false;
+	mm_page_free(k, t, pfn);
+	return true;
 }
 
 void mm_lru_putback(struct mm_kernel *k, struct mm_task *t, struct zone *z, unsigned *n)

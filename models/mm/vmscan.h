@@ -99,6 +99,14 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 void mm_lru_putback(struct mm_kernel *k, struct mm_task *t, struct zone *z, unsigned *n);
 
 /**
+ * mm_lru_orphan() - before putting isolated page @pfn back: if its last reference
+ * went while reclaim had it isolated (its owner unmapped it; in the kernel the
+ * isolation's get_page_testone reference keeps it until the put-back), free it.
+ * Returns: true if the page was freed (do not link it back).
+ */
+bool mm_lru_orphan(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
+
+/**
  * mm_try_to_free_pages() - direct reclaim over zone class @cls's zonelist.
  * Returns: true if at least SWAP_CLUSTER_MAX pages were reclaimed (progress).
  */

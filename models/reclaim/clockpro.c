@@ -595,6 +595,8 @@ static unsigned rotate_hot(struct reclaim *r, struct mm_kernel *k, struct mm_tas
 	unsigned back = 0;
 	mm_lru_lock(k, t, z);
 	for (unsigned i = 0; i < n; i++) {
+		if (mm_lru_orphan(k, t, pfns[i]))
+			continue;
 		link_head(k, z, pfns[i], HAND_COLD);
 		charge(t, 2 * k->costs->page_op);
 		mm_lru_putback(k, t, z, &back);
@@ -664,6 +666,8 @@ static unsigned cold_hand_batch(struct reclaim *r, struct mm_kernel *k, struct m
 			if (s2006)
 				h = HAND_COLD;
 		}
+		if (mm_lru_orphan(k, t, pfns[i]))
+			continue;
 		link_head(k, z, pfns[i], h);
 		charge(t, 2 * k->costs->page_op);
 		mm_lru_putback(k, t, z, &back);

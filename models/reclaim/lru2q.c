@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "emu/sim.h"
+#include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 #include "models/reclaim/reclaim.h"
 
@@ -177,7 +178,7 @@ static void refill_inactive_zone(struct mm_kernel *k, struct mm_task *t, struct 
 
 	/* reclaim_mapped: swap_tendency = mapped_ratio/2 + distress + swappiness */
 	int distress = 100 >> z->prev_priority;
-	uint64_t mapped = 0;   /* mapped pages: none until processes map files (seed 001) */
+	uint64_t mapped = k->nr_mapped;
 	int mapped_ratio = (int)(mapped * 100 / (k->phys.nr_pages ? k->phys.nr_pages : 1));
 	bool reclaim_mapped = mapped_ratio / 2 + distress + k->cfg.swappiness >= 100;
 
@@ -189,7 +190,11 @@ static void refill_inactive_zone(struct mm_kernel *k, struct mm_task *t, struct 
 		/* page_referenced() (which clears the reference) only runs when mapped
 		 * pages may go: `!reclaim_mapped || ... || page_referenced()` */
 		if (p->mapcount > 0)
-			keep_active = !reclaim_mapped || page_test_clear(p, PG_referenced);
+			keep_active = !reclaim_mapped ||
+				      (page_test(p, PG_anon) && !mm_swap_enabled(k)) ||
+				      page_test_clear(p, PG_referenced);
+		if (mm_lru_orphan(k, t, pfns[i]))
+			continue;
 		if (!keep_active) {
 			page_clear(p, PG_active);
 			deact++;
@@ -231,6 +236,8 @@ static void shrink_cache(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 			if (verdict[i] == RECLAIM_FREE)
 				continue;
 			struct page *p = &k->phys.pages[pfns[i]];
+			if (mm_lru_orphan(k, t, pfns[i]))
+				continue;
 			if (verdict[i] == RECLAIM_ACTIVATE) {
 				page_set(p, PG_active);
 				mm_count(&k->s->vs, MM_PGACTIVATE, 1);
