@@ -10,11 +10,13 @@
 extern const struct workload_ops workload_trace;
 extern const struct workload_ops workload_tworead;
 extern const struct workload_ops workload_kernbench;
+extern const struct workload_ops workload_reaim;
 
 static const struct workload_ops *const registry[] = {
 	&workload_trace,
 	&workload_tworead,
 	&workload_kernbench,
+	&workload_reaim,
 	NULL,
 };
 

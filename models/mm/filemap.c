@@ -288,8 +288,23 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	return 0;
 }
 
+static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
+			   uint64_t len, struct mm_read_stats *st, bool extend);
+
 uint64_t mm_file_write(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
 		       uint64_t len, struct mm_read_stats *st)
+{
+	return file_write(k, t, f, pos, len, st, false);
+}
+
+uint64_t mm_file_extend(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
+			uint64_t len, struct mm_read_stats *st)
+{
+	return file_write(k, t, f, pos, len, st, true);
+}
+
+static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
+			   uint64_t len, struct mm_read_stats *st, bool extend)
 {
 	uint64_t ps = k->phys.page_size;
 	if (len == 0 || pos >= f->size)
@@ -307,12 +322,13 @@ uint64_t mm_file_write(struct mm_kernel *k, struct mm_task *t, struct mm_file *f
 		st->pages++;
 		if (f->pfn[idx] == PFN_NONE) {
 			st->misses++;
-			if (!whole) {
+			if (!whole && !extend) {
 				/* prepare_write of a partial page: read it first */
 				if (read_pages(k, t, f, idx, 1) < 0)
 					break;
 			} else {
-				/* a whole page is overwritten: no read (grab_cache_page) */
+				/* a whole page is overwritten, or the page lies beyond
+				 * the end of the file: no read (grab_cache_page) */
 				bool raced;
 				if (add_page(k, t, f, idx, false, &raced) == PFN_NONE)
 					break;
@@ -365,4 +381,74 @@ void mm_pagecache_remove(struct mm_kernel *k, uint32_t pfn)
 		k->pagecache_pages--;
 	}
 	p->mapping = 0;
+}
+
+void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
+		  uint32_t n)
+{
+	uint64_t ps = k->phys.page_size;
+	uint32_t end = first + n > f->npages || first + n < first ? f->npages : first + n;
+	uint32_t run_start = 0, run_len = 0;
+	mm_charge(t, k->costs->syscall);
+	for (uint32_t i = first; i <= end; i++) {
+		uint32_t pfn = i < end ? f->pfn[i] : PFN_NONE;
+		struct page *p = pfn != PFN_NONE ? &k->phys.pages[pfn] : NULL;
+		bool dirty = p && page_test(p, PG_dirty) && !page_test(p, PG_writeback);
+		if (dirty) {
+			/* clear_page_dirty_for_io + set/end_page_writeback */
+			page_clear(p, PG_dirty);
+			k->nr_dirty--;
+			mm_charge(t, 3 * k->costs->atomic + k->costs->pc_lookup);
+			if (run_len == 0)
+				run_start = i;
+			run_len++;
+			continue;
+		}
+		if (run_len == 0)
+			continue;
+		mm_count(&k->s->vs, MM_PGPGOUT, run_len * ps / 1024);
+		mm_sync(t);
+		if (!k->untimed) {
+			/* the writer waits for its pages (wait_on_page_writeback) */
+			mm_block(t);
+			t->io_wait_s += disk_io(sim_disk(k->s, f->disk), 1,
+						f->disk_off + (uint64_t)run_start * ps,
+						(uint64_t)run_len * ps);
+			mm_unblock(t);
+		}
+		run_len = 0;
+	}
+}
+
+void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
+		      uint32_t n)
+{
+	uint32_t end = first + n > f->npages || first + n < first ? f->npages : first + n;
+	uint32_t rel[PAGEVEC_SIZE];
+	unsigned nrel = 0;
+	mm_charge(t, k->costs->syscall);
+	for (uint32_t i = first; i < end; i++) {
+		uint32_t pfn = f->pfn[i];
+		if (pfn == PFN_NONE)
+			continue;
+		struct page *p = &k->phys.pages[pfn];
+		/* truncate_inode_pages: wait_on_page_writeback, then take it out */
+		while (page_test(p, PG_writeback) && !k->untimed)
+			mm_sleep(t, MM_HZ_S(1), &t->io_wait_s);
+		if (f->pfn[i] != pfn)
+			continue;   /* reclaimed while we slept */
+		if (page_test_clear(p, PG_dirty))
+			k->nr_dirty--;   /* cancel_dirty_page */
+		mm_charge(t, 2 * k->costs->atomic + k->costs->pc_lookup);
+		mm_pagecache_remove(k, pfn);
+		/* the page cache's reference goes through release_pages: the page
+		 * leaves the LRU under lru_lock and is freed */
+		rel[nrel++] = pfn;
+		if (nrel == PAGEVEC_SIZE) {
+			mm_release_pages(k, t, rel, nrel);
+			nrel = 0;
+		}
+	}
+	if (nrel)
+		mm_release_pages(k, t, rel, nrel);
 }

@@ -319,6 +319,15 @@ uint64_t mm_file_write(struct mm_kernel *k, struct mm_task *t, struct mm_file *f
 		       uint64_t len, struct mm_read_stats *st);
 
 /**
+ * mm_file_extend() - mm_file_write() of data appended to a file that ends at @pos
+ * (a new file being written): a missing page lies beyond end of file and is
+ * zero-filled, never read first.
+ * Returns: bytes written.
+ */
+uint64_t mm_file_extend(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
+			uint64_t len, struct mm_read_stats *st);
+
+/**
  * mm_writepage() - pageout(): start an asynchronous write of dirty page @pfn
  * (PG_dirty -> PG_writeback, PG_reclaim set).  At completion PG_writeback is
  * cleared, the reclaim module may rotate the page (kops->rotate) and
@@ -326,6 +335,23 @@ uint64_t mm_file_write(struct mm_kernel *k, struct mm_task *t, struct mm_file *f
  * Returns: 0, or -1 if the page has no file or memory ran out.
  */
 int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
+
+/**
+ * mm_file_sync() - write the dirty pages of [@first, @first+@n) of @f and wait for
+ * them (fsync / O_SYNC of a range): one disk request per run of adjacent dirty
+ * pages, the writer blocked meanwhile.
+ */
+void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
+		  uint32_t n);
+
+/**
+ * mm_file_truncate() - truncate_inode_pages() of [@first, @first+@n) of @f (unlink
+ * of a file living there): each cached page waits for its writeback, loses its
+ * dirty bit, leaves the page cache and is released (release_pages: lru_lock,
+ * free).
+ */
+void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
+		      uint32_t n);
 
 /** mm_file_resident() - Returns: pages of [@first, @first+@n) of @f in the page cache. */
 uint32_t mm_file_resident(const struct mm_file *f, uint32_t first, uint32_t n);

@@ -693,8 +693,11 @@ void mm_proc_metrics(struct mm_kernel *k, struct sim *s)
 	sim_metric(s, "swap_full", (double)pr->swap_full);
 	sim_metric(s, "swap_used_pages", (double)(pr->swap.nslots - pr->swap.nr_free));
 	uint64_t anon = 0;
-	for (uint32_t pfn = 0; pfn < k->phys.nr_pages; pfn++)
-		anon += page_test(&k->phys.pages[pfn], PG_anon) && k->phys.pages[pfn].count > 0;
+	for (uint32_t pfn = 0; pfn < k->phys.nr_pages; pfn++) {
+		/* mapped or in the swap cache (not pages a pagevec still holds) */
+		const struct page *p = &k->phys.pages[pfn];
+		anon += page_test(p, PG_anon) && (p->mapcount > 0 || page_test(p, PG_swapcache));
+	}
 	sim_metric(s, "anon_pages", (double)anon);
 }
 

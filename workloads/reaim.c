@@ -1,0 +1,655 @@
+/*
+ * reaim.c - the `reaim` workload of seed 001 (re-aim 7 / AIM7 multiuser): user
+ * processes running the tests of a real reaim workfile, on the mm core, the
+ * process model (models/mm/proc.h) and the SMP scheduler (models/sched.h).
+ *
+ * Design.  A driver actor (no CPU of its own) runs load steps.  A step with N
+ * users forks N user processes from the driver's address space (mm_as_fork: the
+ * parent's heap becomes copy-on-write); each is an actor scheduled by k->sched on
+ * the least loaded CPU.  A user runs one job: `tasks_per_job` tests drawn from the
+ * workfile in proportion to their hits (workfile_pick with the run's random
+ * stream), then exits (mm_as_exit).  The step's JPM is jobs x 60 / elapsed.
+ *
+ *   mode "fixed": one step of `users` users.
+ *   mode "peak":  users = start, start + step, ... until the JPM of a step is below
+ *                 the best so far (reaim -s START -i STEP, "JPM stops rising"), or
+ *                 users_max is passed; max_jpm is the best step.
+ *   mode "quick": as peak, but the step doubles after every rising step (a quick
+ *                 convergence onto the same maximum, with fewer and coarser steps).
+ *
+ * What a test does is decided by its name (the shipped mixes) or else its
+ * category (workfile.h), with reaim's own loop counts where workfile.c gives them:
+ *   cpu tests        `cpu_cycles` of user-mode CPU (calibration, the same for all)
+ *   sieve            a 1,000,000-byte table: brk up, dirty it, cpu, brk down
+ *   mem_rtns_1       POOLSIZE malloc'd: brk up, dirty it, brk down
+ *   mem_rtns_2, ram_copy  block copies over POOLSIZE of the user's resident heap
+ *   page_test        brk +1 MiB dirtied, then 100 x (brk -64 KiB, 16 x (brk +4 KiB,
+ *                    dirty the page)): anonymous faults, zap, release_pages
+ *   brk_test         the same brk pattern without touching pages
+ *   disk_rd/rr/wrt/cp, disk_brw/bcp/brd/..., sync_disk_rw/update/...  FILESIZE
+ *                    files of the user written / read in 1 KiB calls through the
+ *                    page cache, sync() (here: of the user's own files) where reaim
+ *                    calls it, O_SYNC writes waited for, unlink (truncate)
+ *   fs tests         `fs_ops` system calls with page-cache lookups (metadata only)
+ *   shared_memory    a 64 KiB SysV segment: created, attached, dirtied, removed
+ *   ipc/net tests    `ipc_bytes` copied twice through the kernel, a system call per
+ *                    4 KiB (no second actor: the partner's share is charged here)
+ *   fork_test, exec_test, shell_rtns  fork (+ exec: a fresh address space that
+ *                    faults in `exec_pages`) + exit
+ *
+ * Files: every user slot owns two FILESIZE regions of the file `tmp` (its test
+ * file and its copy), all users read the shared file `shared`; unlink truncates
+ * the region (the pages leave the LRU under lru_lock).  sync() is approximated by
+ * an fsync of the user's own regions (the real one writes every dirty page in
+ * the system).
+ *
+ * Metrics: max_jpm (primary), jpm per step as a series (x = users), peak users,
+ * user/system CPU seconds, lock counters, fault and swap counters.
+ */
+#include <libgen.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+
+#include "emu/rng.h"
+#include "emu/sim.h"
+#include "models/disk.h"
+#include "models/mm/kernel.h"
+#include "models/mm/proc.h"
+#include "models/mm/vmscan.h"
+#include "models/sched.h"
+#include "workloads/workfile.h"
+#include "workloads/workload.h"
+
+#define MAX_STEPS 64
+#define KIB 1024u
+
+static const char *const mode_names[] = { "fixed", "peak", "quick", NULL };
+enum { MODE_FIXED, MODE_PEAK, MODE_QUICK };
+
+struct ru_user {
+	struct mm_task task;       /* first: the actor's data is &task */
+	struct sched_task st;
+	struct sim *s;
+	struct mm_as *as;
+	int slot;                  /* 0..users-1 in its step: its file regions */
+	int tests_run;
+	char name[24];
+};
+
+struct ru_cfg {
+	char workfile[MM_PSTR];
+	int mode;
+	int64_t users, users_start, users_step, users_max;
+	int64_t tasks_per_job;
+	uint64_t filesize, poolsize;   /* 0: from the workfile (or reaim.config's) */
+	double cpu_cycles;
+	int64_t fs_ops;
+	uint64_t ipc_bytes;
+	int64_t exec_pages;
+	uint64_t heap;             /* the driver's heap, shared copy-on-write by users */
+	double cs_cycles;
+	bool check;
+	/* loaded */
+	struct workfile wf;
+	uint64_t fsz, psz;         /* effective FILESIZE, POOLSIZE */
+	/* run-time state */
+	struct mm_kernel k;
+	bool k_up;
+	struct sched sched;
+	bool sched_up;
+	struct mm_task drv;        /* the driver's task (no CPU of its own) */
+	struct mm_as *drv_as;
+	struct mm_file *tmp, *shared;
+	struct mm_rng rng;
+	struct ru_user *user;      /* [users_max] (reused by every step) */
+	int nuser_init;            /* sched tasks initialised over all steps */
+	struct sched_task **all_st;
+	int nall, capall;
+	sg_sem_t done;
+	int reserved[MACHINE_MAX_CPUS];
+	int nsteps;
+	double step_users[MAX_STEPS], step_jpm[MAX_STEPS], step_s[MAX_STEPS];
+	double user_s, sys_s;
+	uint64_t tests, ooms, nvcsw, nivcsw;
+	uint64_t test_calls[64];
+	bool complete;
+	double t0, t_end;
+	int check_failed;
+	char check_msg[MM_ERR_MAX];
+};
+
+static const struct mm_param ru_params[] = {
+	MM_PARAM(struct ru_cfg, workfile, "workfile", MM_P_STRING, 1, 0, NULL,
+		 "reaim workfile, relative to the scenario file's directory"),
+	MM_PARAM_ENUM(struct ru_cfg, mode, "mode", mode_names, "\"peak\"",
+		      "fixed: one step of `users`; peak: users grow by users_step until JPM stops rising; quick: the step doubles while JPM rises"),
+	MM_PARAM(struct ru_cfg, users, "users", MM_P_INT, 1, 4096, "8", "users of a fixed run"),
+	MM_PARAM(struct ru_cfg, users_start, "users_start", MM_P_INT, 1, 4096, "8",
+		 "users of the first step (reaim -s; OSDL: the CPU count)"),
+	MM_PARAM(struct ru_cfg, users_step, "users_step", MM_P_INT, 1, 4096, "8",
+		 "users added per step (reaim -i; OSDL: the CPU count)"),
+	MM_PARAM(struct ru_cfg, users_max, "users_max", MM_P_INT, 1, 4096, "256",
+		 "no step beyond this many users"),
+	MM_PARAM(struct ru_cfg, tasks_per_job, "tasks_per_job", MM_P_INT, 1, 100000, "20",
+		 "tests one user runs per job, drawn by the workfile's hits (calibration: a scaled-down job)"),
+	MM_PARAM(struct ru_cfg, filesize, "filesize", MM_P_SIZE, 0, 1 << 30, "0",
+		 "FILESIZE of the disk tests (0: the workfile's, else reaim.config's 10k)"),
+	MM_PARAM(struct ru_cfg, poolsize, "poolsize", MM_P_SIZE, 0, 1 << 30, "0",
+		 "POOLSIZE of the memory tests (0: the workfile's, else reaim.config's 1m)"),
+	MM_PARAM(struct ru_cfg, cpu_cycles, "cpu_cycles", MM_P_DOUBLE, 0, 1e13, "2e7",
+		 "user-mode cycles of one arithmetic or library test (calibration)"),
+	MM_PARAM(struct ru_cfg, fs_ops, "fs_ops", MM_P_INT, 0, 1000000, "100",
+		 "metadata system calls of one file-system test (calibration)"),
+	MM_PARAM(struct ru_cfg, ipc_bytes, "ipc_bytes", MM_P_SIZE, 0, 1 << 30, "\"256KiB\"",
+		 "bytes passed by one pipe, socket or network test (calibration)"),
+	MM_PARAM(struct ru_cfg, exec_pages, "exec_pages", MM_P_INT, 0, 1 << 20, "32",
+		 "pages a freshly exec'd program faults in (calibration)"),
+	MM_PARAM(struct ru_cfg, heap, "heap", MM_P_SIZE, 0, 1 << 30, "\"256KiB\"",
+		 "the reaim driver's heap, inherited copy-on-write by every user"),
+	MM_PARAM(struct ru_cfg, cs_cycles, "cs_cycles", MM_P_DOUBLE, 0, 1e9, "1000",
+		 "cost of a task-to-task context switch (docs/sched.md, calibration)"),
+	MM_PARAM(struct ru_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
+		 "run the mm and process invariant checkers at the end (tests)"),
+	MM_PARAM_END
+};
+
+#define MIB (UINT64_C(1) << 20)
+
+static uint64_t mib_round(uint64_t b)
+{
+	return (b + MIB - 1) & ~(MIB - 1);
+}
+
+static int ru_max_users(const struct ru_cfg *c)
+{
+	return (int)(c->mode == MODE_FIXED ? c->users : c->users_max);
+}
+
+static int ru_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
+		    struct mm_err *e)
+{
+	struct ru_cfg *c = cfgp;
+	char wpath[1024], dir[1024], sub[256];
+	snprintf(dir, sizeof dir, "%s", file ? file : ".");
+	if (c->workfile[0] == '/')
+		snprintf(wpath, sizeof wpath, "%s", c->workfile);
+	else
+		snprintf(wpath, sizeof wpath, "%s/%s", dirname(dir), c->workfile);
+	workfile_free(&c->wf);
+	if (workfile_load(&c->wf, wpath, e)) {
+		struct mm_err inner = *e;
+		snprintf(sub, sizeof sub, "%s.workfile", path);
+		return mm_errf(e, file, sub, "%s", inner.msg);
+	}
+	c->fsz = c->filesize ? c->filesize : c->wf.filesize;
+	c->psz = c->poolsize ? c->poolsize : c->wf.poolsize;
+	if (c->mode != MODE_FIXED && c->users_start > c->users_max) {
+		snprintf(sub, sizeof sub, "%s.users_start", path);
+		return mm_errf(e, file, sub, "expected at most users_max (%lld)",
+			       (long long)c->users_max);
+	}
+	if (m->ndisks < 1)
+		return mm_errf(e, file, "machine.disks", "the reaim workload needs a disk");
+	if (m->cpus > MACHINE_MAX_CPUS)
+		return mm_errf(e, file, "machine.cpus", "too many CPUs");
+	uint64_t need = MIB + mib_round(2 * c->fsz * (uint64_t)ru_max_users(c)) + mib_round(c->fsz);
+	if (need > m->disks[0].size / 2) {
+		snprintf(sub, sizeof sub, "%s.users_max", path);
+		return mm_errf(e, file, sub,
+			       "the users' files (%llu bytes) need more than half of disk 0",
+			       (unsigned long long)need);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
+{
+	return (uint32_t)((bytes + k->phys.page_size - 1) / k->phys.page_size);
+}
+
+/* Dirty @n new heap pages above the break: brk up, touch. Returns: 0 or -1 (OOM). */
+static int heap_grow_touch(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint32_t n,
+			   bool touch)
+{
+	uint32_t at = as->npages;
+	if (mm_brk(k, t, as, at + n))
+		return -1;
+	if (touch && mm_touch(k, t, as, at, n, true) < 0)
+		return -1;
+	return 0;
+}
+
+/* page_test / brk_test: sbrk 1 MiB, then 100 x (shrink 64 KiB, regrow 4 KiB at a time). */
+static int t_page(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, bool touch)
+{
+	uint32_t base = as->npages, big = pages_of(k, MIB), chunk = pages_of(k, 64 * KIB);
+	int rc = heap_grow_touch(k, t, as, big, touch);
+	for (int i = 0; i < 100 && !rc; i++) {
+		rc = mm_brk(k, t, as, as->npages - chunk);
+		for (uint32_t j = 0; j < chunk && !rc; j++)
+			rc = heap_grow_touch(k, t, as, 1, touch);
+	}
+	mm_brk(k, t, as, base);
+	return rc;
+}
+
+/* A FILESIZE file of user @slot: region @which (0 its file, 1 its copy). */
+static uint32_t region(struct ru_cfg *c, int slot, int which)
+{
+	return (uint32_t)(((uint64_t)slot * 2 + (uint64_t)which) * pages_of(&c->k, c->fsz));
+}
+
+/* @n calls of 1 KiB read or write at offsets from @off (sequential or random). */
+static void io_1k(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, uint32_t first_page,
+		  bool write, bool random, bool osync, struct mm_read_stats *rs)
+{
+	struct mm_kernel *k = &c->k;
+	uint64_t base = (uint64_t)first_page * k->phys.page_size;
+	uint64_t nblk = c->fsz / KIB;
+	for (uint64_t b = 0; b < nblk; b++) {
+		uint64_t blk = random ? mm_rng_below(&c->rng, nblk) : b;
+		uint64_t pos = base + blk * KIB;
+		if (write && !random)
+			mm_file_extend(k, t, f, pos, KIB, rs);   /* a new file grows */
+		else if (write)
+			mm_file_write(k, t, f, pos, KIB, rs);
+		else
+			mm_file_read(k, t, f, pos, KIB, rs);
+		if (osync)
+			mm_file_sync(k, t, f, (uint32_t)(pos / k->phys.page_size), 1);
+	}
+}
+
+static void user_sync(struct ru_cfg *c, struct mm_task *t, int slot)
+{
+	mm_file_sync(&c->k, t, c->tmp, region(c, slot, 0), 2 * pages_of(&c->k, c->fsz));
+}
+
+static void user_unlink(struct ru_cfg *c, struct mm_task *t, int slot, int which)
+{
+	mm_file_truncate(&c->k, t, c->tmp, region(c, slot, which), pages_of(&c->k, c->fsz));
+}
+
+/* Run test @id as user @u.  Returns: 0, or -1 if it was killed (OOM). */
+static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
+{
+	struct mm_kernel *k = &c->k;
+	struct mm_task *t = &u->task;
+	const struct workfile_known *kt = workfile_known(id);
+	const char *n = kt->name;
+	struct mm_read_stats rs = { 0 };
+	uint32_t mine = region(c, u->slot, 0), copy = region(c, u->slot, 1);
+	double cpb = k->copy_cycles_per_byte;
+	int rc = 0;
+
+	if (!strcmp(n, "page_test") || !strcmp(n, "brk_test")) {
+		rc = t_page(k, t, u->as, n[0] == 'p');
+	} else if (!strcmp(n, "sieve") || !strcmp(n, "mem_rtns_1")) {
+		uint32_t np = pages_of(k, n[0] == 's' ? 1000000 : c->psz), base = u->as->npages;
+		rc = heap_grow_touch(k, t, u->as, np, true);
+		mm_user(t, c->cpu_cycles);
+		mm_brk(k, t, u->as, base);
+	} else if (!strcmp(n, "mem_rtns_2") || !strcmp(n, "ram_copy")) {
+		/* block copies over the resident heap */
+		uint32_t np = pages_of(k, c->psz);
+		if (np > u->as->npages)
+			np = u->as->npages;
+		if (mm_touch(k, t, u->as, 0, np, true) < 0)
+			rc = -1;
+		mm_user(t, c->cpu_cycles + (double)c->psz * cpb);
+	} else if (!strcmp(n, "shared_memory")) {
+		/* shmget + shmat: a 64 KiB segment of its own, dirtied, then removed */
+		mm_charge(t, 4 * k->costs->syscall);
+		struct mm_as *seg = mm_as_new(k, t);
+		if (!seg || mm_brk(k, t, seg, pages_of(k, 64 * KIB)) ||
+		    mm_touch(k, t, seg, 0, pages_of(k, 64 * KIB), true) < 0)
+			rc = -1;
+		mm_user(t, c->cpu_cycles / 4);
+		mm_as_exit(k, t, seg);
+	} else if (kt->cat == WF_CAT_DISK) {
+		bool sync = strncmp(n, "sync_", 5) == 0;
+		bool nosync = strncmp(n, "disk_b", 6) == 0;   /* buffer-cache variants */
+		if (strstr(n, "_rd")) {               /* write, sync, read sequentially */
+			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
+			if (!nosync)
+				user_sync(c, t, u->slot);
+			io_1k(c, t, c->tmp, mine, false, false, false, &rs);
+		} else if (strstr(n, "_rr")) {        /* write, sync, random reads */
+			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
+			if (!nosync)
+				user_sync(c, t, u->slot);
+			io_1k(c, t, c->tmp, mine, false, true, false, &rs);
+		} else if (strstr(n, "_rw")) {        /* write, random (O_SYNC) writes */
+			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
+			if (!nosync && !sync)
+				user_sync(c, t, u->slot);
+			io_1k(c, t, c->tmp, mine, true, true, sync, &rs);
+		} else if (strstr(n, "_cp")) {        /* copy the shared file */
+			io_1k(c, t, c->shared, 0, false, false, false, &rs);
+			io_1k(c, t, c->tmp, copy, true, false, sync, &rs);
+		} else if (strstr(n, "update")) {     /* database: read-modify-write, O_SYNC */
+			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
+			user_sync(c, t, u->slot);
+			uint64_t nblk = c->fsz / KIB, ps = k->phys.page_size;
+			for (uint64_t i = 0; i < nblk; i++) {
+				uint64_t pos = (uint64_t)mine * ps + mm_rng_below(&c->rng, nblk) * KIB;
+				mm_file_read(k, t, c->tmp, pos, KIB, &rs);
+				mm_file_write(k, t, c->tmp, pos, KIB, &rs);
+				mm_file_sync(k, t, c->tmp, (uint32_t)(pos / ps), 1);
+			}
+		} else {                              /* _wrt and the rest: sequential writes */
+			io_1k(c, t, c->tmp, mine, true, false, sync, &rs);
+			if (!nosync && !sync)
+				user_sync(c, t, u->slot);
+		}
+		user_unlink(c, t, u->slot, 0);
+		user_unlink(c, t, u->slot, 1);
+	} else if (kt->cat == WF_CAT_FS) {
+		for (int64_t i = 0; i < c->fs_ops; i++)
+			mm_charge(t, k->costs->syscall + 2 * k->costs->pc_lookup);
+		mm_user(t, c->cpu_cycles / 10);
+	} else if (kt->cat == WF_CAT_IPC || kt->cat == WF_CAT_NETWORK) {
+		uint64_t calls = (c->ipc_bytes + 4095) / 4096;
+		mm_charge(t, 2.0 * (double)c->ipc_bytes * cpb + 2.0 * (double)calls * k->costs->syscall);
+		mm_user(t, c->cpu_cycles / 10);
+	} else if (kt->cat == WF_CAT_PROCESS) {
+		int forks = !strcmp(n, "fork_test") ? 100 : !strcmp(n, "exec_test") ? 5 :
+			    !strcmp(n, "signal_test") ? 0 : 3;
+		bool exec = strcmp(n, "fork_test") != 0;
+		if (!strcmp(n, "signal_test"))
+			for (int i = 0; i < 1000; i++)
+				mm_charge(t, 3 * k->costs->syscall);
+		for (int i = 0; i < forks && !rc; i++) {
+			struct mm_as *child = mm_as_fork(k, t, u->as);
+			if (!child) {
+				rc = -1;
+				break;
+			}
+			if (exec) {
+				/* the child execs: its copy goes, a new image faults in */
+				mm_as_exit(k, t, child);
+				child = mm_as_new(k, t);
+				if (!child || mm_brk(k, t, child, (uint32_t)c->exec_pages) ||
+				    mm_touch(k, t, child, 0, (uint32_t)c->exec_pages, true) < 0)
+					rc = -1;
+			}
+			mm_as_exit(k, t, child);
+		}
+	} else {
+		mm_user(t, c->cpu_cycles);
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- actors */
+
+static void user_main(int argc, char **argv);
+
+static int pick_cpu(struct ru_cfg *c)
+{
+	int best = 0, bl = -1;
+	for (int i = 0; i < c->sched.cfg.ncpu; i++) {
+		const struct sched_cpu *p = &c->sched.cpu[i];
+		int l = (p->curr ? 1 : 0) + p->nr_queued + c->reserved[i];
+		if (bl < 0 || l < bl) {
+			best = i;
+			bl = l;
+		}
+	}
+	return best;
+}
+
+/* Fork user @i of this step and start its actor. Returns: 0 or -1 (OOM). */
+static int start_user(struct sim *s, struct ru_cfg *c, int i)
+{
+	struct ru_user *u = &c->user[i];
+	struct mm_as *as = mm_as_fork(&c->k, &c->drv, c->drv_as);
+	if (!as)
+		return -1;
+	memset(u, 0, sizeof *u);
+	u->s = s;
+	u->as = as;
+	u->slot = i;
+	snprintf(u->name, sizeof u->name, "user%d", i);
+	int cpu = pick_cpu(c);
+	c->reserved[cpu]++;
+	if (c->nall == c->capall) {
+		int cap = c->capall ? 2 * c->capall : 256;
+		struct sched_task **n = realloc(c->all_st, (size_t)cap * sizeof *n);
+		if (!n)
+			return -1;
+		c->all_st = n;
+		c->capall = cap;
+	}
+	/* each user has its own sched entity for this step; kept for the totals */
+	struct sched_task *st = calloc(1, sizeof *st);
+	if (!st)
+		return -1;
+	c->all_st[c->nall++] = st;
+	sched_task_init(&c->sched, st, cpu, u->name);
+	mm_task_init_sched(&u->task, &c->k, st, u->name);
+	u->task.wl = u;
+	char host[16];
+	snprintf(host, sizeof host, "cpu%d", cpu);
+	sg_actor_t a = sg_actor_init(u->name, sg_host_by_name(host));
+	sg_actor_set_data(a, &u->task);
+	sg_actor_start(a, user_main, 0, NULL);
+	return 0;
+}
+
+static void user_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct mm_task *t = sg_actor_self_get_data();
+	struct ru_user *u = t->wl;
+	struct ru_cfg *c = u->s->wl_cfg;
+	struct sched_task *st = t->st;
+	c->reserved[st->cpu]--;
+	sched_start(&c->sched, st);
+	t->cpu = st->cpu;
+	for (int64_t i = 0; i < c->tasks_per_job; i++) {
+		int ti = workfile_pick(&c->wf, mm_rng_below(&c->rng, c->wf.total_hits));
+		int id = c->wf.tests[ti].id;
+		c->tests++;
+		if (id < 64)
+			c->test_calls[id]++;
+		if (run_test(c, u, id)) {
+			c->ooms++;   /* killed by the OOM killer: the job ends */
+			break;
+		}
+		u->tests_run++;
+	}
+	mm_as_exit(&c->k, t, u->as);
+	u->as = NULL;
+	mm_sync(t);
+	c->user_s += t->user_cycles / c->k.clock;
+	c->sys_s += t->tm.paid / c->k.clock + t->spin_s;
+	sched_exit(&c->sched, st);
+	c->nvcsw += st->nvcsw;
+	c->nivcsw += st->nivcsw;
+	sg_sem_release(c->done);
+}
+
+/* One step of @n users. Returns: its JPM, or -1 if users could not be started. */
+static double run_step(struct sim *s, struct ru_cfg *c, int n)
+{
+	double t0 = simgrid_get_clock();
+	int started = 0;
+	for (int i = 0; i < n; i++) {
+		if (start_user(s, c, i))
+			break;
+		started++;
+	}
+	for (int i = 0; i < started; i++)
+		sg_sem_acquire(c->done);
+	double el = simgrid_get_clock() - t0;
+	if (started < n || el <= 0)
+		return -1;
+	if (c->nsteps < MAX_STEPS) {
+		c->step_users[c->nsteps] = n;
+		c->step_jpm[c->nsteps] = (double)n * 60.0 / el;
+		c->step_s[c->nsteps] = el;
+		c->nsteps++;
+	}
+	return (double)n * 60.0 / el;
+}
+
+static void driver_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct sim *s = sg_actor_self_get_data();
+	struct ru_cfg *c = s->wl_cfg;
+	struct mm_kernel *k = &c->k;
+	c->t0 = simgrid_get_clock();
+	/* the driver process: its heap, which every user inherits */
+	c->drv_as = mm_as_new(k, &c->drv);
+	if (c->drv_as && !mm_brk(k, &c->drv, c->drv_as, pages_of(k, c->heap)))
+		mm_touch(k, &c->drv, c->drv_as, 0, c->drv_as->npages, true);
+	/* the shared file the copy tests read: written once, synced */
+	mm_file_write(k, &c->drv, c->shared, 0, c->fsz, &(struct mm_read_stats){ 0 });
+	mm_file_sync(k, &c->drv, c->shared, 0, pages_of(k, c->fsz));
+	if (c->mode == MODE_FIXED) {
+		run_step(s, c, (int)c->users);
+	} else {
+		int64_t n = c->users_start, step = c->users_step;
+		double best = -1;
+		while (n <= c->users_max && c->nsteps < MAX_STEPS) {
+			double jpm = run_step(s, c, (int)n);
+			if (jpm < 0 || jpm < best)
+				break;
+			best = jpm;
+			if (c->mode == MODE_QUICK)
+				step *= 2;
+			n += step;
+		}
+	}
+	mm_as_exit(k, &c->drv, c->drv_as);
+	c->drv_as = NULL;
+	mm_sync(&c->drv);
+	c->t_end = simgrid_get_clock();
+	c->complete = true;
+	if (c->check) {
+		struct mm_err e = { "" };
+		if (mm_kernel_check(k, &e) || mm_proc_check(k, &e)) {
+			c->check_failed = 1;
+			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
+		}
+	}
+}
+
+static int ru_start(struct sim *s, struct mm_err *e)
+{
+	struct ru_cfg *c = s->wl_cfg;
+	if (mm_kernel_init(&c->k, s, e))
+		return -1;
+	c->k_up = true;
+	struct sched_cfg sc;
+	sched_cfg_default(&sc, (int)s->machine.cpus, s->machine.clock);
+	sc.cs_cycles = c->cs_cycles;
+	if (sched_init(&c->sched, &sc))
+		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
+	c->sched_up = true;
+	c->k.sched = &c->sched;
+	mm_task_init(&c->drv, &c->k, 0, "reaim");
+	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
+	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
+	if (!c->user)
+		return mm_errf(e, s->file, "workload", "out of memory");
+	uint64_t off = MIB, tsz = 2 * c->fsz * (uint64_t)ru_max_users(c);
+	c->tmp = mm_file_create(&c->k, "tmp", tsz, 0, off);
+	off += mib_round(tsz);
+	c->shared = mm_file_create(&c->k, "shared", c->fsz, 0, off);
+	if (!c->tmp || !c->shared)
+		return mm_errf(e, s->file, "workload", "out of memory for the page cache");
+	c->done = sg_sem_init(0);
+	sg_actor_t a = sg_actor_init("reaim", sg_host_by_name("cpu0"));
+	sg_actor_set_data(a, s);
+	sg_actor_start(a, driver_main, 0, NULL);
+	return 0;
+}
+
+static void ru_finish(struct sim *s)
+{
+	struct ru_cfg *c = s->wl_cfg;
+	struct mm_kernel *k = &c->k;
+	double best = 0, best_users = 0;
+	for (int i = 0; i < c->nsteps; i++) {
+		if (c->step_jpm[i] > best) {
+			best = c->step_jpm[i];
+			best_users = c->step_users[i];
+		}
+		sim_series_add(s, "jpm", c->step_users[i], c->step_jpm[i]);
+	}
+	s->primary = best;
+	sim_metric(s, "max_jpm", best);
+	sim_metric(s, "peak_users", best_users);
+	sim_metric(s, "steps", c->nsteps);
+	sim_metric(s, "complete", c->complete ? 1 : 0);
+	sim_metric(s, "elapsed", (c->complete ? c->t_end : simgrid_get_clock()) - c->t0);
+	sim_metric(s, "user_s", c->user_s);
+	sim_metric(s, "system_s", c->sys_s);
+	sim_metric(s, "tests", (double)c->tests);
+	sim_metric(s, "oom_kills", (double)c->ooms);
+	sim_metric(s, "sleeps", (double)c->nvcsw);
+	sim_metric(s, "context_switches", (double)c->nivcsw);
+	double busy = 0, el = (c->complete ? c->t_end : simgrid_get_clock()) - c->sched.t0;
+	for (int i = 0; i < c->sched.cfg.ncpu; i++)
+		busy += c->sched.cpu[i].busy_s;
+	sim_metric(s, "idle_s", c->sched.cfg.ncpu * el - busy);
+	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
+	sim_metric(s, "disk_reads", (double)ds->reads);
+	sim_metric(s, "disk_writes", (double)ds->writes);
+	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
+	mm_kernel_lock_metrics(k, s);
+	mm_proc_metrics(k, s);
+	if (c->check)
+		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+	if (k->kops->finish)
+		k->kops->finish(k->rc, k, s);
+}
+
+static void ru_fini(void *cfgp)
+{
+	struct ru_cfg *c = cfgp;
+	if (c->k_up)
+		mm_kernel_fini(&c->k);
+	c->k_up = false;
+	if (c->sched_up)
+		free(c->sched.cpu);
+	c->sched_up = false;
+	for (int i = 0; i < c->nall; i++)
+		free(c->all_st[i]);
+	free(c->all_st);
+	c->all_st = NULL;
+	c->nall = 0;
+	free(c->user);
+	c->user = NULL;
+	workfile_free(&c->wf);
+}
+
+const struct workload_ops workload_reaim = {
+	.version = WORKLOAD_OPS_VERSION,
+	.name = "reaim",
+	.desc = "seed 001: re-aim 7 users running a workfile's tests as processes; max jobs/minute",
+	.params = ru_params,
+	.cfg_size = sizeof(struct ru_cfg),
+	.primary = "max_jpm",
+	.unit = "jobs/min",
+	.higher_is_better = 1,
+	.kernel = 1,
+	.check = ru_check,
+	.start = ru_start,
+	.finish = ru_finish,
+	.fini = ru_fini,
+};
