@@ -108,6 +108,8 @@ struct ru_cfg {
 	struct mm_as *drv_as;
 	struct mm_file *tmp, *shared;
 	struct mm_rng rng;
+	int *seq;                  /* [wf.total_hits] test indices, hits-weighted cycle */
+	uint64_t seq_pos;
 	struct ru_user *user;      /* [users_max] (reused by every step) */
 	int nuser_init;            /* sched tasks initialised over all steps */
 	struct sched_task **all_st;
@@ -458,7 +460,7 @@ static void user_main(int argc, char **argv)
 	sched_start(&c->sched, st);
 	t->cpu = st->cpu;
 	for (int64_t i = 0; i < c->tasks_per_job; i++) {
-		int ti = workfile_pick(&c->wf, mm_rng_below(&c->rng, c->wf.total_hits));
+		int ti = c->seq[c->seq_pos++ % c->wf.total_hits];
 		int id = c->wf.tests[ti].id;
 		c->tests++;
 		if (id < 64)
@@ -548,6 +550,34 @@ static void driver_main(int argc, char **argv)
 	}
 }
 
+/* The hits-weighted cycle (smooth weighted round robin): at every position each
+ * test gains its hits, the test with the most credit is chosen and pays the total.
+ * Returns: a malloc'ed array of total_hits test indices, or NULL. */
+static int *build_seq(const struct workfile *w)
+{
+	if (w->total_hits == 0 || w->total_hits > (1u << 24))
+		return NULL;
+	int *seq = malloc(w->total_hits * sizeof *seq);
+	int64_t *credit = calloc((size_t)w->ntests, sizeof *credit);
+	if (!seq || !credit) {
+		free(seq);
+		free(credit);
+		return NULL;
+	}
+	for (uint64_t pos = 0; pos < w->total_hits; pos++) {
+		int best = 0;
+		for (int i = 0; i < w->ntests; i++) {
+			credit[i] += w->tests[i].hits;
+			if (credit[i] > credit[best])
+				best = i;
+		}
+		credit[best] -= (int64_t)w->total_hits;
+		seq[pos] = best;
+	}
+	free(credit);
+	return seq;
+}
+
 static int ru_start(struct sim *s, struct mm_err *e)
 {
 	struct ru_cfg *c = s->wl_cfg;
@@ -563,8 +593,10 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	c->k.sched = &c->sched;
 	mm_task_init(&c->drv, &c->k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
+	c->seq_pos = mm_rng_below(&c->rng, c->wf.total_hits);
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
-	if (!c->user)
+	c->seq = build_seq(&c->wf);
+	if (!c->user || !c->seq)
 		return mm_errf(e, s->file, "workload", "out of memory");
 	uint64_t off = MIB, tsz = 2 * c->fsz * (uint64_t)ru_max_users(c);
 	c->tmp = mm_file_create(&c->k, "tmp", tsz, 0, off);
@@ -635,6 +667,8 @@ static void ru_fini(void *cfgp)
 	c->nall = 0;
 	free(c->user);
 	c->user = NULL;
+	free(c->seq);
+	c->seq = NULL;
 	workfile_free(&c->wf);
 }
 
