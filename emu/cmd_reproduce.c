@@ -14,7 +14,13 @@
  * results lack, is "not checked", never an error.  The several-tables form
  * ("tables", rows named by "test", seed 001 on) has no point_key: a row names its
  * emulated sweep point in an optional "point" object, and its claims (relative,
- * flat, difference) are judged on the rows that have one (judge_tables()).  Everything is built into one
+ * flat, difference) are judged on the rows that have one (judge_tables()).
+ * Run-to-run noise (docs/compare.md, "Noise"): every emulated cell carries its
+ * runs' mean, standard deviation, min and max; every two-kernel comparison (the
+ * direction, relative, flat and difference kinds) also says whether the emulated
+ * kernels differ significantly (Welch's t-test, 95%) and whether the published
+ * difference lies inside the emulated noise (stats_inside_noise).  This is reported
+ * beside the verdict and never changes it.  Everything is built into one
  * JSON model first; the terminal text, results/reproduce.md and
  * results/reproduce.json are printed from it (the last two written atomically).
  */
@@ -30,6 +36,7 @@
 #include "emu/report.h"
 #include "emu/results.h"
 #include "emu/scenario.h"
+#include "emu/stats.h"
 #include "emu/sweep.h"
 #include "emu/version.h"
 
@@ -79,6 +86,9 @@ static int check_published(const char *path, json_t *p, struct mm_err *e)
 	for (int i = 0; strs[i]; i++)
 		if (!json_is_string(json_object_get(p, strs[i])))
 			return mm_errf(e, path, strs[i], "expected a string");
+	json_t *pr = json_object_get(p, "published_runs");
+	if (pr && (!json_is_integer(pr) || json_integer_value(pr) < 1 || json_integer_value(pr) > 1000000))
+		return mm_errf(e, path, "published_runs", "expected an integer in [1, 1000000]");
 	json_t *t = json_object_get(p, "table"), *ts = json_object_get(p, "tables");
 	if (!t && json_is_array(ts))
 		return 0;   /* several tables: shown, claims not checked yet (see evaluate()) */
@@ -143,6 +153,7 @@ struct ctx {
 	const char *metric;
 	int higher;
 	json_t *group;         /* the extra-axes values of this group ({} when none) */
+	double pub_runs;       /* runs behind each published number ("published_runs", default 1) */
 };
 
 static const char *map_kernel(const struct ctx *c, const char *k)
@@ -186,6 +197,182 @@ static int emu_value(const struct ctx *c, const char *kernel, json_t *pt, const 
 	return 0;
 }
 
+static int tables_run_value(json_t *r, const char *metric, double *v);
+static int run_at(json_t *r, json_t *pt);
+
+/*
+ * The emulated values of @metric for (@kernel, @pt), one per run: in the
+ * single-table form (c->point_key set) the runs of the group at point_key = @pt,
+ * in the several-tables form the runs whose point has every key of @pt.
+ * Returns: the number of values in *@out (malloc'ed, freed by the caller; NULL
+ * when 0), or 0 when a run lacks the metric.
+ */
+static size_t samples(const struct ctx *c, const char *kernel, json_t *pt, const char *metric, double **out)
+{
+	size_t i, n = 0;
+	json_t *r;
+	double *x = malloc((json_array_size(c->runs) + 1) * sizeof *x);
+	*out = NULL;
+	if (!x)
+		return 0;
+	json_array_foreach(c->runs, i, r) {
+		double v;
+		if (c->point_key) {
+			if (!run_in(c, r, kernel, pt))
+				continue;
+			if (report_run_value(r, metric, &v))
+				goto missing;
+		} else {
+			if (strcmp(json_string_value(json_object_get(r, "kernel")) ?: "", map_kernel(c, kernel)) ||
+			    !run_at(r, pt))
+				continue;
+			if (tables_run_value(r, metric, &v))
+				goto missing;
+		}
+		x[n++] = v;
+	}
+	if (!n)
+		goto missing;
+	*out = x;
+	return n;
+missing:
+	free(x);
+	return 0;
+}
+
+static json_t *num(double v);
+
+/* {"n", "mean", "stddev", "min", "max"} of @s (stddev null below two runs). */
+static json_t *summary_json(const struct stats_summary *s)
+{
+	return json_pack("{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)s->n, "mean", num(s->mean), "stddev",
+			 s->n >= 2 ? num(s->sd) : json_null(), "min", num(s->min), "max", num(s->max));
+}
+
+/* The run statistics of (@kernel, @pt, @metric): a JSON summary, or JSON null. */
+static json_t *runs_json(const struct ctx *c, const char *kernel, json_t *pt, const char *metric)
+{
+	double *x;
+	size_t n = samples(c, kernel, pt, metric, &x);
+	struct stats_summary st;
+	json_t *o = n && stats_summarize(x, n, &st) == 0 ? summary_json(&st) : json_null();
+	free(x);
+	return o;
+}
+
+/* A claim's noise account: per-comparison text and the counts. */
+struct noise {
+	char *text;
+	size_t len;
+	int sig, notsig, sig_cj;          /* emulated kernels differ significantly / not / cannot judge */
+	int inside, outside, cj;          /* published difference inside / outside noise / cannot judge */
+	json_t *inside_at, *outside_at;   /* labels of the comparisons */
+};
+
+static void fmt_stat(char *b, size_t n, const struct stats_summary *s)
+{
+	if (s->n >= 2)
+		snprintf(b, n, "%.5g ±%.2g [%.5g, %.5g] n=%zu", s->mean, s->sd, s->min, s->max, s->n);
+	else
+		snprintf(b, n, "%.5g n=%zu", s->mean, s->n);
+}
+
+/*
+ * One two-kernel comparison at @pt: the runs of baseline @b and kernel @k, Welch's
+ * test, and the noise rule for published difference @pd (NAN when there is none),
+ * a ratio k/b - 1 when @relative, else k - b.  Appends to @nz (text and counts).
+ * Returns: the comparison as a JSON object (or null when the runs are missing).
+ */
+static json_t *compare_noise(const struct ctx *c, struct noise *nz, const char *label, const char *b,
+			     const char *k, json_t *pt, const char *metric, int relative, double pd)
+{
+	double *xb, *xk;
+	size_t nb = samples(c, b, pt, metric, &xb), nk = samples(c, k, pt, metric, &xk);
+	if (!nb || !nk) {
+		free(xb);
+		free(xk);
+		return json_null();
+	}
+	struct stats_summary sb, sk;
+	stats_summarize(xb, nb, &sb);
+	stats_summarize(xk, nk, &sk);
+	struct stats_welch w;
+	int have_w = stats_welch(xb, nb, xk, nk, &w) == 0 && isfinite(w.p);
+	int sig = have_w ? w.p < 0.05 : -1;
+	free(xb);
+	free(xk);
+	double sigma = stats_noise_sigma(&sb, &sk, relative, c->pub_runs);
+	int in = stats_inside_noise(pd, sigma);
+	const char *nv = in == 1 ? "inside noise" : in == 0 ? "outside noise" : "cannot judge";
+	sig == 1 ? nz->sig++ : sig == 0 ? nz->notsig++ : nz->sig_cj++;
+	in == 1 ? nz->inside++ : in == 0 ? nz->outside++ : nz->cj++;
+	if (in >= 0)
+		json_array_append_new(in ? nz->inside_at : nz->outside_at, json_string(label));
+
+	if (sb.n < 2 || sk.n < 2) {
+		report_str_append(&nz->text, &nz->len, "%s%s: %s n=%zu, %s n=%zu: cannot judge (fewer than two runs)",
+				  nz->len ? "; " : "", label, b, sb.n, k, sk.n);
+		goto out;
+	}
+	char tb[160], tk[160], sg[80], pub[200];
+	fmt_stat(tb, sizeof tb, &sb);
+	fmt_stat(tk, sizeof tk, &sk);
+	if (have_w)
+		snprintf(sg, sizeof sg, "%s (Welch p=%.3g)", sig ? "differ significantly" : "do not differ significantly",
+			 w.p);
+	else
+		snprintf(sg, sizeof sg, "significance cannot be judged (fewer than two runs)");
+	double scale = relative ? 100 : 1;
+	const char *u = relative ? "%" : "";
+	if (!isfinite(pd))
+		snprintf(pub, sizeof pub, "no published difference");
+	else if (!isfinite(sigma))
+		snprintf(pub, sizeof pub, "published %+.3g%s: cannot judge (%s)", scale * pd, u,
+			 sb.n < 2 || sk.n < 2 ? "fewer than two runs" : "no spread defined");
+	else
+		snprintf(pub, sizeof pub, "published %+.3g%s %s (2 sigma = %.3g%s)", scale * pd, u, nv,
+			 scale * STATS_NOISE_K * sigma, u);
+	report_str_append(&nz->text, &nz->len, "%s%s: %s %s, %s %s: %s; %s", nz->len ? "; " : "", label, b, tb, k,
+			  tk, sg, pub);
+out:;
+
+	json_t *o = json_pack("{s:o,s:o,s:s}", "baseline", summary_json(&sb), "kernel", summary_json(&sk),
+			      "quantity", relative ? "kernel/baseline - 1" : "kernel - baseline");
+	json_object_set_new(o, "welch_p", have_w ? num(w.p) : json_null());
+	json_object_set_new(o, "significant", sig < 0 ? json_null() : json_boolean(sig));
+	json_object_set_new(o, "published", num(pd));
+	json_object_set_new(o, "sigma", num(sigma));
+	json_object_set_new(o, "band", num(STATS_NOISE_K * sigma));
+	json_object_set_new(o, "published_inside_noise", in < 0 ? json_null() : json_boolean(in));
+	json_object_set_new(o, "noise_verdict", json_string(nv));
+	return o;
+}
+
+static void noise_init(struct noise *nz)
+{
+	memset(nz, 0, sizeof *nz);
+	nz->inside_at = json_array();
+	nz->outside_at = json_array();
+}
+
+/* Move @nz into claim object @o ("noise" text and "noise_summary"); frees @nz. */
+static void noise_attach(json_t *o, struct noise *nz)
+{
+	int any = nz->sig + nz->notsig + nz->sig_cj;
+	if (any) {
+		json_object_set_new(o, "noise", json_string(nz->text ? nz->text : ""));
+		json_object_set_new(o, "noise_summary",
+				    json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:O}", "significant", nz->sig,
+					      "not_significant", nz->notsig, "significance_cannot_judge", nz->sig_cj,
+					      "inside_noise", nz->inside, "outside_noise", nz->outside,
+					      "noise_cannot_judge", nz->cj, "inside_at", nz->inside_at, "outside_at",
+					      nz->outside_at));
+	}
+	free(nz->text);
+	json_decref(nz->inside_at);
+	json_decref(nz->outside_at);
+}
+
 static int pub_value(const struct ctx *c, const char *kernel, json_t *pt, double *out)
 {
 	json_t *t = json_object_get(c->pub, "table");
@@ -221,6 +408,7 @@ static json_t *cell(const struct ctx *c, const char *kernel, json_t *pt)
 	json_object_set_new(o, "published", hp ? num(p) : json_null());
 	json_object_set_new(o, "emulated", he ? num(e) : json_null());
 	json_object_set_new(o, "rel_err", hp && he && p != 0 ? num(e / p - 1) : json_null());
+	json_object_set_new(o, "runs", runs_json(c, kernel, pt, c->metric));
 	return o;
 }
 
@@ -248,6 +436,7 @@ struct verdict {
 	char *detail;
 	size_t dlen;
 	json_t *cells;
+	struct noise nz;    /* two-kernel comparisons: runs, significance, noise rule */
 };
 
 #define DETAIL(vd, ...) report_str_append(&(vd)->detail, &(vd)->dlen, __VA_ARGS__)
@@ -295,9 +484,14 @@ static void judge_direction(const struct ctx *c, json_t *cl, struct verdict *vd)
 			DETAIL(vd, " (published %+.1f%%)", better_pct(c, pb, pk));
 		if (!is)
 			DETAIL(vd, " [wrong direction]");
+		double pd = NAN;
+		if (pub_value(c, b, pt, &pb) == 0 && pub_value(c, k, pt, &pk) == 0 && pb != 0)
+			pd = pk / pb - 1;
+		json_t *cb = cell(c, b, pt), *ck = cell(c, k, pt);
+		json_object_set_new(ck, "noise", compare_noise(c, &vd->nz, s, b, k, pt, c->metric, 1, pd));
 		free(s);
-		json_array_append_new(vd->cells, cell(c, b, pt));
-		json_array_append_new(vd->cells, cell(c, k, pt));
+		json_array_append_new(vd->cells, cb);
+		json_array_append_new(vd->cells, ck);
 	}
 	json_decref(pts);
 	vd->v = ok ? "reproduced" : "not reproduced";
@@ -394,9 +588,9 @@ static void judge_value(const struct ctx *c, json_t *cl, struct verdict *vd)
 			DETAIL(vd, "%s%s %s at %s = %.4g (need [%g, %g])%s", first ? "" : "; ", k, metric, s, v,
 			       lo, hi, is ? "" : " [out of range]");
 			first = 0;
-			json_array_append_new(vd->cells, json_pack("{s:s,s:O,s:s,s:o,s:[f,f]}", "kernel", k, "point",
+			json_array_append_new(vd->cells, json_pack("{s:s,s:O,s:s,s:o,s:[f,f],s:o}", "kernel", k, "point",
 								   pt, "metric", metric, "emulated", num(v),
-								   "expect", lo, hi));
+								   "expect", lo, hi, "runs", runs_json(c, k, pt, metric)));
 			free(s);
 		}
 	}
@@ -434,9 +628,14 @@ static void judge_relative(const struct ctx *c, json_t *cl, struct verdict *vd)
 		ok &= is;
 		DETAIL(vd, "%s%s: %s/%s - 1 = %+.1f%% (need %+.1f%% .. %+.1f%%)%s", i ? "; " : "", s, k, b,
 		       100 * r, 100 * lo, 100 * hi, is ? "" : " [out of range]");
-		json_array_append_new(vd->cells, json_pack("{s:O,s:s,s:o,s:o,s:o}", "point", pt, "metric", metric,
-							   "baseline", num(eb), "emulated", num(ek), "relative",
-							   num(r)));
+		double pb, pk, pd = NAN;
+		if (!strcmp(metric, c->metric) && pub_value(c, b, pt, &pb) == 0 && pub_value(c, k, pt, &pk) == 0 &&
+		    pb != 0)
+			pd = pk / pb - 1;
+		json_t *cj = json_pack("{s:O,s:s,s:o,s:o,s:o}", "point", pt, "metric", metric, "baseline", num(eb),
+				       "emulated", num(ek), "relative", num(r));
+		json_object_set_new(cj, "noise", compare_noise(c, &vd->nz, s, b, k, pt, metric, 1, pd));
+		json_array_append_new(vd->cells, cj);
 		free(s);
 	}
 	json_decref(pts);
@@ -493,7 +692,8 @@ static void judge_series(const struct ctx *c, json_t *cl, struct verdict *vd)
 
 static json_t *judge(const struct ctx *c, json_t *cl)
 {
-	struct verdict vd = { "not checked", NULL, 0, json_array() };
+	struct verdict vd = { "not checked", NULL, 0, json_array(), { 0 } };
+	noise_init(&vd.nz);
 	const char *kind = json_string_value(json_object_get(cl, "kind"));
 	if (!strcmp(kind, "direction"))
 		judge_direction(c, cl, &vd);
@@ -511,6 +711,7 @@ static json_t *judge(const struct ctx *c, json_t *cl)
 			      json_string_value(json_object_get(cl, "id")) ?: "", "kind", kind, "text",
 			      json_string_value(json_object_get(cl, "text")) ?: "", "verdict", vd.v, "detail",
 			      vd.detail ? vd.detail : "", "cells", vd.cells);
+	noise_attach(o, &vd.nz);
 	free(vd.detail);
 	return o;
 }
@@ -714,6 +915,10 @@ static void judge_tables(const struct ctx *c, json_t *cl, struct verdict *vd)
 					  "point", pt, "metric", metric, "published", "baseline",
 					  hp ? num(pb) : json_null(), "kernel", hp ? num(pk) : json_null(), "value",
 					  hp ? num(p) : json_null(), "emulated", "baseline", eb, "kernel", ek, "value", e);
+		char label[300];
+		snprintf(label, sizeof label, "%s %s", test, s);
+		json_object_set_new(cellj, "noise",
+				    compare_noise(c, &vd->nz, label, b, k, pt, metric, !diff, hp ? p : NAN));
 		json_array_append_new(vd->cells, cellj);
 		free(s);
 	}
@@ -723,18 +928,66 @@ static void judge_tables(const struct ctx *c, json_t *cl, struct verdict *vd)
 
 static json_t *judge_tables_claim(const struct ctx *c, json_t *cl)
 {
-	struct verdict vd = { "not checked", NULL, 0, json_array() };
+	struct verdict vd = { "not checked", NULL, 0, json_array(), { 0 } };
+	noise_init(&vd.nz);
 	const char *kind = json_string_value(json_object_get(cl, "kind")) ?: "";
 	judge_tables(c, cl, &vd);
 	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o}", "id",
 			      json_string_value(json_object_get(cl, "id")) ?: "", "kind", kind, "text",
 			      json_string_value(json_object_get(cl, "text")) ?: "", "verdict", vd.v, "detail",
 			      vd.detail ? vd.detail : "", "cells", vd.cells);
+	noise_attach(o, &vd.nz);
 	free(vd.detail);
 	return o;
 }
 
 /* ---- one seed ------------------------------------------------------------------ */
+
+static double pub_runs(json_t *pub)
+{
+	json_t *pr = json_object_get(pub, "published_runs");
+	return json_is_integer(pr) && json_integer_value(pr) >= 1 ? (double)json_integer_value(pr) : 1;
+}
+
+/* Add claim @cl's noise comparisons to the seed's lists (@in, @out: "ID: POINT"). */
+static void seed_noise_add(json_t *in, json_t *out, int *cj, json_t *cl, const char *group)
+{
+	json_t *ns = json_object_get(cl, "noise_summary");
+	const char *id = json_string_value(json_object_get(cl, "id")) ?: "";
+	json_t *lists[2] = { json_object_get(ns, "inside_at"), json_object_get(ns, "outside_at") };
+	json_t *to[2] = { in, out };
+	for (int l = 0; l < 2; l++) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(lists[l], i, v) {
+			char buf[600];
+			snprintf(buf, sizeof buf, "%s%s%s: %s", id, *group ? " with " : "", group, json_string_value(v));
+			json_array_append_new(to[l], json_string(buf));
+		}
+	}
+	*cj += (int)json_integer_value(json_object_get(ns, "noise_cannot_judge"));
+}
+
+/* The seed's "noise" object: which published differences lie inside the emulated noise. */
+static json_t *seed_noise(json_t *o, double m)
+{
+	json_t *in = json_array(), *out = json_array();
+	int cj = 0;
+	size_t i, j;
+	json_t *cl, *t;
+	json_array_foreach(json_object_get(o, "claims"), i, cl)
+		seed_noise_add(in, out, &cj, cl, "");
+	json_array_foreach(json_object_get(o, "tables"), j, t)
+		json_array_foreach(json_object_get(t, "claims"), i, cl)
+			seed_noise_add(in, out, &cj, cl, json_string_value(json_object_get(t, "label")) ?: "");
+	char rule[300];
+	snprintf(rule, sizeof rule,
+		 "a published difference d is inside the emulated noise when |d| <= %g sigma, sigma the emulated "
+		 "standard deviation of one run's difference%s",
+		 STATS_NOISE_K, m > 1 ? " divided by sqrt(published_runs)" : "");
+	return json_pack("{s:s,s:f,s:o,s:o,s:i}", "rule", rule, "published_runs", m, "inside", in, "outside", out,
+			 "cannot_judge", cj);
+}
 
 static json_t *evaluate(struct seed *s)
 {
@@ -759,7 +1012,7 @@ static json_t *evaluate(struct seed *s)
 			size_t i;
 			json_t *cl;
 			json_t *empty = json_object();
-			struct ctx c = { pub, json_object_get(s->res, "runs"), NULL, NULL, 1, empty };
+			struct ctx c = { pub, json_object_get(s->res, "runs"), NULL, NULL, 1, empty, pub_runs(pub) };
 			json_array_foreach(json_object_get(pub, "claims"), i, cl) {
 				json_t *v = judge_tables_claim(&c, cl);
 				const char *vs = json_string_value(json_object_get(v, "verdict"));
@@ -768,6 +1021,7 @@ static json_t *evaluate(struct seed *s)
 			}
 			json_decref(empty);
 			json_object_set_new(o, "claims", claims);
+			json_object_set_new(o, "noise", seed_noise(o, pub_runs(pub)));
 		}
 		json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i}", "reproduced", counts[0],
 							    "not_reproduced", counts[1], "not_checked", counts[2]));
@@ -778,7 +1032,7 @@ static json_t *evaluate(struct seed *s)
 			json_object_set_new(o, "results", json_string(s->results_path));
 		struct ctx c = { pub, json_object_get(s->res, "runs"),
 				 json_string_value(json_object_get(t, "point_key")),
-				 json_string_value(json_object_get(pub, "metric")), 1, NULL };
+				 json_string_value(json_object_get(pub, "metric")), 1, NULL, pub_runs(pub) };
 		const char *better = json_string_value(json_object_get(pub, "better"));
 		c.higher = !better || strcmp(better, "lower") != 0;
 		/* the groups: values of the other sweep axes, in order of first appearance */
@@ -826,6 +1080,7 @@ static json_t *evaluate(struct seed *s)
 			free(lbl);
 		}
 		json_decref(groups);
+		json_object_set_new(o, "noise", seed_noise(o, pub_runs(pub)));
 	}
 	json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i}", "reproduced", counts[0], "not_reproduced",
 						    counts[1], "not_checked", counts[2]));
@@ -845,6 +1100,40 @@ static void fmt_num(char *b, size_t n, json_t *v)
 		snprintf(b, n, "%.0f", x);
 	else
 		snprintf(b, n, "%.4g", x);
+}
+
+static void print_claim_noise(json_t *cl, FILE *f, int md)
+{
+	const char *n = json_string_value(json_object_get(cl, "noise"));
+	if (n && *n)
+		fprintf(f, md ? "  Noise: %s\n" : "      noise: %s\n", n);
+}
+
+/* Which published differences lie inside the emulated run-to-run noise. */
+static void print_seed_noise(json_t *o, FILE *f, int md)
+{
+	json_t *nz = json_object_get(o, "noise");
+	if (!nz)
+		return;
+	json_t *lists[2] = { json_object_get(nz, "inside"), json_object_get(nz, "outside") };
+	const char *names[2] = { "inside the emulated noise", "outside the emulated noise" };
+	fprintf(f, md ? "\nRun-to-run noise (%s):\n\n" : "  run-to-run noise (%s):\n",
+		json_string_value(json_object_get(nz, "rule")));
+	for (int l = 0; l < 2; l++) {
+		fprintf(f, md ? "- published differences %s: " : "    published differences %s: ", names[l]);
+		size_t i;
+		json_t *v;
+		if (json_array_size(lists[l]) == 0)
+			fprintf(f, "none");
+		json_array_foreach(lists[l], i, v)
+			fprintf(f, "%s%s", i ? "; " : "", json_string_value(v));
+		fputc('\n', f);
+	}
+	long long cj = (long long)json_integer_value(json_object_get(nz, "cannot_judge"));
+	if (cj)
+		fprintf(f, md ? "- cannot judge (fewer than two runs or no published value): %lld comparisons\n"
+			      : "    cannot judge (fewer than two runs or no published value): %lld comparisons\n",
+			cj);
 }
 
 static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
@@ -885,11 +1174,14 @@ static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
 		json_t *cl;
 		if (json_array_size(json_object_get(o, "claims")))
 			fprintf(f, md ? "\nClaims:\n\n" : "  claims:\n");
-		json_array_foreach(json_object_get(o, "claims"), i, cl)
+		json_array_foreach(json_object_get(o, "claims"), i, cl) {
 			fprintf(f, md ? "- **%s** `%s` (%s): %s  \n  %s\n" : "    [%s] %s (%s): %s\n      %s\n",
 				json_string_value(json_object_get(cl, "verdict")), json_string_value(json_object_get(cl, "id")),
 				json_string_value(json_object_get(cl, "kind")), json_string_value(json_object_get(cl, "text")),
 				json_string_value(json_object_get(cl, "detail")));
+			print_claim_noise(cl, f, md);
+		}
+		print_seed_noise(o, f, md);
 		json_t *sm = json_object_get(o, "summary");
 		if (json_object_get(o, "claims"))
 			fprintf(f, md ? "\nSummary: %lld reproduced, %lld not reproduced, %lld not checked.\n"
@@ -904,8 +1196,10 @@ static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, md ? "Metric: %s (%s), %s is better; cells: published / emulated (error = emulated/published - 1)\n\n"
-		      : "  metric: %s (%s), %s is better; cells: published, emulated, error = emulated/published - 1\n",
+	fprintf(f, md ? "Metric: %s (%s), %s is better; cells: published / emulated mean over runs / its sd [min, max] "
+			"and runs / error = emulated/published - 1\n\n"
+		      : "  metric: %s (%s), %s is better; cells: published, emulated mean over runs, sd [min, max] runs, "
+			"error = emulated/published - 1\n",
 		json_string_value(json_object_get(pub, "metric")),
 		json_string_value(json_object_get(pub, "unit")) ?: "",
 		json_string_value(json_object_get(pub, "better")) ?: "higher");
@@ -918,14 +1212,15 @@ static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
 		const char *lbl = json_string_value(json_object_get(g, "label"));
 		fprintf(f, md ? "### Emulated%s%s\n\n" : "\n  emulated%s%s:\n", *lbl ? " with " : "", lbl);
 		struct rtable rt;
-		rtable_init(&rt, 1 + 3 * nk, 1, 1);
+		rtable_init(&rt, 1 + 4 * nk, 1, 1);
 		rtable_add(&rt, NULL);
 		rtable_setf(&rt, 0, "%s", json_string_value(json_object_get(t, "point_key")));
 		for (int k = 0; k < nk; k++) {
 			const char *kn = json_string_value(json_array_get(cols, (size_t)k));
-			rtable_setf(&rt, 1 + 3 * k, "%s pub", kn);
-			rtable_setf(&rt, 2 + 3 * k, "emulated");
-			rtable_setf(&rt, 3 + 3 * k, "error");
+			rtable_setf(&rt, 1 + 4 * k, "%s pub", kn);
+			rtable_setf(&rt, 2 + 4 * k, "emulated");
+			rtable_setf(&rt, 3 + 4 * k, "sd [min, max] n");
+			rtable_setf(&rt, 4 + 4 * k, "error");
 		}
 		size_t ri;
 		json_t *row;
@@ -938,14 +1233,25 @@ static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
 				json_t *cl = json_array_get(json_object_get(row, "cells"), (size_t)k);
 				char b[64];
 				fmt_num(b, sizeof b, json_object_get(cl, "published"));
-				rtable_setf(&rt, 1 + 3 * k, "%s", b);
+				rtable_setf(&rt, 1 + 4 * k, "%s", b);
 				fmt_num(b, sizeof b, json_object_get(cl, "emulated"));
-				rtable_setf(&rt, 2 + 3 * k, "%s", b);
+				rtable_setf(&rt, 2 + 4 * k, "%s", b);
+				json_t *ru = json_object_get(cl, "runs");
+				if (json_is_number(json_object_get(ru, "stddev")))
+					rtable_setf(&rt, 3 + 4 * k, "%.3g [%.5g, %.5g] %lld",
+						    json_number_value(json_object_get(ru, "stddev")),
+						    json_number_value(json_object_get(ru, "min")),
+						    json_number_value(json_object_get(ru, "max")),
+						    (long long)json_integer_value(json_object_get(ru, "n")));
+				else if (json_is_object(ru))
+					rtable_setf(&rt, 3 + 4 * k, "- (%lld run)", (long long)json_integer_value(json_object_get(ru, "n")));
+				else
+					rtable_setf(&rt, 3 + 4 * k, "-");
 				json_t *re = json_object_get(cl, "rel_err");
 				if (json_is_number(re))
-					rtable_setf(&rt, 3 + 3 * k, "%+.1f%%", 100 * json_number_value(re));
+					rtable_setf(&rt, 4 + 4 * k, "%+.1f%%", 100 * json_number_value(re));
 				else
-					rtable_setf(&rt, 3 + 3 * k, "-");
+					rtable_setf(&rt, 4 + 4 * k, "-");
 			}
 		}
 		rtable_print(&rt, f, md ? "" : "    ", md);
@@ -964,8 +1270,10 @@ static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
 				fprintf(f, "    [%s] %s: %s\n      %s\n", v, json_string_value(json_object_get(cl, "id")),
 					json_string_value(json_object_get(cl, "text")),
 					json_string_value(json_object_get(cl, "detail")));
+			print_claim_noise(cl, f, md);
 		}
 	}
+	print_seed_noise(o, f, md);
 	json_t *sm = json_object_get(o, "summary");
 	fprintf(f, md ? "\nSummary: %lld reproduced, %lld not reproduced, %lld not checked.\n\n"
 		      : "  summary: %lld reproduced, %lld not reproduced, %lld not checked\n\n",

@@ -5,6 +5,13 @@
  * speed is its clock in cycles/s, and an "io" host holding the disks) as XML in a
  * temporary file that SimGrid loads and that is removed at once; users never see
  * it.  SimGrid logging is silenced: results are JSON, not log lines.
+ *
+ * Run-to-run variance: the platter phase of each disk, and (when the machine
+ * declares "variation") the machine's clock factor, each disk's speed factor and
+ * the scheduler's tick phase, all drawn from streams of (seed, run index).  The
+ * factors are applied to the machine configuration in sim_prepare(), before
+ * anything reads it, so the platform XML, the disks and every clock-based cost see
+ * the same effective values, and the results echo them.
  */
 #include "emu/rng.h"
 #include "emu/sim.h"
@@ -23,6 +30,7 @@
 #include "models/kmap/kmap.h"
 #include "models/mm/kernel.h"
 #include "models/reclaim/reclaim.h"
+#include "models/sched.h"
 
 const struct mm_param engine_params[] = {
 	MM_PARAM(struct engine_cfg, quantum, "quantum", MM_P_TIME, 0, 1, "\"10us\"",
@@ -50,6 +58,11 @@ void sim_series_add(struct sim *s, const char *name, double t, double v)
 	}
 	json_array_append_new(json_object_get(o, "t"), json_real(t));
 	json_array_append_new(json_object_get(o, "v"), json_real(v));
+}
+
+void sim_sched_variation(const struct sim *s, struct sched_cfg *c)
+{
+	c->tick_phase = s->machine.var.tick_phase;
 }
 
 struct disk *sim_disk(struct sim *s, int i)
@@ -234,6 +247,7 @@ int sim_prepare(struct sim *s, json_t *spec, const char *file, struct mm_err *e)
 
 	if (machine_load(&s->machine, json_object_get(spec, "machine"), file, "machine", e))
 		return -1;
+	machine_apply_variation(&s->machine, s->seed, (uint64_t)s->run);
 	if (mm_params_load(engine_params, &s->engine, json_object_get(spec, "engine"), file,
 			   "engine", NULL, e))
 		return -1;

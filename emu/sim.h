@@ -114,6 +114,15 @@ void sim_simgrid_init(void);
  */
 int sim_write_platform(const struct machine_cfg *m, char *path, size_t len);
 
+struct sched_cfg;
+/**
+ * sim_sched_variation() - set @c->tick_phase to this run's balancer-tick phase
+ * (machine.variation.sched; 0 when not declared, which keeps the fixed tick).
+ * Call after sched_cfg_default() and before sched_init().
+ * Returns: nothing.
+ */
+void sim_sched_variation(const struct sim *s, struct sched_cfg *c);
+
 /** sim_disk() - Returns: the running disk @i of the machine, or NULL. */
 struct disk *sim_disk(struct sim *s, int i);
 

@@ -5,6 +5,12 @@
  * (Numerical Recipes' betacf, evaluated with the modified Lentz method), using
  * the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) where the fraction converges slowly.
  * Accuracy is ~1e-14 relative for the arguments a t-test needs.
+ *
+ * The noise rule (stats_noise_sigma, stats_inside_noise) answers "could the
+ * emulated run-to-run variance alone have produced this published difference?"
+ * It compares with the spread of a single comparison, not with the standard error
+ * of the emulated means: a published table is usually one run (or a few) per
+ * kernel, so its differences carry the noise of one run each.
  */
 #include "emu/stats.h"
 
@@ -172,4 +178,37 @@ double stats_pct_better(double base, double new_value, int higher_better)
 	if (base == 0)
 		return new_value == 0 ? 0 : NAN;
 	return 100.0 * (higher_better ? new_value / base - 1 : 1 - new_value / base);
+}
+
+int stats_summarize(const double *x, size_t n, struct stats_summary *s)
+{
+	s->n = n;
+	s->mean = stats_amean(x, n);
+	s->sd = n ? stats_stddev(x, n) : NAN;
+	s->min = stats_min(x, n);
+	s->max = stats_max(x, n);
+	return n ? 0 : -1;
+}
+
+double stats_noise_sigma(const struct stats_summary *b, const struct stats_summary *k, int relative,
+			 double m)
+{
+	if (b->n < 2 || k->n < 2 || !(m >= 1))
+		return NAN;
+	double vb = b->sd * b->sd, vk = k->sd * k->sd;
+	if (relative) {
+		if (b->mean == 0 || k->mean == 0)
+			return NAN;
+		vb /= b->mean * b->mean;
+		vk /= k->mean * k->mean;
+	}
+	double s = sqrt((vb + vk) / m);
+	return isfinite(s) ? s : NAN;
+}
+
+int stats_inside_noise(double d, double sigma)
+{
+	if (!isfinite(d) || !isfinite(sigma))
+		return -1;
+	return fabs(d) <= STATS_NOISE_K * sigma;
 }

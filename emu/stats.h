@@ -69,4 +69,47 @@ int stats_significant(const double *a, size_t na, const double *b, size_t nb, do
  */
 double stats_pct_better(double base, double new_value, int higher_better);
 
+/** struct stats_summary - one sample: size, mean, spread. */
+struct stats_summary {
+	size_t n;
+	double mean;
+	double sd;     /* sample standard deviation (n - 1); 0 when n < 2 */
+	double min, max;
+};
+
+/**
+ * stats_summarize() - fill @s from the @n values of @x.
+ * Returns: 0, or -1 when n == 0 (then @s has n = 0 and NAN fields).
+ */
+int stats_summarize(const double *x, size_t n, struct stats_summary *s);
+
+/*
+ * The run-to-run noise rule (docs/compare.md, "Noise"): a published difference d
+ * between a kernel k and a baseline b lies inside the emulated noise when
+ * |d| <= STATS_NOISE_K x sigma, where sigma is the emulated standard deviation of
+ * that difference between one run of each kernel (divided by sqrt(m) when the
+ * published numbers are means of m runs).  K = 2 is the two-sided 95% band of a
+ * normal difference.
+ */
+#define STATS_NOISE_K 2.0
+
+/**
+ * stats_noise_sigma() - the emulated standard deviation of a one-run comparison.
+ * @b, @k: the baseline's and the kernel's emulated runs
+ * @relative: 1 for the quantity k/b - 1 (delta method: sqrt((sd_b/mean_b)^2 +
+ *            (sd_k/mean_k)^2)), 0 for k - b (sqrt(sd_b^2 + sd_k^2))
+ * @m: runs behind each published number (>= 1; sigma / sqrt(m))
+ * Returns: sigma (>= 0), or NAN when a side has fewer than two runs, or a mean is 0
+ * for @relative, or m < 1.
+ */
+double stats_noise_sigma(const struct stats_summary *b, const struct stats_summary *k, int relative,
+			 double m);
+
+/**
+ * stats_inside_noise() - the noise rule for published difference @d.
+ * Returns: 1 if |d| <= STATS_NOISE_K x @sigma, 0 if not, -1 (cannot judge) when
+ * @d or @sigma is not a finite number.
+ */
+int stats_inside_noise(double d, double sigma);
+
 #endif

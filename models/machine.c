@@ -1,10 +1,31 @@
 /*
  * machine.c - loading and echoing the machine section (see machine.h).
+ *
+ * machine.variation is read here by hand rather than through a params table: its
+ * values are percentages ("0.5%"), a unit emu/params.c does not have, and a bare
+ * number would be ambiguous (0.5 = 0.5% or 50%?), so only strings with "%" (and
+ * the number 0) are accepted.  The per-run factors are drawn from named streams of
+ * emu/rng.c, so they depend only on (scenario seed, run index): the same for every
+ * kernel at one run index (the same "host" runs each kernel, as in an A/B test on
+ * one box), different between run indexes.  One clock factor for the whole machine,
+ * not one per CPU: the CPUs of an SMP box share one clock source and one memory
+ * system, and the differences between boxes of one model (memory timing, firmware
+ * settings, thermal limits) act on the box as a whole.  One factor per disk: each
+ * is its own drive (zone layout, firmware, wear); it scales the media rate and the
+ * seek times together and leaves the spindle speed, which is servo-controlled.
  */
 #include "models/machine.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "emu/rng.h"
+
+#define VAR_MAX 0.5   /* largest declared half-width: factors stay in [0.5, 1.5] */
 
 const struct mm_param machine_params[] = {
 	MM_PARAM(struct machine_cfg, cpus, "cpus", MM_P_INT, 1, MACHINE_MAX_CPUS, "1",
@@ -31,11 +52,11 @@ const struct mm_param machine_cost_params[] = {
 };
 
 /* Each table skips the keys the other tables own. */
-static const char *const machine_skip[] = { "disks", "costs", "arch", "memory", "page_size",
+static const char *const machine_skip[] = { "disks", "costs", "variation", "arch", "memory", "page_size",
 					    "kernel_reserved", "struct_page_bytes",
 					    "min_free_kbytes", "watermark_style",
 					    "lowmem_reserve_ratio", "kernelcore", NULL };
-static const char *const mem_skip[] = { "disks", "costs", "clock", "copy_bw", NULL };
+static const char *const mem_skip[] = { "disks", "costs", "variation", "clock", "copy_bw", NULL };
 
 /*
  * Unknown keys are checked here, against every table of the section, so that the
@@ -48,7 +69,8 @@ static int check_keys(json_t *obj, const char *file, const char *path, struct mm
 	const char *key;
 	json_t *v;
 	json_object_foreach(obj, key, v) {
-		int ok = strcmp(key, "disks") == 0 || strcmp(key, "costs") == 0;
+		int ok = strcmp(key, "disks") == 0 || strcmp(key, "costs") == 0 ||
+			 strcmp(key, "variation") == 0;
 		for (int t = 0; tables[t] && !ok; t++)
 			for (const struct mm_param *p = tables[t]; p->key && !ok; p++)
 				ok = strcmp(p->key, key) == 0;
@@ -66,9 +88,122 @@ static int check_keys(json_t *obj, const char *file, const char *path, struct mm
 					n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", p->key);
 			}
 		if (n < sizeof list)
-			snprintf(list + n, sizeof list - n, "disks, costs");
+			snprintf(list + n, sizeof list - n, "disks, costs, variation");
 		snprintf(sub, sizeof sub, "%s.%s", path, key);
 		return mm_errf(e, file, sub, "unknown key (expected one of: %s)", list);
+	}
+	return 0;
+}
+
+int machine_parse_percent(json_t *v, double *out)
+{
+	if (json_is_number(v) && json_number_value(v) == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (!json_is_string(v))
+		return -1;
+	const char *s = json_string_value(v);
+	/* a plain decimal number: no sign, no hex, no "inf"/"nan" (as emu/params.c) */
+	if (!isdigit((unsigned char)s[0]) && !(s[0] == '.' && isdigit((unsigned char)s[1])))
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return -1;
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	if (end == s || errno || !isfinite(d) || d < 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (strcmp(end, "%") != 0)
+		return -1;
+	*out = d / 100.0;
+	return 0;
+}
+
+/* machine.variation: {"clock": "0.5%", "disk": "2%", "sched": true}, all optional. */
+static int load_variation(struct machine_variation *v, json_t *obj, const char *file,
+			  const char *path, struct mm_err *e)
+{
+	char sub[256];
+	memset(v, 0, sizeof *v);
+	if (!obj)
+		return 0;
+	snprintf(sub, sizeof sub, "%s.variation", path);
+	if (!json_is_object(obj))
+		return mm_errf(e, file, sub,
+			       "expected an object such as {\"clock\": \"0.5%%\", \"disk\": \"2%%\", \"sched\": true}");
+	const char *key;
+	json_t *x;
+	json_object_foreach(obj, key, x) {
+		snprintf(sub, sizeof sub, "%s.variation.%s", path, key);
+		double *field = strcmp(key, "clock") == 0 ? &v->clock
+			      : strcmp(key, "disk") == 0  ? &v->disk
+							  : NULL;
+		if (field) {
+			double d;
+			if (json_is_number(x) && json_number_value(x) < 0)
+				return mm_errf(e, file, sub, "expected a percentage in [0%%, 50%%], not a negative number");
+			if (json_is_string(x) && json_string_value(x)[0] == '-')
+				return mm_errf(e, file, sub, "expected a percentage in [0%%, 50%%]");
+			if (machine_parse_percent(x, &d))
+				return mm_errf(e, file, sub,
+					       "expected a percentage such as \"0.5%%\" (a string with %%, or 0)");
+			if (d > VAR_MAX)
+				return mm_errf(e, file, sub, "expected a percentage in [0%%, 50%%]");
+			*field = d;
+		} else if (strcmp(key, "sched") == 0) {
+			if (!json_is_boolean(x))
+				return mm_errf(e, file, sub, "expected true or false");
+			v->sched = json_is_true(x);
+		} else {
+			return mm_errf(e, file, sub, "unknown key (expected one of: clock, disk, sched)");
+		}
+	}
+	return 0;
+}
+
+bool machine_variation_any(const struct machine_cfg *m)
+{
+	return m->var.clock > 0 || m->var.disk > 0 || m->var.sched;
+}
+
+/* A factor uniform in [1 - w, 1 + w] from stream @name of (@seed, @run). */
+static double draw_factor(uint64_t seed, uint64_t run, const char *name, double w)
+{
+	struct mm_rng r;
+	if (w <= 0)
+		return 1.0;
+	mm_rng_seed(&r, seed, run, name);
+	return 1.0 + w * (2.0 * mm_rng_double(&r) - 1.0);
+}
+
+int machine_apply_variation(struct machine_cfg *m, uint64_t seed, uint64_t run)
+{
+	struct machine_variation *v = &m->var;
+	if (v->applied)
+		return 0;
+	v->applied = true;
+	v->clock_factor = draw_factor(seed, run, "variation-clock", v->clock);
+	m->clock *= v->clock_factor;
+	for (int i = 0; i < m->ndisks && i < MACHINE_MAX_DISKS; i++) {
+		char name[MM_PSTR + 16];
+		snprintf(name, sizeof name, "variation-disk-%s", m->disks[i].name);
+		double f = draw_factor(seed, run, name, v->disk);
+		v->disk_factor[i] = f;
+		if (f == 1.0)
+			continue;
+		m->disks[i].read_bw *= f;
+		m->disks[i].write_bw *= f;
+		m->disks[i].seek_avg /= f;
+		m->disks[i].track_to_track /= f;
+	}
+	v->tick_phase = 0;
+	if (v->sched) {
+		struct mm_rng r;
+		mm_rng_seed(&r, seed, run, "variation-sched");
+		v->tick_phase = mm_rng_double(&r);
 	}
 	return 0;
 }
@@ -104,6 +239,8 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 		snprintf(sub, sizeof sub, "%s.kernel_reserved", path);
 		return mm_errf(e, file, sub, "expected less than machine.memory");
 	}
+	if (load_variation(&m->var, json_object_get(obj, "variation"), file, path, e))
+		return -1;
 	json_t *disks = json_object_get(obj, "disks");
 	if (!disks)
 		return 0;
@@ -137,6 +274,20 @@ json_t *machine_dump(const struct machine_cfg *m)
 	for (int i = 0; i < m->ndisks; i++)
 		json_array_append_new(a, mm_params_dump(disk_params, &m->disks[i]));
 	json_object_set_new(o, "disks", a);
+	if (machine_variation_any(m)) {
+		/* declared half-widths (fractions) and, once drawn, this run's values */
+		const struct machine_variation *v = &m->var;
+		json_t *var = json_pack("{s:f,s:f,s:b}", "clock", v->clock, "disk", v->disk, "sched", v->sched);
+		if (v->applied) {
+			json_object_set_new(var, "clock_factor", json_real(v->clock_factor));
+			json_t *df = json_object();
+			for (int i = 0; i < m->ndisks; i++)
+				json_object_set_new(df, m->disks[i].name, json_real(v->disk_factor[i]));
+			json_object_set_new(var, "disk_factors", df);
+			json_object_set_new(var, "tick_phase", json_real(v->tick_phase));
+		}
+		json_object_set_new(o, "variation", var);
+	}
 	return o;
 }
 

@@ -6,10 +6,16 @@
  * hardware constant with a source or a declared calibration parameter; the same
  * values apply to every kernel of a comparison unless a kernel overrides the
  * machine section explicitly (as seed 000's mem=1024m kernel does).
+ *
+ * "variation" declares per-host differences (run-to-run variance): the clock of
+ * the whole machine and the speed of each disk are scaled per run by factors drawn
+ * from the run's random streams (machine_apply_variation); 0 (the default) means
+ * none, and then nothing in the results changes.
  */
 #ifndef MMEMU_MACHINE_H
 #define MMEMU_MACHINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -30,6 +36,23 @@ struct machine_costs {
 	double page_op;           /* touching one struct page / list neighbour line, cycles */
 };
 
+/*
+ * Per-host differences (docs/scenario.md, machine.variation).  The declared
+ * half-widths are fractions (the scenario writes "0.5%"); a run's factor is drawn
+ * uniformly in [1 - w, 1 + w].  The drawn values are filled in by
+ * machine_apply_variation() and echoed in the run's effective parameters.
+ */
+struct machine_variation {
+	double clock;             /* half-width of the machine's clock factor, [0, 0.5] */
+	double disk;              /* half-width of each disk's speed factor, [0, 0.5] */
+	bool sched;               /* draw the scheduler's balancer-tick phase per run */
+	/* per run (machine_apply_variation) */
+	bool applied;
+	double clock_factor;      /* 1 when clock == 0 */
+	double disk_factor[MACHINE_MAX_DISKS];
+	double tick_phase;        /* [0, 1); 0 when !sched (sched_cfg.tick_phase) */
+};
+
 struct machine_cfg {
 	int64_t cpus;
 	double clock;             /* Hz; 1 SimGrid flop = 1 cycle */
@@ -38,6 +61,7 @@ struct machine_cfg {
 	struct mm_phys_cfg mem;   /* arch, memory, page size, zones (models/mm/zone.h) */
 	int ndisks;
 	struct disk_cfg disks[MACHINE_MAX_DISKS];
+	struct machine_variation var;
 };
 
 extern const struct mm_param machine_params[];
@@ -49,6 +73,31 @@ extern const struct mm_param machine_cost_params[];
  */
 int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const char *path,
 		 struct mm_err *e);
+
+/**
+ * machine_parse_percent() - a percentage for machine.variation: a string such as
+ * "0.5%" (a non-negative decimal number and "%"), or the number 0.
+ * @out: the value as a fraction (0.005)
+ * Returns: 0, or -1 if @v is neither.
+ */
+int machine_parse_percent(json_t *v, double *out);
+
+/**
+ * machine_variation_any() - Returns: true if @m declares any per-host variation
+ * (then its effective parameters carry a "variation" object).
+ */
+bool machine_variation_any(const struct machine_cfg *m);
+
+/**
+ * machine_apply_variation() - draw the run's per-host factors from the streams
+ * (@seed, @run, "variation-clock" / "variation-disk-NAME" / "variation-sched") and
+ * apply them to @m: clock x clock_factor; each disk's read and write rates x its
+ * factor, seek_avg and track_to_track / its factor (rpm unchanged).  Without a
+ * declared variation nothing changes (factors 1, phase 0).  Idempotent: a second
+ * call does nothing.
+ * Returns: 0 (the factors always exist: a half-width <= 50% keeps them in [0.5, 1.5]).
+ */
+int machine_apply_variation(struct machine_cfg *m, uint64_t seed, uint64_t run);
 
 /** machine_dump() - Returns: a new JSON object of the effective machine parameters. */
 json_t *machine_dump(const struct machine_cfg *m);

@@ -22,7 +22,9 @@
  * - wake-up placement (try_to_wake_up / wake_idle, approximated): the previous CPU
  *   if idle; else, with cfg.wake_idle, the lowest-numbered idle CPU; else the
  *   shortest run queue, ties to the previous CPU, then the lowest index.
- * - load balancing: every cfg.balance_s, each idle CPU (ascending) pulls the tail
+ * - load balancing: every cfg.balance_s (the first tick (1 - cfg.tick_phase) x
+ *   balance_s after sched_init: where the periodic tick happens to be when the
+ *   workload starts, a source of run-to-run variance), each idle CPU (ascending) pulls the tail
  *   (least recently run) task of the longest run queue (ties: lowest index), as
  *   the idle rebalance_tick's load_balance/move_tasks.  Busy CPUs do not balance.
  * - a task moved while waiting calls sg_actor_set_host on itself when it resumes.
@@ -42,6 +44,7 @@ void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock)
 	c->cs_cycles = 1000;    /* calibration: lmbench lat_ctx 2p/0K ~ 1 us class */
 	c->balance_s = 1e-3;    /* IDLE_REBALANCE_TICK = HZ/1000 */
 	c->wake_idle = true;
+	c->tick_phase = 0;
 }
 
 static double now(void)
@@ -193,9 +196,13 @@ static void balancer(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	struct sched *s = sg_actor_self_get_data();
+	double ph = s->cfg.tick_phase;
+	if (!(ph >= 0 && ph < 1))   /* also NaN: the fixed tick */
+		ph = 0;
+	sg_actor_sleep_for((1.0 - ph) * s->cfg.balance_s);
 	for (;;) {
-		sg_actor_sleep_for(s->cfg.balance_s);
 		balance(s);
+		sg_actor_sleep_for(s->cfg.balance_s);
 	}
 }
 

@@ -25,6 +25,9 @@ struct sched_cfg {
 	double cs_cycles;      /* cost of a task-to-task switch (calibration) */
 	double balance_s;      /* idle rebalance period; 2.6 IDLE tick 1 ms; <= 0: off */
 	bool wake_idle;        /* wake-up may go to another idle CPU (else prev CPU only) */
+	double tick_phase;     /* phase of the balancer tick at sched_init(), turns in [0, 1):
+				  ticks at t0 + (k - tick_phase) x balance_s, k = 1, 2, ...
+				  (run-to-run variance; 0: first tick one period after t0) */
 };
 
 struct sched_task {
@@ -66,7 +69,11 @@ struct sched {
 	sg_actor_t balancer;
 };
 
-/** sched_cfg_default() - 2.6.10 defaults (slice 100 ms, balance 1 ms, cs 1000 cycles). */
+/**
+ * sched_cfg_default() - 2.6.10 defaults (slice 100 ms, balance 1 ms, cs 1000 cycles,
+ * tick phase 0).
+ * Returns: nothing.
+ */
 void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock);
 
 /**

@@ -121,6 +121,14 @@ static const struct bad_case bad_cases[] = {
 	{ "kernel-machine-string.json", "kernels.lru.machine", "expected an object of machine overrides" },
 	{ "kernel-machine-bad-field.json", "kernels.lru.machine.memory", "expected a size" },
 	{ "kernel-machine-unknown-key.json", "kernels.lru.machine.mem", "unknown key" },
+	/* machine.variation (per-host differences) */
+	{ "variation-negative.json", "machine.variation.clock", "expected a percentage in [0%, 50%]" },
+	{ "variation-too-big.json", "machine.variation.disk", "expected a percentage in [0%, 50%]" },
+	{ "variation-number.json", "machine.variation.clock", "expected a percentage such as \"0.5%\"" },
+	{ "variation-unit.json", "machine.variation.disk", "expected a percentage such as \"0.5%\"" },
+	{ "variation-unknown-key.json", "machine.variation.memory", "unknown key (expected one of: clock, disk, sched)" },
+	{ "variation-sched-string.json", "machine.variation.sched", "expected true or false" },
+	{ "variation-not-object.json", "machine.variation", "expected an object such as" },
 	/* workload */
 	{ "workload-type-missing.json", "workload.type", "missing (expected a workload name)" },
 	{ "workload-type-unknown.json", "workload.type", "unknown workload \"nosuch\" (expected one of: " },

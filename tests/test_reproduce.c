@@ -11,7 +11,11 @@
  * about missing kernels or series are "not checked".  The several-tables form
  * (seed 001's) gets its own crafted pair: relative, flat and difference claims on
  * rows with a sweep point, reproduced and not, and rows without one (not
- * checked).  Then: a real run into a
+ * checked).  Run-to-run noise: a crafted pair with four runs per kernel where
+ * one published difference lies inside the emulated noise (and the emulated
+ * kernels differ significantly), one outside (and they do not), and a point with
+ * a single run that cannot be judged; verdicts are unchanged by it, and a bad
+ * "published_runs" is a usage error.  Then: a real run into a
  * private runs directory, seeds without a scenario, seed selection, and usage
  * errors (exit 2, one line on stderr).
  */
@@ -360,6 +364,128 @@ static void real_run(void **state)
 	json_decref(d);
 }
 
+/* ---- run-to-run noise ---- */
+
+static const char noise_published[] =
+	"{ \"seed\": \"903\", \"title\": \"noise\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
+	"  \"metric\": \"thr\", \"unit\": \"ops\", \"better\": \"higher\",\n"
+	"  \"table\": { \"point_key\": \"workload.n\", \"columns\": [\"base\", \"new\"],\n"
+	"    \"rows\": [ {\"point\": 1, \"values\": [100, 103]}, {\"point\": 2, \"values\": [100, 120]},\n"
+	"              {\"point\": 3, \"values\": [100, 110]} ] },\n"
+	"  \"claims\": [ {\"id\": \"better\", \"kind\": \"direction\", \"baseline\": \"base\", \"kernel\": \"new\","
+	" \"expect\": \"better\"} ] }\n";
+
+/* thr per (kernel, n): four runs at n = 1 and 2, one at n = 3.
+ * n=1: base mean 100 sd 1.633, new mean 105: Welch p ~ 0.005 (significant);
+ *      sigma of new/base - 1 = sqrt(0.01633^2 + 0.01555^2) = 2.26%: published +3% inside.
+ * n=2: base and new mean 100, sd ~0.4: not significant; published +20% outside.
+ * n=3: one run each: cannot judge. */
+static void write_noise_emulated(void)
+{
+	const double v[2][3][4] = { { { 98, 100, 102, 100 }, { 100, 100.5, 99.5, 100 }, { 100 } },
+				    { { 103, 105, 107, 105 }, { 100.2, 99.8, 100.4, 99.6 }, { 111 } } };
+	json_t *runs = json_array();
+	for (int k = 0; k < 2; k++)
+		for (int n = 1; n <= 3; n++)
+			for (int r = 0; r < (n == 3 ? 1 : 4); r++)
+				json_array_append_new(
+					runs, json_pack("{s:s,s:{s:i},s:i,s:i,s:i,s:{s:s,s:f,s:s,s:s},s:{},s:{},s:{},s:f}",
+							"kernel", k ? "new" : "base", "point", "workload.n", n, "point_index",
+							n - 1, "run", r, "seed", 1, "primary", "name", "thr", "value",
+							v[k][n - 1][r], "unit", "ops", "better", "higher", "metrics", "vmstat",
+							"series", "sim_time", 1.0));
+	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:{s:[i,i,i]},s:o,s:{s:f,s:[]}}", "format",
+			      "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario", "name", "noise",
+			      "file", "trace-policies.json", "hash", "0", "runs", 4, "seed", 1, "sweep", "workload.n", 1,
+			      2, 3, "runs", runs, "host", "wall_seconds", 0.0, "runs");
+	char path[512];
+	snprintf(path, sizeof path, "%s/runs3/trace-policies.json", dir);
+	assert_int_equal(json_dump_file(d, path, JSON_INDENT(1)), 0);
+	json_decref(d);
+}
+
+static void noise(void **state)
+{
+	(void)state;
+	write_text("pub3/903.json", noise_published);
+	write_noise_emulated();
+	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
+	char path[512];
+	snprintf(path, sizeof path, "%s/o3/reproduce.json", dir);
+	json_error_t je;
+	json_t *d = json_load_file(path, 0, &je);
+	assert_non_null(d);
+	json_t *seed = json_array_get(json_object_get(d, "seeds"), 0);
+	json_t *t = json_array_get(json_object_get(seed, "tables"), 0);
+	assert_string_equal(verdict(t, "better"), "not reproduced");   /* n=2: 100 vs 100 */
+	json_t *cl = json_array_get(json_object_get(t, "claims"), 0);
+	json_t *cells = json_object_get(cl, "cells");
+	/* cells: base, new per point; the noise is on the kernel's cell */
+	json_t *n1 = json_object_get(json_array_get(cells, 1), "noise");
+	json_t *n2 = json_object_get(json_array_get(cells, 3), "noise");
+	json_t *n3 = json_object_get(json_array_get(cells, 5), "noise");
+	assert_true(json_is_true(json_object_get(n1, "significant")));
+	assert_true(json_is_true(json_object_get(n1, "published_inside_noise")));
+	assert_true(fabs(json_real_value(json_object_get(n1, "sigma")) - sqrt(pow(sqrt(8.0 / 3) / 100, 2) + pow(sqrt(8.0 / 3) / 105, 2))) < 1e-9);
+	assert_true(fabs(json_real_value(json_object_get(n1, "published")) - 0.03) < 1e-9);
+	assert_true(json_is_false(json_object_get(n2, "significant")));
+	assert_true(json_is_false(json_object_get(n2, "published_inside_noise")));
+	assert_string_equal(json_string_value(json_object_get(n2, "noise_verdict")), "outside noise");
+	assert_true(json_is_null(json_object_get(n3, "significant")));
+	assert_true(json_is_null(json_object_get(n3, "published_inside_noise")));
+	assert_string_equal(json_string_value(json_object_get(n3, "noise_verdict")), "cannot judge");
+	/* per-kernel run statistics on the table's cells */
+	json_t *c1 = json_array_get(json_object_get(json_array_get(json_object_get(t, "rows"), 0), "cells"), 0);
+	json_t *ru = json_object_get(c1, "runs");
+	assert_int_equal(json_integer_value(json_object_get(ru, "n")), 4);
+	assert_true(json_real_value(json_object_get(ru, "min")) == 98 && json_real_value(json_object_get(ru, "max")) == 102);
+	assert_true(fabs(json_real_value(json_object_get(ru, "stddev")) - sqrt(8.0 / 3)) < 1e-9);
+	/* the claim's and the seed's summaries */
+	json_t *ns = json_object_get(cl, "noise_summary");
+	assert_int_equal(json_integer_value(json_object_get(ns, "significant")), 1);
+	assert_int_equal(json_integer_value(json_object_get(ns, "not_significant")), 1);
+	assert_int_equal(json_integer_value(json_object_get(ns, "significance_cannot_judge")), 1);
+	assert_int_equal(json_integer_value(json_object_get(ns, "inside_noise")), 1);
+	assert_int_equal(json_integer_value(json_object_get(ns, "outside_noise")), 1);
+	assert_int_equal(json_integer_value(json_object_get(ns, "noise_cannot_judge")), 1);
+	json_t *sn = json_object_get(seed, "noise");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(sn, "inside"), 0)), "better: 1");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(sn, "outside"), 0)), "better: 2");
+	assert_int_equal(json_integer_value(json_object_get(sn, "cannot_judge")), 1);
+	json_decref(d);
+	char *out = slurp("out");
+	assert_non_null(strstr(out, "published +3% inside noise"));
+	assert_non_null(strstr(out, "published +20% outside noise"));
+	assert_non_null(strstr(out, "published differences inside the emulated noise: better: 1"));
+	assert_non_null(strstr(out, "differ significantly (Welch p="));
+	free(out);
+
+	/* published means of 4 runs: sigma / 2, so +3% is now outside */
+	char *pub4 = strdup(noise_published);
+	char *at = strstr(pub4, "\"metric\"");
+	assert_non_null(at);
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%.*s\"published_runs\": 4, %s", (int)(at - pub4), pub4, at);
+	write_text("pub3/903.json", buf);
+	free(pub4);
+	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
+	d = json_load_file(path, 0, &je);
+	assert_non_null(d);
+	sn = json_object_get(json_array_get(json_object_get(d, "seeds"), 0), "noise");
+	assert_int_equal(json_array_size(json_object_get(sn, "inside")), 0);
+	assert_int_equal(json_array_size(json_object_get(sn, "outside")), 2);
+	json_decref(d);
+
+	/* a bad published_runs: usage error naming the path */
+	snprintf(buf, sizeof buf, "%.*s\"published_runs\": 0, %s", (int)(strstr(noise_published, "\"metric\"") - noise_published),
+		 noise_published, strstr(noise_published, "\"metric\""));
+	write_text("pub3/903.json", buf);
+	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 2);
+	char *err = slurp("err");
+	assert_non_null(strstr(err, "pub3/903.json: published_runs: expected an integer in [1, 1000000]"));
+	free(err);
+}
+
 static void usage_errors(void **state)
 {
 	write_text("bad/000.json", "{ \"seed\": \"000\", \"scenario\": \"x.json\", \"metric\": \"m\" }\n");
@@ -385,8 +511,8 @@ static int setup(void **state)
 {
 	if (scratch_dir("reproduce"))
 		return -1;
-	const char *sub[] = { "pub", "pub2", "runs", "bad" };
-	for (int i = 0; i < 4; i++) {
+	const char *sub[] = { "pub", "pub2", "runs", "bad", "pub3", "runs3" };
+	for (int i = 0; i < 6; i++) {
 		char p[512];
 		snprintf(p, sizeof p, "%s/%s", dir, sub[i]);
 		if (mkdir(p, 0777))
@@ -404,6 +530,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(tables_form),
+		cmocka_unit_test(noise),
 		cmocka_unit_test(real_run),
 		cmocka_unit_test(usage_errors),
 	};

@@ -7,7 +7,9 @@
  * (no waits, exact idle time); 2 tasks per CPU in round robin (exact elapsed time
  * and switch counts); block/wake (voluntary switch, the CPU runs another task
  * meanwhile); wake-up placement (idle CPU vs previous CPU); idle load balancing
- * (3 tasks on cpu0 of 2 CPUs); determinism (two runs, identical counters).
+ * (3 tasks on cpu0 of 2 CPUs); the balancer tick's phase (cfg.tick_phase, a
+ * source of run-to-run variance: the same case with the ticks shifted by half a
+ * period); determinism (two runs, identical counters).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,6 +45,7 @@ struct ctx {
 };
 
 static struct ctx X;   /* one per child process */
+static double tick_phase;   /* cfg.tick_phase for setup() (set by a body before it) */
 
 static void setup(int ncpu, double slice_s, double balance_s)
 {
@@ -62,6 +65,7 @@ static void setup(int ncpu, double slice_s, double balance_s)
 	c.slice_s = slice_s;
 	c.balance_s = balance_s;
 	c.cs_cycles = 1000;
+	c.tick_phase = tick_phase;
 	if (sched_init(&X.s, &c))
 		_exit(5);
 }
@@ -354,6 +358,33 @@ static void test_balance(void **state)
 	assert_near(o[61], 2 * 34e-3 - 60e-3 - 2e-6);
 }
 
+/* ---- (5b) tick phase 0.5: the same, with ticks at 1.5, 4.5, ... 22.5 ms.
+ * 1.5 ms: C pulled to cpu1, runs [1.5,21.5].  cpu0 as before.  22.5 ms: B
+ * (queued since 20.001) pulled to the idle cpu1, runs [22.5,32.5]. ---- */
+
+static void body_balance_phase(void)
+{
+	tick_phase = 0.5;
+	body_balance();
+}
+
+static void test_balance_tick_phase(void **state)
+{
+	(void)state;
+	double o[NOUT];
+	run(body_balance_phase, o);
+	assert_near(FIN(2), 21.5e-3);
+	assert_near(FIN(0), 30.002e-3);
+	assert_near(FIN(1), 32.5e-3);
+	assert_near(WAIT(2), 1.5e-3);
+	assert_true(MIGR(2) == 1 && MIGR(1) == 1 && MIGR(0) == 0);
+	assert_true(o[20] == 2);
+	/* default phase 0 keeps the fixed tick (test_balance), and the sched_cfg default is 0 */
+	struct sched_cfg c;
+	sched_cfg_default(&c, 2, 1e9);
+	assert_true(c.tick_phase == 0);
+}
+
 /* ---- (6) determinism ---- */
 
 static void test_determinism(void **state)
@@ -378,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_wake_to_prev_cpu),
 		cmocka_unit_test(test_wake_to_shortest_queue),
 		cmocka_unit_test(test_balance),
+		cmocka_unit_test(test_balance_tick_phase),
 		cmocka_unit_test(test_determinism),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

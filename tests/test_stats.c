@@ -7,6 +7,9 @@
  * Wikipedia article "Welch's t-test" (t, df and p; p computed independently by
  * Simpson integration of the t density to 1e-12) and a df = 2 case whose p is
  * exactly 1 - 3/sqrt(13).  mmtests' percent convention in both directions.
+ * The noise rule: sigma of a one-run difference (absolute and relative), a
+ * published difference inside and outside 2 sigma, exactly on the band, the
+ * published-runs divisor, and the cases that cannot be judged (one run, NAN).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -35,6 +38,49 @@ static void descriptive(void **state)
 	const double withzero[] = { 0, 1 };
 	assert_true(isnan(stats_hmean(withzero, 2)));
 	assert_true(isnan(stats_amean(x, 0)));
+}
+
+static void summary(void **state)
+{
+	(void)state;
+	const double x[] = { 4, 1, 3, 2 };
+	struct stats_summary s;
+	assert_int_equal(stats_summarize(x, 4, &s), 0);
+	assert_int_equal(s.n, 4);
+	NEAR(s.mean, 2.5, 1e-15);
+	NEAR(s.sd, sqrt(5.0 / 3.0), 1e-15);
+	NEAR(s.min, 1, 0);
+	NEAR(s.max, 4, 0);
+	assert_int_equal(stats_summarize(x, 0, &s), -1);
+	assert_true(isnan(s.mean) && isnan(s.sd));
+}
+
+static void noise_rule(void **state)
+{
+	(void)state;
+	/* b: mean 100, sd 3; k: mean 110, sd 4 */
+	struct stats_summary b = { 5, 100, 3, 96, 104 }, k = { 5, 110, 4, 105, 115 };
+	NEAR(stats_noise_sigma(&b, &k, 0, 1), 5, 1e-12);                 /* sqrt(9 + 16) */
+	NEAR(stats_noise_sigma(&b, &k, 0, 4), 2.5, 1e-12);               /* / sqrt(4) */
+	NEAR(stats_noise_sigma(&b, &k, 1, 1), sqrt(0.03 * 0.03 + (4.0 / 110) * (4.0 / 110)), 1e-15);
+	/* inside: |d| <= 2 sigma, on the band included; outside beyond it */
+	assert_int_equal(stats_inside_noise(9.9, 5), 1);
+	assert_int_equal(stats_inside_noise(-10, 5), 1);
+	assert_int_equal(stats_inside_noise(10.01, 5), 0);
+	assert_int_equal(stats_inside_noise(-12, 5), 0);
+	/* no emulated noise: only a zero difference is inside */
+	assert_int_equal(stats_inside_noise(0, 0), 1);
+	assert_int_equal(stats_inside_noise(0.001, 0), 0);
+	/* cannot judge: a single run, a zero mean for a ratio, no published value */
+	struct stats_summary one = { 1, 100, 0, 100, 100 }, zero = { 3, 0, 1, -1, 1 };
+	assert_true(isnan(stats_noise_sigma(&one, &k, 0, 1)));
+	assert_true(isnan(stats_noise_sigma(&b, &one, 1, 1)));
+	assert_true(isnan(stats_noise_sigma(&zero, &k, 1, 1)));
+	NEAR(stats_noise_sigma(&zero, &k, 0, 1), sqrt(17.0), 1e-12);
+	assert_true(isnan(stats_noise_sigma(&b, &k, 0, 0)));
+	assert_int_equal(stats_inside_noise(1, NAN), -1);
+	assert_int_equal(stats_inside_noise(NAN, 1), -1);
+	assert_int_equal(stats_inside_noise(INFINITY, 1), -1);
 }
 
 static void t_cdf(void **state)
@@ -110,6 +156,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(descriptive),
+		cmocka_unit_test(summary),
+		cmocka_unit_test(noise_rule),
 		cmocka_unit_test(t_cdf),
 		cmocka_unit_test(welch),
 		cmocka_unit_test(pct_better),
