@@ -73,19 +73,45 @@ struct seed {
 	struct scenario sc;
 	int loaded;
 	json_t *res;          /* emulated results */
-	char status[128];
+	char status[512];
 	char results_path[1400];
 	char note[400];
+	int part, nparts;     /* scenario @part of the seed's @nparts (a "scenario" array) */
+	int merged;           /* a later part: its runs were merged into part 0 */
 };
+
+#define MAX_PARTS 4
+
+/* The seed's scenarios: "scenario" is a path or an array of up to MAX_PARTS paths.
+ * Returns: how many, or -1 if @p's "scenario" is neither. */
+static int scenario_parts(json_t *p, const char **out)
+{
+	json_t *v = json_object_get(p, "scenario");
+	if (json_is_string(v)) {
+		out[0] = json_string_value(v);
+		return 1;
+	}
+	size_t n = json_array_size(v);
+	if (!json_is_array(v) || n < 1 || n > MAX_PARTS)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!json_is_string(json_array_get(v, i)))
+			return -1;
+		out[i] = json_string_value(json_array_get(v, i));
+	}
+	return (int)n;
+}
 
 static int check_published(const char *path, json_t *p, struct mm_err *e)
 {
 	if (!json_is_object(p))
 		return mm_errf(e, path, "(top)", "expected a JSON object");
-	static const char *const strs[] = { "seed", "scenario", NULL };
-	for (int i = 0; strs[i]; i++)
-		if (!json_is_string(json_object_get(p, strs[i])))
-			return mm_errf(e, path, strs[i], "expected a string");
+	if (!json_is_string(json_object_get(p, "seed")))
+		return mm_errf(e, path, "seed", "expected a string");
+	const char *parts[MAX_PARTS];
+	if (scenario_parts(p, parts) < 0)
+		return mm_errf(e, path, "scenario",
+			       "expected a scenario path or an array of 1 to %d paths", MAX_PARTS);
 	json_t *pr = json_object_get(p, "published_runs");
 	if (pr && (!json_is_integer(pr) || json_integer_value(pr) < 1 || json_integer_value(pr) > 1000000))
 		return mm_errf(e, path, "published_runs", "expected an integer in [1, 1000000]");
@@ -1144,8 +1170,20 @@ static void print_seed(json_t *pub, json_t *o, FILE *f, int md)
 	fprintf(f, md ? "## Seed %s: %s\n\n" : "seed %s: %s\n", seed, title ? title : "");
 	if (json_object_get(o, "source"))
 		fprintf(f, md ? "Source: %s  \n" : "  source: %s\n", json_string_value(json_object_get(o, "source")));
-	fprintf(f, md ? "Scenario: `%s` — %s  \n" : "  scenario: %s (%s)\n",
-		json_string_value(json_object_get(o, "scenario")), status);
+	json_t *scn = json_object_get(o, "scenario");
+	char names[600] = "";
+	if (json_is_array(scn)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(scn, i, v) {
+			size_t l = strlen(names);
+			snprintf(names + l, sizeof names - l, "%s%s", i ? (md ? "`, `" : ", ") : "",
+				 json_string_value(v));
+		}
+	} else {
+		snprintf(names, sizeof names, "%s", json_string_value(scn) ? json_string_value(scn) : "");
+	}
+	fprintf(f, md ? "Scenario: `%s` — %s  \n" : "  scenario: %s (%s)\n", names, status);
 	if (json_object_get(o, "note"))
 		fprintf(f, md ? "Note: %s  \n" : "  note: %s\n", json_string_value(json_object_get(o, "note")));
 	json_t *tables = json_object_get(o, "tables");
@@ -1346,7 +1384,7 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	closedir(d);
 	qsort(names, (size_t)nn, sizeof *names, cmp_str);
-	struct seed *seeds = calloc((size_t)(nn ? nn : 1), sizeof *seeds);
+	struct seed *seeds = calloc((size_t)(nn ? nn : 1) * MAX_PARTS, sizeof *seeds);
 	int ns = 0, rc = 0;
 	struct mm_err e = { "" };
 	char have[400] = "";
@@ -1375,8 +1413,19 @@ int cmd_reproduce(int argc, char **argv)
 			json_decref(s->pub);
 			continue;
 		}
-		s->scenario = json_string_value(json_object_get(s->pub, "scenario"));
-		ns++;
+		const char *parts[MAX_PARTS];
+		int np = scenario_parts(s->pub, parts);
+		for (int k = 0; k < np; k++) {
+			struct seed *q = &seeds[ns + k];
+			if (k) {
+				*q = *s;
+				json_incref(q->pub);
+			}
+			q->scenario = parts[k];
+			q->part = k;
+			q->nparts = np;
+		}
+		ns += np;
 	}
 	for (int i = 0; i < nn; i++)
 		free(names[i]);
@@ -1462,6 +1511,29 @@ int cmd_reproduce(int argc, char **argv)
 					 s->results_path, s->scenario, h ? h : "?", s->sc.hash);
 		}
 	}
+	/* a seed of several scenarios: part 0 gets every part's runs */
+	for (int i = 0; rc != 2 && i < ns; i++) {
+		struct seed *s = &seeds[i];
+		if (s->part != 0 || s->nparts < 2)
+			continue;
+		for (int k = 1; k < s->nparts; k++) {
+			struct seed *q = &seeds[i + k];
+			q->merged = 1;
+			size_t sl = strlen(s->status);
+			snprintf(s->status + sl, sizeof s->status - sl, "; %s: %s", q->scenario,
+				 *q->status ? q->status : "?");
+			if (*q->note) {
+				size_t nl = strlen(s->note);
+				snprintf(s->note + nl, sizeof s->note - nl, "%s%s", nl ? "; " : "", q->note);
+			}
+			if (s->res && q->res) {
+				json_t *r = json_object_get(q->res, "runs");
+				json_array_extend(json_object_get(s->res, "runs"), r);
+			} else if (q->res && !s->res) {
+				s->res = json_incref(q->res);
+			}
+		}
+	}
 	if (rc != 2) {
 		json_t *doc = json_pack("{s:s,s:{s:s,s:s},s:[]}", "format", "mmemu-reproduce/1", "tool", "name",
 					"mmemu", "version", MMEMU_VERSION, "seeds");
@@ -1473,6 +1545,8 @@ int cmd_reproduce(int argc, char **argv)
 			    "not checked (the emulated results lack what the claim needs, or the kind is unknown).\n\n",
 			    MMEMU_VERSION);
 		for (int i = 0; i < ns; i++) {
+			if (seeds[i].merged)
+				continue;
 			json_t *o = evaluate(&seeds[i]);
 			if (!quiet)
 				print_seed(seeds[i].pub, o, stdout, 0);

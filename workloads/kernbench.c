@@ -258,6 +258,7 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	struct sched_cfg sc;
 	sched_cfg_default(&sc, (int)s->machine.cpus, s->machine.clock);
 	sc.cs_cycles = c->cs_cycles;
+	sim_sched_variation(s, &sc);
 	if (sched_init(&c->sched, &sc))
 		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
 	c->sched_up = true;

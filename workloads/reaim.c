@@ -121,6 +121,8 @@ struct ru_cfg {
 	double user_s, sys_s;
 	uint64_t tests, ooms, nvcsw, nivcsw;
 	uint64_t test_calls[64];
+	uint64_t test_lru_acq[64];     /* the users' own lru_lock acquisitions per test */
+	double test_lru_hold[64], test_sys[64];
 	bool complete;
 	double t0, t_end;
 	int check_failed;
@@ -463,9 +465,19 @@ static void user_main(int argc, char **argv)
 		int ti = c->seq[c->seq_pos++ % c->wf.total_hits];
 		int id = c->wf.tests[ti].id;
 		c->tests++;
-		if (id < 64)
+		uint64_t acq = t->lru_acq;
+		double hold = t->lru_hold_s;
+		mm_sync(t);
+		double sys = t->tm.paid;
+		int rc = run_test(c, u, id);
+		mm_sync(t);
+		if (id < 64) {
 			c->test_calls[id]++;
-		if (run_test(c, u, id)) {
+			c->test_lru_acq[id] += t->lru_acq - acq;
+			c->test_lru_hold[id] += t->lru_hold_s - hold;
+			c->test_sys[id] += (t->tm.paid - sys) / c->k.clock;
+		}
+		if (rc) {
 			c->ooms++;   /* killed by the OOM killer: the job ends */
 			break;
 		}
@@ -587,6 +599,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	struct sched_cfg sc;
 	sched_cfg_default(&sc, (int)s->machine.cpus, s->machine.clock);
 	sc.cs_cycles = c->cs_cycles;
+	sim_sched_variation(s, &sc);
 	if (sched_init(&c->sched, &sc))
 		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
 	c->sched_up = true;
@@ -644,6 +657,27 @@ static void ru_finish(struct sim *s)
 	sim_metric(s, "disk_writes", (double)ds->writes);
 	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
 	mm_kernel_lock_metrics(k, s);
+	double hold = 0;
+	for (int i = 0; i < MM_NR_ZONES; i++)
+		hold += k->lru_lock[i].hold_s;
+	sim_metric(s, "lru_lock_cpu_share", busy > 0 ? hold / busy : 0);
+	/* per test: calls, and per call the user's own lru_lock acquisitions, hold
+	 * time and system time */
+	for (int id = 0; id < 64 && id < workfile_known_count(); id++) {
+		if (!c->test_calls[id])
+			continue;
+		char key[96];
+		const char *tn = workfile_known(id)->name;
+		double n = (double)c->test_calls[id];
+		snprintf(key, sizeof key, "test.%s.calls", tn);
+		sim_metric(s, key, n);
+		snprintf(key, sizeof key, "test.%s.lru_lock_per_call", tn);
+		sim_metric(s, key, (double)c->test_lru_acq[id] / n);
+		snprintf(key, sizeof key, "test.%s.lru_hold_us_per_call", tn);
+		sim_metric(s, key, c->test_lru_hold[id] / n * 1e6);
+		snprintf(key, sizeof key, "test.%s.system_ms_per_call", tn);
+		sim_metric(s, key, c->test_sys[id] / n * 1e3);
+	}
 	mm_proc_metrics(k, s);
 	if (c->check)
 		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);

@@ -172,11 +172,18 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		mm_charge(t, k->costs->mem_latency * k->clock);
 	}
 	l->last_cpu = t->cpu;
+	l->t_acq = simgrid_get_clock();
+	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
+		t->lru_acq++;
 }
 
 void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 {
 	mm_sync(t);
+	double held = k->untimed ? 0 : simgrid_get_clock() - l->t_acq;
+	l->hold_s += held;
+	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
+		t->lru_hold_s += held;
 	l->held = false;
 	if (l->waiters) {
 		sg_mutex_lock(l->mx);
@@ -565,12 +572,13 @@ void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s)
 	for (int l = 0; l < 2; l++) {
 		const struct mm_spinlock *locks = l ? k->zone_lock : k->lru_lock;
 		uint64_t acq = 0, cont = 0, bounces = 0;
-		double wait = 0;
+		double wait = 0, hold = 0;
 		for (int i = 0; i < MM_NR_ZONES; i++) {
 			acq += locks[i].acquisitions;
 			cont += locks[i].contended;
 			bounces += locks[i].bounces;
 			wait += locks[i].wait_s;
+			hold += locks[i].hold_s;
 		}
 		char key[64];
 		snprintf(key, sizeof key, "%s_acquisitions", names[l]);
@@ -579,6 +587,8 @@ void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s)
 		sim_metric(s, key, (double)cont);
 		snprintf(key, sizeof key, "%s_wait_s", names[l]);
 		sim_metric(s, key, wait);
+		snprintf(key, sizeof key, "%s_hold_s", names[l]);
+		sim_metric(s, key, hold);
 		snprintf(key, sizeof key, "%s_bounces", names[l]);
 		sim_metric(s, key, (double)bounces);
 	}

@@ -52,6 +52,8 @@ struct mm_task {
 	double user_cycles;        /* user-mode cycles paid with mm_user() (tm.paid: system) */
 	double spin_s;             /* simulated seconds spinning on contended spinlocks */
 	uint64_t minflt, majflt;   /* page faults served from memory / from disk (proc.c) */
+	uint64_t lru_acq;          /* lru_lock acquisitions by this task */
+	double lru_hold_s;         /* ... and the simulated seconds it held it */
 };
 
 /*
@@ -70,6 +72,8 @@ struct mm_spinlock {
 	sg_cond_t cv;
 	uint64_t acquisitions, contended, bounces;
 	double wait_s;             /* simulated seconds spent waiting */
+	double hold_s;             /* simulated seconds held (acquire to release) */
+	double t_acq;              /* when the current holder got it */
 };
 
 struct pagevec {
@@ -175,7 +179,7 @@ void mm_kernel_fini(struct mm_kernel *k);
 
 /**
  * mm_kernel_lock_metrics() - add the spinlock counters to @s's metrics, summed over
- * zones: lru_lock_ and zone_lock_ acquisitions, contended, wait_s, bounces.
+ * zones: lru_lock_ and zone_lock_ acquisitions, contended, wait_s, hold_s, bounces.
  */
 void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s);
 
