@@ -227,7 +227,8 @@ static int kernel_check(struct sim *s, json_t *k, const char *file, const char *
 	json_object_set_new(eff, "coloring", coloring_params_json(co));
 	coloring_destroy(co);
 	struct mm_kernel_cfg kc;
-	if (mm_kernel_load_cfg(&kc, k, file, path, e))
+	if (mm_kernel_load_cfg(&kc, k, file, path, e) ||
+	    mm_kernel_cfg_check(&kc, &s->machine, file, path, e))
 		return -1;
 	json_object_set_new(eff, "vm", mm_params_dump(mm_kernel_params, &kc));
 	return 0;

@@ -16,8 +16,10 @@
  * kernels differ significantly), one outside (and they do not), and a point with
  * a single run that cannot be judged; verdicts are unchanged by it, and a bad
  * "published_runs" is a usage error.  Then: a real run into a
- * private runs directory, seeds without a scenario, seed selection, and usage
- * errors (exit 2, one line on stderr).
+ * private runs directory; a seed whose "scenario" is an array of two small
+ * scenarios written by the test (both run, their runs merged into one seed whose
+ * claims on either part are judged) and bad "scenario" values; seeds without a
+ * scenario, seed selection, and usage errors (exit 2, one line on stderr).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -486,6 +488,129 @@ static void noise(void **state)
 	free(err);
 }
 
+/* ---- a seed of several scenarios ---- */
+
+/* Two tiny trace scenarios (Belady's string, kernels fifo and opt) with different
+ * sweeps: part a over workload.frames, part b over workload.fault_cycles.  The
+ * published seed names both in a "scenario" array and has a table and claims on
+ * each; the runs of both parts are merged, so every claim is judged. */
+static void write_part(const char *name, const char *sweep)
+{
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "{ \"name\": \"%s\", \"machine\": { \"cpus\": 1, \"memory\": \"64MiB\",\n"
+		 "    \"disks\": [ { \"name\": \"sda\", \"read\": \"60MB/s\", \"write\": \"50MB/s\" } ] },\n"
+		 "  \"kernels\": { \"fifo\": { \"reclaim\": \"fifo\" }, \"opt\": { \"reclaim\": \"opt\" } },\n"
+		 "  \"workload\": { \"type\": \"trace\", \"file\": \"belady.trace\", \"frames\": 3 },\n"
+		 "  \"sweep\": { %s } }\n",
+		 name, sweep);
+	char file[64];
+	snprintf(file, sizeof file, "p4/%s.json", name);
+	write_text(file, text);
+}
+
+static void several_scenarios(void **state)
+{
+	(void)state;
+	const char *sub[] = { "p4", "pub4", "runs4", "o4", "bad4" };
+	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+		char p[512];
+		snprintf(p, sizeof p, "%s/%s", dir, sub[i]);
+		assert_int_equal(mkdir(p, 0777), 0);
+	}
+	/* faults: frames 3: fifo 9, opt 7; frames 4: fifo 10, opt 6 (Belady's anomaly) */
+	write_text("p4/belady.trace", "1\n2\n3\n4\n1\n2\n5\n1\n2\n3\n4\n5\n");
+	write_part("part-a", "\"workload.frames\": [3, 4]");
+	write_part("part-b", "\"workload.fault_cycles\": [5000, 20000]");
+	char pub[4096];
+	snprintf(pub, sizeof pub,
+		 "{ \"seed\": \"904\", \"title\": \"two parts\", \"scenario\": [\"%s/p4/part-a.json\", \"%s/p4/part-b.json\"],\n"
+		 "  \"tables\": [\n"
+		 "    { \"id\": \"a\", \"metric\": \"faults\", \"rows\": [\n"
+		 "      { \"test\": \"frames 3\", \"point\": { \"workload.frames\": 3 }, \"values\": { \"fifo\": 9, \"opt\": 7 } },\n"
+		 "      { \"test\": \"frames 4\", \"point\": { \"workload.frames\": 4 }, \"values\": { \"fifo\": 10, \"opt\": 6 } } ] },\n"
+		 "    { \"id\": \"b\", \"metric\": \"faults\", \"rows\": [\n"
+		 "      { \"test\": \"cheap\", \"point\": { \"workload.fault_cycles\": 5000 }, \"values\": { \"fifo\": 9, \"opt\": 7 } },\n"
+		 "      { \"test\": \"dear\", \"point\": { \"workload.fault_cycles\": 20000 }, \"values\": { \"fifo\": 9, \"opt\": 7 } } ] } ],\n"
+		 "  \"claims\": [\n"
+		 "    {\"id\": \"a-rel\", \"kind\": \"relative\", \"table\": \"a\", \"row\": \"frames 4\", \"metric\": \"faults\", \"baseline\": \"fifo\", \"kernel\": \"opt\", \"expect_range\": [-0.45, -0.35]},\n"
+		 "    {\"id\": \"a-bad\", \"kind\": \"relative\", \"table\": \"a\", \"row\": \"frames 3\", \"metric\": \"faults\", \"baseline\": \"fifo\", \"kernel\": \"opt\", \"expect_range\": [0.1, 0.2]},\n"
+		 "    {\"id\": \"b-rel\", \"kind\": \"relative\", \"table\": \"b\", \"row\": \"cheap\", \"metric\": \"faults\", \"baseline\": \"fifo\", \"kernel\": \"opt\", \"expect_range\": [-0.25, -0.2]},\n"
+		 "    {\"id\": \"b-diff\", \"kind\": \"difference\", \"table\": \"b\", \"metric\": \"faults\", \"baseline\": \"fifo\", \"kernel\": \"opt\", \"expect_range\": [-2.5, -1.5]},\n"
+		 "    {\"id\": \"b-bad\", \"kind\": \"difference\", \"table\": \"b\", \"row\": \"dear\", \"metric\": \"faults\", \"baseline\": \"fifo\", \"kernel\": \"opt\", \"expect_range\": [0, 1]}\n"
+		 "  ] }\n",
+		 dir, dir);
+	write_text("pub4/904.json", pub);
+	assert_int_equal(sh("reproduce -q --published %s/pub4 --runs %s/runs4 --out %s/o4", dir, dir, dir), 0);
+	/* each part's results under its own name */
+	char path[512];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/runs4/part-a.json", dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof path, "%s/runs4/part-b.json", dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof path, "%s/o4/reproduce.json", dir);
+	json_error_t je;
+	json_t *d = json_load_file(path, 0, &je);
+	assert_non_null(d);
+	json_t *seeds = json_object_get(d, "seeds");
+	assert_int_equal(json_array_size(seeds), 1);   /* one seed, not one per part */
+	json_t *s = json_array_get(seeds, 0);
+	assert_string_equal(json_string_value(json_object_get(s, "seed")), "904");
+	struct { const char *id, *v; } want[] = {
+		{ "a-rel", "reproduced" }, { "a-bad", "not reproduced" }, { "b-rel", "reproduced" },
+		{ "b-diff", "reproduced" }, { "b-bad", "not reproduced" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const char *got = json_string_value(json_object_get(claim_by_id(s, want[i].id), "verdict"));
+		if (strcmp(got, want[i].v))
+			fail_msg("%s: got %s, want %s (%s)", want[i].id, got, want[i].v, detail_of(s, want[i].id));
+	}
+	json_t *sm = json_object_get(s, "summary");
+	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 3);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 2);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 0);
+	/* the emulated cells come from each part: opt - fifo faults at both points of b */
+	json_t *cells = json_object_get(claim_by_id(s, "b-diff"), "cells");
+	assert_int_equal(json_array_size(cells), 2);
+	for (size_t i = 0; i < 2; i++)
+		assert_true(json_number_value(json_object_get(json_object_get(json_array_get(cells, i), "emulated"), "value")) == -2.0);
+	json_decref(d);
+	/* --no-run reads both parts' results back: the same verdicts */
+	assert_int_equal(sh("reproduce --no-run --published %s/pub4 --runs %s/runs4 --out %s/o4", dir, dir, dir), 0);
+	d = json_load_file(path, 0, &je);
+	assert_non_null(d);
+	seeds = json_object_get(d, "seeds");
+	assert_int_equal(json_array_size(seeds), 1);
+	sm = json_object_get(json_array_get(seeds, 0), "summary");
+	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 3);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 0);
+	json_decref(d);
+
+	/* a bad "scenario": usage error (exit 2), one line naming the file and the path */
+	const char *bad[] = {
+		"42", "[]", "[\"a.json\", \"b.json\", \"c.json\", \"d.json\", \"e.json\"]", "[\"a.json\", 7]", "null",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[512];
+		snprintf(text, sizeof text,
+			 "{ \"seed\": \"905\", \"title\": \"bad\", \"scenario\": %s,\n"
+			 "  \"tables\": [ { \"id\": \"t\", \"metric\": \"m\", \"rows\": [] } ], \"claims\": [] }\n",
+			 bad[i]);
+		write_text("bad4/905.json", text);
+		assert_int_equal(sh("reproduce --no-run --published %s/bad4 --runs %s/runs4 --out %s/o4", dir, dir, dir), 2);
+		char *out = slurp("out"), *err = slurp("err");
+		int nl = 0;
+		for (char *q = err; *q; q++)
+			nl += *q == '\n';
+		if (*out || nl != 1 ||
+		    !strstr(err, "bad4/905.json: scenario: expected a scenario path or an array of 1 to 4 paths"))
+			fail_msg("scenario %s: stdout \"%s\" stderr \"%s\"", bad[i], out, err);
+		free(out);
+		free(err);
+	}
+}
+
 static void usage_errors(void **state)
 {
 	write_text("bad/000.json", "{ \"seed\": \"000\", \"scenario\": \"x.json\", \"metric\": \"m\" }\n");
@@ -532,6 +657,7 @@ int main(void)
 		cmocka_unit_test(tables_form),
 		cmocka_unit_test(noise),
 		cmocka_unit_test(real_run),
+		cmocka_unit_test(several_scenarios),
 		cmocka_unit_test(usage_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -471,6 +471,25 @@ void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	zone_lock_replay(k, t, before, pages);
 }
 
+int mm_kernel_cfg_check(const struct mm_kernel_cfg *c, const struct machine_cfg *m,
+			const char *file, const char *path, struct mm_err *e)
+{
+	char sub[256];
+	if (!c->swap_size)
+		return 0;
+	snprintf(sub, sizeof sub, "%s.vm.swap", path ? path : "kernels.?");
+	if (m->ndisks < 1)
+		return mm_errf(e, file, sub,
+			       "expected 0: the machine has no disk for a swap area (it lives at the end of the last disk)");
+	const struct disk_cfg *d = &m->disks[m->ndisks - 1];
+	if (c->swap_size > d->size / 2)
+		return mm_errf(e, file, sub,
+			       "expected at most half of the machine's last disk %s, %llu bytes (the swap area lives at its end); got %llu bytes",
+			       d->name, (unsigned long long)(d->size / 2),
+			       (unsigned long long)c->swap_size);
+	return 0;
+}
+
 int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 {
 	char path[200];

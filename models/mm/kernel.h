@@ -167,6 +167,14 @@ struct mm_kernel {
 extern const struct mm_param mm_kernel_params[];
 
 /**
+ * mm_kernel_cfg_check() - validation-time checks of kernel knobs @c against machine
+ * @m: a swap area (vm.swap > 0) needs a disk and at most half of the last disk.
+ * Returns: 0, or -1 with @e naming @path.vm.swap in @file.
+ */
+int mm_kernel_cfg_check(const struct mm_kernel_cfg *c, const struct machine_cfg *m,
+			const char *file, const char *path, struct mm_err *e);
+
+/**
  * mm_kernel_init() - build the kernel of simulation @s: memory, allocator, reclaim
  * module, page cache, and the kswapd actor (on the last CPU).
  * Must run inside a SimGrid simulation (after the platform is loaded).
