@@ -452,3 +452,12 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 	if (nrel)
 		mm_release_pages(k, t, rel, nrel);
 }
+
+/* The page-fault path (fmap.c) reads through the same code as read(). */
+int mm_file_read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+		       uint32_t n)
+{
+	if (!f || idx >= f->npages)
+		return 0;
+	return read_pages(k, t, f, idx, n);
+}

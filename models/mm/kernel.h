@@ -33,6 +33,7 @@ struct sim;
 struct mm_kernel;
 struct sched;
 struct sched_task;
+struct mm_fmap;
 
 /* A task: one actor's view of the kernel. */
 struct mm_task {
@@ -101,6 +102,7 @@ struct mm_file {
 	int disk;
 	uint64_t disk_off;         /* byte offset of the file's first block */
 	struct mm_ra ra;
+	struct mm_fmap *i_mmap;    /* its shared mappings (fmap.c); NULL: not mapped */
 };
 
 struct mm_kernel_cfg {
@@ -364,6 +366,15 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
  */
 void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
 		      uint32_t n);
+
+/**
+ * mm_file_read_pages() - allocate, insert into the page cache and read from disk
+ * the missing pages of [@idx, @idx+@n) of @f (clipped to the file), one disk
+ * request per contiguous run, the reader waiting (used by fmap.c's faults).
+ * Returns: pages read, or -1 if an allocation failed (OOM).
+ */
+int mm_file_read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+		       uint32_t n);
 
 /** mm_file_resident() - Returns: pages of [@first, @first+@n) of @f in the page cache. */
 uint32_t mm_file_resident(const struct mm_file *f, uint32_t first, uint32_t n);

@@ -34,6 +34,7 @@
 
 #include "emu/sim.h"
 #include "models/disk.h"
+#include "models/mm/fmap.h"
 #include "models/mm/vmscan.h"
 
 #define PTE_SWAP 0x80000000u
@@ -751,6 +752,7 @@ int mm_proc_check(struct mm_kernel *k, struct mm_err *e)
 					     rss, as->rss, nsw, as->nswap);
 		}
 	}
+	mm_fmap_count_maps(k, maps);   /* file mappings map pages too (fmap.c) */
 	for (uint32_t pfn = 0; pfn < npages && !rc; pfn++) {
 		const struct page *p = &k->phys.pages[pfn];
 		if (maps[pfn])

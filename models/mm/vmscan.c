@@ -9,6 +9,7 @@
  */
 #include "models/mm/vmscan.h"
 #include "models/mm/proc.h"
+#include "models/mm/fmap.h"
 
 #include <string.h>
 
@@ -86,6 +87,13 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 		}
 		/* anonymous: add_to_swap + try_to_unmap; no swap (or full): activate */
 		if (page_test(p, PG_anon) && !mm_anon_reclaim(k, t, pfn)) {
+			verdict[i] = RECLAIM_ACTIVATE;
+			continue;
+		}
+		/* mapped page-cache page (file mapping, fmap.c): try_to_unmap_file over
+		 * the file's i_mmap; a page that stays mapped is activated (SWAP_FAIL).
+		 * Only fmap maps file pages: nothing changes for workloads without it. */
+		if (!page_test(p, PG_anon) && p->mapcount > 0 && !mm_fmap_unmap_page(k, t, pfn)) {
 			verdict[i] = RECLAIM_ACTIVATE;
 			continue;
 		}
