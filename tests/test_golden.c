@@ -204,12 +204,10 @@ static void golden_trace_policies(void **state)
 	json_decref(r);
 }
 
-static void golden_2read_small(void **state)
+/* Every run of @r has metrics.invariants_ok == 1 (else the test fails). */
+static void all_invariants_ok(json_t *r, const char *what)
 {
-	json_t *r = golden("2read-small");
 	json_t *runs = json_object_get(r, "runs");
-	/* 2 kernels x 2 patterns x 2 range pairs */
-	assert_int_equal(json_array_size(runs), 8);
 	size_t i;
 	json_t *run;
 	json_array_foreach(runs, i, run) {
@@ -221,9 +219,35 @@ static void golden_2read_small(void **state)
 				    ok ? "0" : "missing");
 			free(p);
 			json_decref(r);
-			fail_msg("the invariant checker failed in a 2read-small run");
+			fail_msg("the invariant checker failed in a %s run", what);
 		}
 	}
+}
+
+static void golden_2read_small(void **state)
+{
+	json_t *r = golden("2read-small");
+	/* 2 kernels x 2 patterns x 2 range pairs */
+	assert_int_equal(json_array_size(json_object_get(r, "runs")), 8);
+	all_invariants_ok(r, "2read-small");
+	json_decref(r);
+}
+
+static void golden_2read_mmap(void **state)
+{
+	json_t *r = golden("2read-mmap");
+	/* 2 kernels x 2 access modes x 2 patterns */
+	assert_int_equal(json_array_size(json_object_get(r, "runs")), 8);
+	all_invariants_ok(r, "2read-mmap");
+	json_decref(r);
+}
+
+static void golden_reaim_small(void **state)
+{
+	json_t *r = golden("reaim-small");
+	/* 2 kernels x 2 mixes x 2 modes */
+	assert_int_equal(json_array_size(json_object_get(r, "runs")), 8);
+	all_invariants_ok(r, "reaim-small");
 	json_decref(r);
 }
 
@@ -260,6 +284,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(golden_trace_policies),
 		cmocka_unit_test(golden_2read_small),
 		cmocka_unit_test(golden_kernbench_small),
+		cmocka_unit_test(golden_2read_mmap),
+		cmocka_unit_test(golden_reaim_small),
 	};
 	return cmocka_run_group_tests_name("golden", tests, setup, teardown);
 }

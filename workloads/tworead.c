@@ -11,7 +11,9 @@
  * parameter.  The initial cache state: cold, or warmed by `warmup_passes` passes
  * of the same workload over both ranges, run through the same mm core in
  * functional (untimed) mode before the measured run starts.  Everything below read() is the mm core: page cache,
- * reclaim module, kswapd, disk.
+ * reclaim module, kswapd, disk.  `access` "mmap" maps both ranges instead and
+ * touches each read's pages (the page-fault path, models/mm/fmap.c); metrics
+ * then count major and minor faults per file.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,18 +25,22 @@
 
 #include "emu/rng.h"
 #include "emu/sim.h"
+#include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
 #include "models/mm/vmscan.h"
 #include "workloads/workload.h"
 
 static const char *const pattern_names[] = { "random", "sequential", NULL };
 enum { PAT_RANDOM, PAT_SEQUENTIAL };
+static const char *const access_names[] = { "read", "mmap", "mmap_random", NULL };
+enum { ACC_READ, ACC_MMAP, ACC_MMAP_RANDOM };
 
 struct tworead_cfg {
 	uint64_t file_size[2];
 	struct mm_intlist range_mb;
 	uint64_t read_size;
 	int pattern;
+	int access;
 	double duration;
 	double warmup_passes;
 	double report;
@@ -44,6 +50,8 @@ struct tworead_cfg {
 	bool k_up;
 	struct mm_task task;
 	struct mm_file *f[2];
+	struct mm_fmap *map[2];    /* access "mmap": the ranges, mapped */
+	uint64_t map_majflt[2], map_minflt[2], map_rss[2];   /* saved at the end */
 	struct mm_read_stats st[2];
 	uint64_t reads;
 	double t0, t_end;
@@ -63,6 +71,8 @@ static const struct mm_param tworead_params[] = {
 		 "bytes per read() (not stated in the seed)"),
 	MM_PARAM_ENUM(struct tworead_cfg, pattern, "pattern", pattern_names, "\"random\"",
 		      "offsets inside a range: uniformly random page-aligned, or a looping sequential cursor"),
+	MM_PARAM_ENUM(struct tworead_cfg, access, "access", access_names, "\"read\"",
+		      "read: read() into a buffer (2read.c); mmap: the ranges mapped MAP_SHARED and each read's pages touched (filemap_nopage with read-around); mmap_random: the same after madvise(MADV_RANDOM)"),
 	MM_PARAM(struct tworead_cfg, duration, "duration", MM_P_TIME, 1e-3, 1e6, "\"300s\"",
 		 "measured run time (seed: 5 minutes)"),
 	MM_PARAM(struct tworead_cfg, warmup_passes, "warmup_passes", MM_P_DOUBLE, 0, 1000, "0",
@@ -137,7 +147,18 @@ static void one_read(struct tworead_cfg *c, struct mm_task *t, struct mm_rng *rn
 		off = cursor[i];
 		cursor[i] += c->read_size;
 	}
-	mm_file_read(&c->k, t, c->f[i], off, c->read_size, st);
+	if (c->access == ACC_READ) {
+		mm_file_read(&c->k, t, c->f[i], off, c->read_size, st);
+		return;
+	}
+	/* mapped: touch the pages; a page needing a disk read is a miss */
+	struct mm_fmap *m = c->map[i];
+	uint32_t first = (uint32_t)(off / ps), n = (uint32_t)((off + c->read_size - 1) / ps) - first + 1;
+	uint64_t maj = m->majflt;
+	mm_fmap_touch(&c->k, t, m, first, n, false);
+	st->pages += n;
+	st->misses += m->majflt - maj;
+	st->hits += n - (m->majflt - maj);
 }
 
 static void reader(int argc, char **argv)
@@ -149,6 +170,12 @@ static void reader(int argc, char **argv)
 	struct mm_rng rng;
 	uint64_t cursor[2] = { 0, 0 };
 	mm_rng_seed(&rng, s->seed, (uint64_t)s->run, "2read");
+	for (int i = 0; i < 2 && c->access != ACC_READ; i++) {
+		c->map[i] = mm_fmap_create(k, t, c->f[i], c->range_pages[i],
+					   c->access == ACC_MMAP_RANDOM ? MM_FMAP_RANDOM : 0);
+		if (!c->map[i])
+			return;   /* out of memory: no reads, the run reports 0 */
+	}
 
 	if (c->warmup_passes > 0) {
 		struct mm_read_stats dummy = { 0 };
@@ -178,6 +205,16 @@ static void reader(int argc, char **argv)
 			break;
 	}
 	mm_sync(t);
+	/* munmap at exit (the counters are kept for the metrics) */
+	for (int i = 0; i < 2; i++) {
+		if (!c->map[i])
+			continue;
+		c->map_majflt[i] = c->map[i]->majflt;
+		c->map_minflt[i] = c->map[i]->minflt;
+		c->map_rss[i] = c->map[i]->rss;
+		mm_fmap_destroy(k, t, c->map[i]);
+		c->map[i] = NULL;
+	}
 }
 
 static int tworead_start(struct sim *s, struct mm_err *e)
@@ -245,6 +282,14 @@ static void tworead_finish(struct sim *s)
 	}
 	if (c->check)
 		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+	for (int i = 0; i < 2 && c->access != ACC_READ; i++) {
+		snprintf(key, sizeof key, "%s_major_faults", names[i]);
+		sim_metric(s, key, (double)c->map_majflt[i]);
+		snprintf(key, sizeof key, "%s_minor_faults", names[i]);
+		sim_metric(s, key, (double)c->map_minflt[i]);
+		snprintf(key, sizeof key, "%s_mapped_pages_at_end", names[i]);
+		sim_metric(s, key, (double)c->map_rss[i]);
+	}
 	if (k->kops->finish)
 		k->kops->finish(k->rc, k, s);
 	if (s->metrics) {
