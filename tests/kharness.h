@@ -73,6 +73,31 @@ static struct tctx *ctx;
 
 static int inv(struct tctx *x);
 
+/* Returns: the struct page of @pfn. */
+static inline struct page *kh_page(struct tctx *x, uint32_t pfn)
+{
+	return &x->k.phys.pages[pfn];
+}
+
+/* Returns: free pages, buddy lists and per-CPU lists together. */
+static inline uint64_t kh_free_pages(struct tctx *x)
+{
+	uint64_t n = mm_phys_free_pages(&x->k.phys);
+	for (int i = 0; i < MM_NR_ZONES; i++)
+		n += x->k.phys.zones[i].nr_pcp;
+	return n;
+}
+
+/* Drain the lru_add pagevecs of the first two CPUs (the test machines have 2). */
+static inline void kh_drain_all(struct tctx *x)
+{
+	for (int c = 0; c < 2; c++) {
+		x->task.cpu = c;
+		mm_lru_add_drain(&x->k, &x->task);
+	}
+	x->task.cpu = 0;
+}
+
 static void body_actor(int argc, char **argv)
 {
 	struct tctx *x = ctx;

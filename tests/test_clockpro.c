@@ -52,13 +52,9 @@ static struct clockpro *cpn(struct tctx *x)
 {
 	return x->k.rc->priv;
 }
-static struct page *pg(struct tctx *x, uint32_t pfn)
-{
-	return &x->k.phys.pages[pfn];
-}
 static bool on_hand_list(struct tctx *x, uint32_t pfn, int h)
 {
-	return page_test(pg(x, pfn), PG_lru) && pg(x, pfn)->list_id == zsn(x)->hand_list[h];
+	return page_test(kh_page(x, pfn), PG_lru) && kh_page(x, pfn)->list_id == zsn(x)->hand_list[h];
 }
 
 /* The invariants.  Returns: 0, or -1 with x->msg set. */
@@ -77,8 +73,8 @@ static int inv(struct tctx *x)
 		uint64_t hot = 0, cold = 0;
 		for (int l = 0; l < 2; l++) {
 			uint32_t n = 0;
-			for (uint32_t pfn = zs->lists[l].head; pfn != PFN_NONE; pfn = pg(x, pfn)->lru_next) {
-				struct page *p = pg(x, pfn);
+			for (uint32_t pfn = zs->lists[l].head; pfn != PFN_NONE; pfn = kh_page(x, pfn)->lru_next) {
+				struct page *p = kh_page(x, pfn);
 				n++;
 				if (!page_test(p, PG_lru) || p->list_id != l) {
 					snprintf(x->msg, MSG, "pfn %u on list %d: lru %d list_id %d", pfn, l,
@@ -120,7 +116,7 @@ static uint32_t add_page(struct tctx *x, struct mm_file *f, uint32_t idx, int hi
 	uint32_t pfn = mm_page_alloc(k, &x->task, k->pagecache_cls, MM_GFP_KERNEL);
 	if (pfn == PFN_NONE)
 		return pfn;
-	struct page *p = pg(x, pfn);
+	struct page *p = kh_page(x, pfn);
 	p->mapping = f->id;
 	p->index = idx;
 	page_set(p, PG_uptodate);
@@ -165,8 +161,8 @@ static int b_insert(struct tctx *x)
 	for (int i = 0; i < 4; i++) {
 		a[i] = add_page(x, f, (uint32_t)i, MM_LRU_USE_ONCE);
 		INV();
-		CHECK(!page_test(pg(x, a[i]), PG_hot));
-		CHECK(!page_test(pg(x, a[i]), PG_test));
+		CHECK(!page_test(kh_page(x, a[i]), PG_hot));
+		CHECK(!page_test(kh_page(x, a[i]), PG_test));
 		CHECK(on_hand_list(x, a[i], HAND_COLD));
 	}
 	/* the cold list head is the last one inserted */
@@ -177,8 +173,8 @@ static int b_insert(struct tctx *x)
 	for (int i = 0; i < 2; i++) {
 		b[i] = add_page(x, f, (uint32_t)(10 + i), MM_LRU_ACTIVE);
 		INV();
-		CHECK(!page_test(pg(x, b[i]), PG_hot));
-		CHECK(page_test(pg(x, b[i]), PG_test));
+		CHECK(!page_test(kh_page(x, b[i]), PG_hot));
+		CHECK(page_test(kh_page(x, b[i]), PG_test));
 		CHECK(on_hand_list(x, b[i], HAND_HOT));
 	}
 	CHECK_EQ(zsn(x)->hand_list[HAND_HOT], cold_list);
@@ -191,7 +187,7 @@ static int b_insert(struct tctx *x)
 	CHECK_EQ(cpn(x)->hits, 0);
 	/* mark_accessed only sets PG_referenced: no list move */
 	mm_mark_page_accessed(&x->k, &x->task, a[0]);
-	CHECK(page_test(pg(x, a[0]), PG_referenced));
+	CHECK(page_test(kh_page(x, a[0]), PG_referenced));
 	CHECK(on_hand_list(x, a[0], HAND_HOT));
 	CHECK_EQ(zsn(x)->lists[cold_list].tail, a[0]);
 	INV();
@@ -215,9 +211,9 @@ static int b_cold_hand(struct tctx *x)
 	/* one batch over A, B, C, D (the tail first) */
 	CHECK_EQ(cold_batch(x, 4), 4);
 	INV();
-	CHECK(page_test(pg(x, A), PG_test) && !page_test(pg(x, A), PG_hot));
-	CHECK(page_test(pg(x, B), PG_test) && !page_test(pg(x, B), PG_hot));
-	CHECK(!page_test(pg(x, A), PG_referenced));
+	CHECK(page_test(kh_page(x, A), PG_test) && !page_test(kh_page(x, A), PG_hot));
+	CHECK(page_test(kh_page(x, B), PG_test) && !page_test(kh_page(x, B), PG_hot));
+	CHECK(!page_test(kh_page(x, A), PG_referenced));
 	CHECK(on_hand_list(x, A, HAND_HOT) && on_hand_list(x, B, HAND_HOT));
 	CHECK_EQ(f->pfn[2], PFN_NONE);   /* C, D freed, not remembered (no test) */
 	CHECK_EQ(f->pfn[3], PFN_NONE);
@@ -240,8 +236,8 @@ static int b_cold_hand(struct tctx *x)
 	CHECK_EQ(cold_batch(x, 2), 2);
 	INV();
 	(void)hot_before;
-	CHECK(page_test(pg(x, A), PG_hot));
-	CHECK(!page_test(pg(x, A), PG_test));   /* the marker is cleared at reinsert */
+	CHECK(page_test(kh_page(x, A), PG_hot));
+	CHECK(!page_test(kh_page(x, A), PG_test));   /* the marker is cleared at reinsert */
 	CHECK_EQ(cpn(x)->promotions, 1);
 	CHECK_EQ(x->s.vs.ev[MM_PGACTIVATE], 1);
 	CHECK_EQ(zsn(x)->nr_cold_target, 3);     /* +1 for the promotion */
@@ -252,14 +248,14 @@ static int b_cold_hand(struct tctx *x)
 	CHECK_EQ(zsn(x)->nr_resident, 101);
 	/* a hot page on the cold hand's path is skipped by shrink_list before its
 	 * reference bit is read: it keeps the bit */
-	page_set(pg(x, A), PG_referenced);
+	page_set(kh_page(x, A), PG_referenced);
 	CHECK(clockpro_skip(x->k.rc, &x->k, A));
-	CHECK(page_test(pg(x, A), PG_referenced));
+	CHECK(page_test(kh_page(x, A), PG_referenced));
 	/* refault of B as a use-once page: found -> (cold,test) on the cold list */
 	uint32_t B2 = add_page(x, f, 1, MM_LRU_USE_ONCE);
 	INV();
 	CHECK_EQ(cpn(x)->hits, 1);
-	CHECK(page_test(pg(x, B2), PG_test) && !page_test(pg(x, B2), PG_hot));
+	CHECK(page_test(kh_page(x, B2), PG_test) && !page_test(kh_page(x, B2), PG_hot));
 	CHECK(on_hand_list(x, B2, HAND_COLD));
 	CHECK_EQ(zsn(x)->nr_cold_target, 3);
 	/* a remembered page refaulting through the normal insert goes in hot, +1 */
@@ -267,7 +263,7 @@ static int b_cold_hand(struct tctx *x)
 	uint32_t E = add_page(x, f, 20, MM_LRU_ACTIVE);
 	INV();
 	CHECK_EQ(cpn(x)->hits, 2);
-	CHECK(page_test(pg(x, E), PG_hot) && !page_test(pg(x, E), PG_test));
+	CHECK(page_test(kh_page(x, E), PG_hot) && !page_test(kh_page(x, E), PG_test));
 	CHECK(on_hand_list(x, E, HAND_HOT));
 	CHECK_EQ(zsn(x)->nr_cold_target, 4);
 	CHECK_EQ(zn(x)->nr_active, 2);
@@ -290,8 +286,8 @@ static int b_hot_hand(struct tctx *x)
 	struct cp_zone *zs = zsn(x);
 	/* white-box: make 8 of them hot */
 	for (int i = 0; i < 8; i++) {
-		page_set(pg(x, p[i]), PG_hot);
-		page_clear(pg(x, p[i]), PG_test);
+		page_set(kh_page(x, p[i]), PG_hot);
+		page_clear(kh_page(x, p[i]), PG_test);
 		zs->nr_cold--;
 	}
 	sync_counts(zn(x));
@@ -302,13 +298,13 @@ static int b_hot_hand(struct tctx *x)
 	CHECK_EQ(rotate_hot(x->k.rc, &x->k, &x->task, zn(x), 32), 20);
 	INV();
 	for (int i = 0; i < 4; i++) {
-		CHECK(page_test(pg(x, p[i]), PG_hot));
-		CHECK(!page_test(pg(x, p[i]), PG_referenced));
+		CHECK(page_test(kh_page(x, p[i]), PG_hot));
+		CHECK(!page_test(kh_page(x, p[i]), PG_referenced));
 	}
 	for (int i = 4; i < 8; i++)
-		CHECK(!page_test(pg(x, p[i]), PG_hot));
+		CHECK(!page_test(kh_page(x, p[i]), PG_hot));
 	for (int i = 0; i < 20; i++) {
-		CHECK(!page_test(pg(x, p[i]), PG_test));
+		CHECK(!page_test(kh_page(x, p[i]), PG_test));
 		CHECK(on_hand_list(x, p[i], HAND_COLD));
 	}
 	CHECK_EQ(cpn(x)->demotions, 4);
@@ -318,7 +314,7 @@ static int b_hot_hand(struct tctx *x)
 	CHECK_EQ(zs->nr_cold_target, 30 - 12);   /* 12 test periods ended, no non-resident */
 	/* again: the hot hand's list is empty -> swap; 16 test periods end at the floor */
 	for (int i = 4; i < 20; i++)
-		page_set(pg(x, p[i]), PG_test);
+		page_set(kh_page(x, p[i]), PG_test);
 	zs->nr_cold_target = 10;
 	uint8_t hl = zs->hand_list[HAND_HOT];
 	CHECK_EQ(rotate_hot(x->k.rc, &x->k, &x->task, zn(x), 32), 20);
@@ -365,9 +361,9 @@ static int b_nonres(struct tctx *x)
 	mm_lru_lock(&x->k, &x->task, zn(x));
 	clockpro_lru_del(x->k.rc, &x->k, zn(x), P);
 	mm_lru_unlock(&x->k, &x->task, zn(x));
-	page_set(pg(x, P), PG_test);
+	page_set(kh_page(x, P), PG_test);
 	clockpro_evicted(x->k.rc, &x->k, zn(x), P);
-	CHECK(!page_test(pg(x, P), PG_test));
+	CHECK(!page_test(kh_page(x, P), PG_test));
 	CHECK_EQ(cp->overwritten, 1);
 	CHECK_EQ(zsn(x)->nr_cold_target, 19);
 	/* evicted() of a page without test remembers nothing */
@@ -434,7 +430,7 @@ static int b_params(struct tctx *x)
 	nonres_put(cpn(x), &x->k, &x->task, f->id, 5);
 	uint32_t P = add_page(x, f, 5, MM_LRU_ACTIVE);
 	INV();
-	CHECK(page_test(pg(x, P), PG_hot));
+	CHECK(page_test(kh_page(x, P), PG_hot));
 	CHECK(on_hand_list(x, P, HAND_COLD));
 	return 0;
 }

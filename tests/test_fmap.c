@@ -52,41 +52,18 @@ static int inv(struct tctx *x)
 	return 0;
 }
 
-static struct page *pg(struct tctx *x, uint32_t pfn)
-{
-	return &x->k.phys.pages[pfn];
-}
-
-/* free pages, buddy and per-CPU lists */
-static uint64_t nfree(struct tctx *x)
-{
-	uint64_t n = mm_phys_free_pages(&x->k.phys);
-	for (int i = 0; i < MM_NR_ZONES; i++)
-		n += x->k.phys.zones[i].nr_pcp;
-	return n;
-}
-
 /* the pfn entry @i of @m maps (present entries only) */
 static uint32_t pfn_at(const struct mm_fmap *m, uint32_t i)
 {
 	return (m->pte[i] & 0x3fffffffu) - 1;
 }
 
-static void drain_all(struct tctx *x)
-{
-	for (int c = 0; c < 2; c++) {
-		x->task.cpu = c;
-		mm_lru_add_drain(&x->k, &x->task);
-	}
-	x->task.cpu = 0;
-}
-
 static int body_faults(struct tctx *x)
 {
 	struct mm_kernel *k = &x->k;
 	struct mm_task *t = &x->task;
-	drain_all(x);
-	uint64_t free0 = nfree(x);
+	kh_drain_all(x);
+	uint64_t free0 = kh_free_pages(x);
 	struct mm_file *f = mm_file_create(k, "f", 16 * 4096, 0, 0);
 	CHECK(f);
 
@@ -119,15 +96,15 @@ static int body_faults(struct tctx *x)
 	CHECK_EQ(x->s.vs.ev[MM_PGFAULT], 16);
 	CHECK_EQ(mm_fmap_touch(k, t, m1, 0, 16, false), 0);   /* present: no fault */
 	CHECK_EQ(m1->rss, 16);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
-	CHECK_EQ(nfree(x), free0 - 16);
+	CHECK_EQ(kh_free_pages(x), free0 - 16);
 	CHECK_EQ(k->nr_mapped, 16);
 	for (uint32_t i = 0; i < 16; i++) {
 		CHECK_EQ(pfn_at(m1, i), f->pfn[i]);
-		CHECK_EQ(pg(x, pfn_at(m1, i))->mapcount, 1);
-		CHECK_EQ(pg(x, pfn_at(m1, i))->count, 2);   /* page cache + entry */
-		CHECK(page_test(pg(x, pfn_at(m1, i)), PG_referenced));
+		CHECK_EQ(kh_page(x, pfn_at(m1, i))->mapcount, 1);
+		CHECK_EQ(kh_page(x, pfn_at(m1, i))->count, 2);   /* page cache + entry */
+		CHECK(page_test(kh_page(x, pfn_at(m1, i)), PG_referenced));
 	}
 
 	/* a second process maps the first 8 pages and writes them: 8 minor faults */
@@ -140,8 +117,8 @@ static int body_faults(struct tctx *x)
 	CHECK_EQ(k->nr_mapped, 16);                 /* shared pages count once */
 	for (uint32_t i = 0; i < 8; i++) {
 		CHECK_EQ(pfn_at(m2, i), pfn_at(m1, i));
-		CHECK_EQ(pg(x, pfn_at(m2, i))->mapcount, 2);
-		CHECK_EQ(pg(x, pfn_at(m2, i))->count, 3);
+		CHECK_EQ(kh_page(x, pfn_at(m2, i))->mapcount, 2);
+		CHECK_EQ(kh_page(x, pfn_at(m2, i))->count, 3);
 	}
 	/* 2.6.15: a store through a shared mapping dirties the entry, not the page */
 	CHECK_EQ(k->nr_dirty, 0);
@@ -152,32 +129,32 @@ static int body_faults(struct tctx *x)
 
 	/* munmap of m2: its dirty bits move to pages 0..7 */
 	mm_fmap_destroy(k, t, m2);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(f->i_mmap, m1);
 	CHECK_EQ(k->nr_dirty, 8);
 	for (uint32_t i = 0; i < 16; i++) {
-		CHECK_EQ(pg(x, f->pfn[i])->mapcount, 1);
-		CHECK_EQ(pg(x, f->pfn[i])->count, 2);
-		CHECK_EQ(page_test(pg(x, f->pfn[i]), PG_dirty), i < 8);
+		CHECK_EQ(kh_page(x, f->pfn[i])->mapcount, 1);
+		CHECK_EQ(kh_page(x, f->pfn[i])->count, 2);
+		CHECK_EQ(page_test(kh_page(x, f->pfn[i]), PG_dirty), i < 8);
 	}
 	mm_fmap_destroy(k, t, m1);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK(!f->i_mmap);
 	CHECK_EQ(k->nr_mapped, 0);
 	CHECK_EQ(k->nr_dirty, 12);                  /* 0..7 and 12..15 */
 	for (uint32_t i = 0; i < 16; i++) {
-		CHECK_EQ(pg(x, f->pfn[i])->mapcount, 0);
-		CHECK_EQ(pg(x, f->pfn[i])->count, 1);   /* the page cache's */
+		CHECK_EQ(kh_page(x, f->pfn[i])->mapcount, 0);
+		CHECK_EQ(kh_page(x, f->pfn[i])->count, 1);   /* the page cache's */
 	}
-	CHECK_EQ(nfree(x), free0 - 16);             /* unmapping frees no cached page */
+	CHECK_EQ(kh_free_pages(x), free0 - 16);             /* unmapping frees no cached page */
 	mm_file_truncate(k, t, f, 0, 16);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(f->nr_cached, 0);
 	CHECK_EQ(k->nr_dirty, 0);
-	CHECK_EQ(nfree(x), free0);
+	CHECK_EQ(kh_free_pages(x), free0);
 	return 0;
 }
 
@@ -232,15 +209,15 @@ static int body_readaround(struct tctx *x)
 	CHECK_EQ(mm_fmap_touch(k, t, mg2, 0, 256, false), 256);
 	CHECK_EQ(t->majflt, maj);
 	CHECK_EQ(mg2->minflt, 256);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	for (uint32_t i = 0; i < 256; i++)
-		CHECK_EQ(pg(x, g->pfn[i])->mapcount, 2);
+		CHECK_EQ(kh_page(x, g->pfn[i])->mapcount, 2);
 	mm_fmap_destroy(k, t, mf);
 	mm_fmap_destroy(k, t, mg);
 	mm_fmap_destroy(k, t, mg2);
 	mm_fmap_destroy(k, t, mh);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(k->nr_mapped, 0);
 	return 0;
@@ -317,12 +294,12 @@ static int body_reclaim(struct tctx *x)
 	x->out[1] = (double)(x->s.vs.ev[MM_PGPGOUT] - out0);
 
 	mm_fmap_destroy(k, t, m);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(k->nr_mapped, 0);
 	CHECK(!f->i_mmap);
 	mm_file_truncate(k, t, f, 0, N);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(f->nr_cached, 0);
 	CHECK_EQ(k->nr_dirty, 0);

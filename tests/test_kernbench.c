@@ -23,29 +23,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-/* Run `$MMEMU run -q -o @out @scn`. Returns: the exit status, or -1. */
-static int run_mmemu(const char *scn, const char *out)
-{
-	const char *mmemu = getenv("MMEMU");
-	if (!mmemu || !*mmemu)
-		fail_msg("MMEMU is not set (run through `meson test`)");
-	fflush(NULL);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			close(fd);
-		}
-		execl(mmemu, mmemu, "run", "-q", "-o", out, scn, (char *)NULL);
-		_exit(127);
-	}
-	int st;
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "tests/runmmemu.h"
 
 /*
  * Run kernbench on @cpus CPUs with the workload keys @wl (JSON members, no braces)
@@ -79,22 +57,6 @@ static json_t *run_kb(int cpus, const char *wl)
 	assert_non_null(r);
 	assert_int_equal(json_array_size(json_object_get(r, "runs")), 1);
 	return r;
-}
-
-static double metric(json_t *r, const char *name)
-{
-	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
-	json_t *v = json_object_get(m, name);
-	if (!json_is_number(v))
-		fail_msg("metric %s missing", name);
-	return json_number_value(v);
-}
-
-/* |a - b| <= eps (older cmocka has no assert_double_equal) */
-static void near(double a, double b, double eps)
-{
-	if (!(a - b <= eps && b - a <= eps))
-		fail_msg("%.17g != %.17g (eps %g)", a, b, eps);
 }
 
 #define SMALL "\"files\": 12, \"src_size\": \"8KiB\", \"headers\": 16, \"header_size\": \"4KiB\", " \

@@ -73,10 +73,6 @@ static struct lru2q_zone *zsn(struct tctx *x)
 {
 	return zstate(zn(x));
 }
-static struct page *pg(struct tctx *x, uint32_t pfn)
-{
-	return &x->k.phys.pages[pfn];
-}
 static struct mm_spinlock *lock(struct tctx *x)
 {
 	return &x->k.lru_lock[MM_ZONE_NORMAL];
@@ -87,7 +83,7 @@ static uint64_t ev(struct tctx *x, enum mm_vm_event e)
 }
 static bool flag(struct tctx *x, uint32_t pfn, enum pg_flag f)
 {
-	return page_test(pg(x, pfn), f);
+	return page_test(kh_page(x, pfn), f);
 }
 
 /* "[a b c]" of up to 48 pfns of @l (head first) into @buf. */
@@ -95,7 +91,7 @@ static void fmt_list(struct tctx *x, const struct plist *l, char *buf, size_t le
 {
 	size_t o = (size_t)snprintf(buf, len, "[");
 	unsigned i = 0;
-	for (uint32_t pfn = l->head; pfn != PFN_NONE && o < len; pfn = pg(x, pfn)->lru_next, i++) {
+	for (uint32_t pfn = l->head; pfn != PFN_NONE && o < len; pfn = kh_page(x, pfn)->lru_next, i++) {
 		if (i == 48) {
 			o += (size_t)snprintf(buf + o, len - o, " ...");
 			break;
@@ -114,7 +110,7 @@ static int list_is(struct tctx *x, int line, int which, const uint32_t *exp, uns
 	uint32_t zcount = which == ACTIVE ? zn(x)->nr_active : zn(x)->nr_inactive;
 	unsigned i = 0;
 	bool ok = l->nr == n && zcount == n;
-	for (uint32_t pfn = l->head; ok && pfn != PFN_NONE; pfn = pg(x, pfn)->lru_next, i++)
+	for (uint32_t pfn = l->head; ok && pfn != PFN_NONE; pfn = kh_page(x, pfn)->lru_next, i++)
 		ok = i < n && pfn == exp[i];
 	if (ok && i == n)
 		return 0;
@@ -144,8 +140,8 @@ static int inv(struct tctx *x)
 		for (int a = 0; a < 2; a++) {
 			const struct plist *l = a ? &zs->active : &zs->inactive;
 			uint32_t n = 0, prev = PFN_NONE;
-			for (uint32_t pfn = l->head; pfn != PFN_NONE; pfn = pg(x, pfn)->lru_next) {
-				struct page *p = pg(x, pfn);
+			for (uint32_t pfn = l->head; pfn != PFN_NONE; pfn = kh_page(x, pfn)->lru_next) {
+				struct page *p = kh_page(x, pfn);
 				if (++n > z->spanned || p->lru_prev != prev || p->zone != zi ||
 				    !page_test(p, PG_lru) || page_test(p, PG_active) != a ||
 				    p->count < 1) {
@@ -174,7 +170,7 @@ static int inv(struct tctx *x)
 			return -1;
 		}
 		for (unsigned i = 0; i < pv->nr; i++) {
-			struct page *p = pg(x, pv->pfn[i]);
+			struct page *p = kh_page(x, pv->pfn[i]);
 			if (page_test(p, PG_lru) || p->count < 2) {
 				snprintf(x->msg, MSG, "cpu %u pagevec[%u]: pfn %u flags 0x%x count %d", c,
 					 i, pv->pfn[i], p->flags, p->count);
@@ -192,7 +188,7 @@ static uint32_t new_page(struct tctx *x, struct mm_file *f, uint32_t idx)
 	uint32_t pfn = mm_page_alloc(k, &x->task, k->pagecache_cls, MM_GFP_KERNEL);
 	if (pfn == PFN_NONE)
 		return pfn;
-	struct page *p = pg(x, pfn);
+	struct page *p = kh_page(x, pfn);
 	p->mapping = f->id;
 	p->index = idx;
 	page_set(p, PG_uptodate);
@@ -245,7 +241,7 @@ static int b_pagevec(struct tctx *x)
 	for (uint32_t i = 0; i < PAGEVEC_SIZE; i++) {
 		p[i] = new_page(x, f, i);
 		CHECK(p[i] != PFN_NONE);
-		CHECK_EQ(pg(x, p[i])->count, 1);
+		CHECK_EQ(kh_page(x, p[i])->count, 1);
 	}
 	INV();
 	uint64_t acq = lock(x)->acquisitions;
@@ -254,7 +250,7 @@ static int b_pagevec(struct tctx *x)
 		INV();
 		CHECK_EQ(pv0->nr, i + 1);
 		CHECK(!flag(x, p[i], PG_lru));
-		CHECK_EQ(pg(x, p[i])->count, 2);   /* page_cache_get of the pagevec */
+		CHECK_EQ(kh_page(x, p[i])->count, 2);   /* page_cache_get of the pagevec */
 		CHECK_EQ(zn(x)->nr_inactive, 0);
 		CHECK_EQ(zn(x)->nr_active, 0);
 	}
@@ -272,7 +268,7 @@ static int b_pagevec(struct tctx *x)
 	for (int i = 0; i < PAGEVEC_SIZE; i++) {
 		CHECK(flag(x, p[i], PG_lru) && !flag(x, p[i], PG_active));
 		CHECK(!flag(x, p[i], PG_referenced));
-		CHECK_EQ(pg(x, p[i])->count, 1);   /* release_pages dropped the extra ref */
+		CHECK_EQ(kh_page(x, p[i])->count, 1);   /* release_pages dropped the extra ref */
 	}
 	/* an empty drain takes no lock */
 	mm_lru_add_drain(k, &x->task);
@@ -425,14 +421,14 @@ static int b_batched(struct tctx *x)
 	/* deferred: nothing changed yet, but each queued page holds a reference */
 	for (int i = 0; i < 13; i++) {
 		CHECK(!flag(x, p[i], PG_referenced));
-		CHECK_EQ(pg(x, p[i])->count, 2);
+		CHECK_EQ(kh_page(x, p[i])->count, 2);
 	}
 	CHECK_EQ(lock(x)->acquisitions, acq);
 	touch(x, p[13]);   /* 14th: the drain */
 	INV();
 	for (int i = 0; i < 14; i++) {
 		CHECK(flag(x, p[i], PG_referenced) && !flag(x, p[i], PG_active));
-		CHECK_EQ(pg(x, p[i])->count, 1);
+		CHECK_EQ(kh_page(x, p[i])->count, 1);
 	}
 	CHECK(!flag(x, p[14], PG_referenced));
 	CHECK_EQ(lock(x)->acquisitions, acq + 1);
@@ -512,7 +508,7 @@ static int b_writeback(struct tctx *x)
 	CHECK_EQ(k->writeback_inflight, 4);
 	for (int i = 0; i < 4; i++) {
 		CHECK(!flag(x, p[i], PG_dirty) && flag(x, p[i], PG_writeback) && flag(x, p[i], PG_reclaim));
-		CHECK_EQ(pg(x, p[i])->count, 2);   /* page cache + the I/O */
+		CHECK_EQ(kh_page(x, p[i])->count, 2);   /* page cache + the I/O */
 	}
 	/* a scan meanwhile keeps pages under writeback */
 	sc = sc0();
@@ -531,7 +527,7 @@ static int b_writeback(struct tctx *x)
 	CHECK_EQ(ds->writes, 4);
 	for (int i = 0; i < 4; i++) {
 		CHECK(!flag(x, p[i], PG_writeback) && !flag(x, p[i], PG_reclaim));
-		CHECK_EQ(pg(x, p[i])->count, 1);
+		CHECK_EQ(kh_page(x, p[i])->count, 1);
 	}
 	INV();
 	/* clean pages at the inactive tail: the next scan frees them */
@@ -618,7 +614,7 @@ static int b_refill_mapped(struct tctx *x)
 	uint32_t m[4];
 	for (uint32_t i = 0; i < 4; i++) {
 		CHECK((m[i] = add_page(x, f, i, MM_LRU_ACTIVE)) != PFN_NONE);
-		pg(x, m[i])->mapcount = 1;
+		kh_page(x, m[i])->mapcount = 1;
 	}
 	touch(x, m[1]);
 	touch(x, m[3]);
@@ -663,7 +659,7 @@ static int b_refill_mapped(struct tctx *x)
 	LIST_IS(INACTIVE, m[3], m[1], m[2], m[0]);
 	CHECK_EQ(ev(x, MM_PGDEACTIVATE), 4);
 	for (int i = 0; i < 4; i++)
-		pg(x, m[i])->mapcount = 0;
+		kh_page(x, m[i])->mapcount = 0;
 	zn(x)->prev_priority = MM_DEF_PRIORITY;
 	return 0;
 }
@@ -768,11 +764,11 @@ static int b_shrink_list(struct tctx *x)
 	for (uint32_t i = 0; i < 10; i++)
 		CHECK((p[i] = add_page(x, f, i, MM_LRU_USE_ONCE)) != PFN_NONE);
 	touch(x, p[0]);                      /* referenced, unmapped */
-	pg(x, p[1])->count++;                /* a reader holds it */
-	page_set(pg(x, p[2]), PG_locked);    /* under I/O */
-	pg(x, p[3])->mapcount = 1;           /* mapped and referenced */
+	kh_page(x, p[1])->count++;                /* a reader holds it */
+	page_set(kh_page(x, p[2]), PG_locked);    /* under I/O */
+	kh_page(x, p[3])->mapcount = 1;           /* mapped and referenced */
 	touch(x, p[3]);
-	page_set(pg(x, p[4]), PG_dirty);
+	page_set(kh_page(x, p[4]), PG_dirty);
 	INV();
 	LIST_IS(INACTIVE, p[9], p[8], p[7], p[6], p[5], p[4], p[3], p[2], p[1], p[0]);
 	CHECK_EQ(k->pagecache_pages, 10);
@@ -794,14 +790,14 @@ static int b_shrink_list(struct tctx *x)
 	LIST_IS(INACTIVE, p[4], p[2], p[1]);
 	LIST_IS(ACTIVE, p[3]);
 	CHECK(flag(x, p[3], PG_active) && !flag(x, p[3], PG_referenced));
-	CHECK_EQ(pg(x, p[1])->count, 2);
+	CHECK_EQ(kh_page(x, p[1])->count, 2);
 	CHECK(flag(x, p[2], PG_locked) && flag(x, p[4], PG_dirty));
 	for (uint32_t i = 0; i < 10; i++) {
 		bool freed = i == 0 || i >= 5;
 		CHECK_EQ(f->pfn[i] == PFN_NONE, freed);
 		if (freed) {
-			CHECK_EQ(pg(x, p[i])->count, 0);
-			CHECK_EQ(pg(x, p[i])->mapping, 0);
+			CHECK_EQ(kh_page(x, p[i])->count, 0);
+			CHECK_EQ(kh_page(x, p[i])->mapping, 0);
 			CHECK(!flag(x, p[i], PG_lru) && !flag(x, p[i], PG_referenced));
 		} else {
 			CHECK_EQ(f->pfn[i], p[i]);
@@ -811,9 +807,9 @@ static int b_shrink_list(struct tctx *x)
 	CHECK_EQ(k->pagecache_pages, 4);
 
 	/* released: all three go on the next scan (max_scan 3) */
-	pg(x, p[1])->count--;
-	page_clear(pg(x, p[2]), PG_locked);
-	page_clear(pg(x, p[4]), PG_dirty);
+	kh_page(x, p[1])->count--;
+	page_clear(kh_page(x, p[2]), PG_locked);
+	page_clear(kh_page(x, p[4]), PG_dirty);
 	sc = sc0();
 	shrink_cache(k, &x->task, zn(x), &sc, 3);
 	INV();
@@ -822,7 +818,7 @@ static int b_shrink_list(struct tctx *x)
 	LIST_EMPTY(INACTIVE);
 	LIST_IS(ACTIVE, p[3]);
 	CHECK_EQ(f->nr_cached, 1);
-	pg(x, p[3])->mapcount = 0;
+	kh_page(x, p[3])->mapcount = 0;
 
 	/* 40 pages, max_scan 40: two batches (32 + 8), two lock rounds each */
 	struct mm_file *g = mm_file_create(k, "g", 1 << 20, 0, 0);
@@ -921,8 +917,8 @@ static int b_kswapd(struct tctx *x)
 	CHECK(x->task.direct_reclaims == 0);
 	/* the inactive list is still in insertion order from its tail */
 	uint32_t idx = (uint32_t)stolen;
-	for (uint32_t pfn = zsn(x)->inactive.tail; pfn != PFN_NONE; pfn = pg(x, pfn)->lru_prev)
-		CHECK_EQ(pg(x, pfn)->index, idx++);
+	for (uint32_t pfn = zsn(x)->inactive.tail; pfn != PFN_NONE; pfn = kh_page(x, pfn)->lru_prev)
+		CHECK_EQ(kh_page(x, pfn)->index, idx++);
 	CHECK_EQ(idx + k->lru_add_pvec[0].nr, n);
 	x->out[0] = (double)n;
 	x->out[1] = (double)stolen;
@@ -967,10 +963,10 @@ static int b_loop(struct tctx *x)
 		for (uint32_t i = 0; i < npages; i++)
 			CHECK_EQ(f->pfn[i] != PFN_NONE, i >= first);
 		uint32_t idx = first;
-		for (uint32_t pfn = zsn(x)->inactive.tail; pfn != PFN_NONE; pfn = pg(x, pfn)->lru_prev)
-			CHECK_EQ(pg(x, pfn)->index, idx++);
+		for (uint32_t pfn = zsn(x)->inactive.tail; pfn != PFN_NONE; pfn = kh_page(x, pfn)->lru_prev)
+			CHECK_EQ(kh_page(x, pfn)->index, idx++);
 		for (unsigned i = 0; i < k->lru_add_pvec[0].nr; i++)
-			CHECK_EQ(pg(x, k->lru_add_pvec[0].pfn[i])->index, idx++);
+			CHECK_EQ(kh_page(x, k->lru_add_pvec[0].pfn[i])->index, idx++);
 		CHECK_EQ(idx, npages);
 		/* each cached page was touched once since it was read: PG_referenced */
 		for (uint32_t i = first; i < npages; i++)

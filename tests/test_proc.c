@@ -45,33 +45,10 @@ static int inv(struct tctx *x)
 	return 0;
 }
 
-static struct page *pg(struct tctx *x, uint32_t pfn)
-{
-	return &x->k.phys.pages[pfn];
-}
-
-/* free pages, buddy and per-CPU lists */
-static uint64_t nfree(struct tctx *x)
-{
-	uint64_t n = mm_phys_free_pages(&x->k.phys);
-	for (int i = 0; i < MM_NR_ZONES; i++)
-		n += x->k.phys.zones[i].nr_pcp;
-	return n;
-}
-
 /* the pfn entry @i of @as maps (test helper: present entries only) */
 static uint32_t pfn_at(struct mm_as *as, uint32_t i)
 {
 	return (as->pte[i] & 0x3fffffffu) - 1;
-}
-
-static void drain_all(struct tctx *x)
-{
-	for (int c = 0; c < 2; c++) {
-		x->task.cpu = c;
-		mm_lru_add_drain(&x->k, &x->task);
-	}
-	x->task.cpu = 0;
 }
 
 static int body_fork_cow(struct tctx *x)
@@ -79,8 +56,8 @@ static int body_fork_cow(struct tctx *x)
 	struct mm_kernel *k = &x->k;
 	struct mm_task *t = &x->task;
 	struct mm_procs *pr = k->proc;
-	drain_all(x);
-	uint64_t free0 = nfree(x);
+	kh_drain_all(x);
+	uint64_t free0 = kh_free_pages(x);
 
 	struct mm_as *par = mm_as_new(k, t);
 	CHECK(par);
@@ -93,13 +70,13 @@ static int body_fork_cow(struct tctx *x)
 	CHECK_EQ(k->nr_mapped, 8);
 	CHECK_EQ(t->minflt, 8);
 	CHECK_EQ(mm_touch(k, t, par, 0, 8, true), 0);   /* resident, writable: no fault */
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
-	CHECK_EQ(nfree(x), free0 - 8);
+	CHECK_EQ(kh_free_pages(x), free0 - 8);
 	for (uint32_t i = 0; i < 8; i++) {
-		CHECK_EQ(pg(x, pfn_at(par, i))->count, 1);
-		CHECK_EQ(pg(x, pfn_at(par, i))->mapcount, 1);
-		CHECK(page_test(pg(x, pfn_at(par, i)), PG_active));   /* anon: active list */
+		CHECK_EQ(kh_page(x, pfn_at(par, i))->count, 1);
+		CHECK_EQ(kh_page(x, pfn_at(par, i))->mapcount, 1);
+		CHECK(page_test(kh_page(x, pfn_at(par, i)), PG_active));   /* anon: active list */
 	}
 
 	struct mm_as *ch = mm_as_fork(k, t, par);
@@ -110,17 +87,17 @@ static int body_fork_cow(struct tctx *x)
 	CHECK_EQ(k->nr_mapped, 8);                  /* shared pages count once */
 	for (uint32_t i = 0; i < 8; i++) {
 		CHECK_EQ(pfn_at(ch, i), pfn_at(par, i));
-		CHECK_EQ(pg(x, pfn_at(par, i))->count, 2);
-		CHECK_EQ(pg(x, pfn_at(par, i))->mapcount, 2);
+		CHECK_EQ(kh_page(x, pfn_at(par, i))->count, 2);
+		CHECK_EQ(kh_page(x, pfn_at(par, i))->mapcount, 2);
 	}
-	CHECK_EQ(nfree(x), free0 - 8);               /* fork copies no page */
+	CHECK_EQ(kh_free_pages(x), free0 - 8);               /* fork copies no page */
 
 	/* the child writes 0..3: four copies */
 	CHECK_EQ(mm_touch(k, t, ch, 0, 4, true), 4);
 	CHECK_EQ(pr->cow_copies, 4);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
-	CHECK_EQ(nfree(x), free0 - 12);
+	CHECK_EQ(kh_free_pages(x), free0 - 12);
 	CHECK_EQ(k->nr_mapped, 12);
 	/* the parent writes 0..3: now the only mapper, it reuses its pages */
 	CHECK_EQ(mm_touch(k, t, par, 0, 4, true), 4);
@@ -130,31 +107,31 @@ static int body_fork_cow(struct tctx *x)
 	CHECK_EQ(mm_touch(k, t, par, 4, 4, false), 0);
 	CHECK_EQ(mm_touch(k, t, par, 4, 4, true), 4);
 	CHECK_EQ(pr->cow_copies, 8);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
-	CHECK_EQ(nfree(x), free0 - 16);
+	CHECK_EQ(kh_free_pages(x), free0 - 16);
 
 	/* the child exits: its 8 pages (4 copies + 4 it still shared, now alone) go */
 	mm_as_exit(k, t, ch);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(pr->exits, 1);
-	CHECK_EQ(nfree(x), free0 - 8);
+	CHECK_EQ(kh_free_pages(x), free0 - 8);
 	CHECK_EQ(k->nr_mapped, 8);
 
 	/* brk down to 2 pages frees 6; up to 5 frees nothing and touches 3 new */
 	CHECK_EQ(mm_brk(k, t, par, 2), 0);
-	drain_all(x);
-	CHECK_EQ(nfree(x), free0 - 2);
+	kh_drain_all(x);
+	CHECK_EQ(kh_free_pages(x), free0 - 2);
 	CHECK_EQ(mm_brk(k, t, par, 5), 0);
 	CHECK_EQ(mm_touch(k, t, par, 0, 100, false), 3);   /* clipped to the region */
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
-	CHECK_EQ(nfree(x), free0 - 5);
+	CHECK_EQ(kh_free_pages(x), free0 - 5);
 	mm_as_exit(k, t, par);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
-	CHECK_EQ(nfree(x), free0);
+	CHECK_EQ(kh_free_pages(x), free0);
 	CHECK_EQ(k->nr_mapped, 0);
 	return 0;
 }
@@ -168,8 +145,8 @@ static int body_swap(struct tctx *x)
 	struct mm_procs *pr = k->proc;
 	CHECK(mm_swap_enabled(k));
 	CHECK_EQ(pr->swap.nslots, 2048);
-	drain_all(x);
-	uint64_t free0 = nfree(x);
+	kh_drain_all(x);
+	uint64_t free0 = kh_free_pages(x);
 	uint32_t n = k->phys.nr_pages * 3 / 2;
 	struct mm_as *as = mm_as_new(k, t);
 	CHECK(as);
@@ -179,7 +156,7 @@ static int body_swap(struct tctx *x)
 			snprintf(x->msg, MSG, "OOM at %u of %u: rss %u swap %u outs %llu wb %u dirty %llu free %llu pswpout %llu steal %llu scan %llu",
 				 i, n, as->rss, as->nswap, (unsigned long long)pr->swap_outs,
 				 k->writeback_inflight, (unsigned long long)k->nr_dirty,
-				 (unsigned long long)nfree(x), (unsigned long long)x->s.vs.ev[MM_PSWPOUT],
+				 (unsigned long long)kh_free_pages(x), (unsigned long long)x->s.vs.ev[MM_PSWPOUT],
 				 (unsigned long long)x->s.vs.ev[MM_PGSTEAL],
 				 (unsigned long long)x->s.vs.ev[MM_PGSCAN_DIRECT]);
 			return -1;
@@ -201,24 +178,24 @@ static int body_swap(struct tctx *x)
 	x->out[0] = (double)pr->swap_outs;
 	x->out[1] = (double)pr->swap_ins;
 	mm_as_exit(k, t, as);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(k->nr_mapped, 0);
 	/* what is left in swap are unmapped swap-cache pages (written when the
 	 * process exited), which reclaim frees later */
 	uint32_t cached = 0, mapped = 0;
 	for (uint32_t pfn = 0; pfn < k->phys.nr_pages; pfn++)
-		if (page_test(pg(x, pfn), PG_swapcache)) {
+		if (page_test(kh_page(x, pfn), PG_swapcache)) {
 			cached++;
-			mapped += pg(x, pfn)->mapcount > 0;
+			mapped += kh_page(x, pfn)->mapcount > 0;
 		}
 	CHECK_EQ(pr->swap.nslots - pr->swap.nr_free, cached);
 	CHECK_EQ(mapped, 0);
-	if (nfree(x) + cached < free0 - 2 * PAGEVEC_SIZE) {
+	if (kh_free_pages(x) + cached < free0 - 2 * PAGEVEC_SIZE) {
 		uint32_t q = 0;
-		while (q < k->phys.nr_pages && !page_test(pg(x, q), PG_lru))
+		while (q < k->phys.nr_pages && !page_test(kh_page(x, q), PG_lru))
 			q++;
-		snprintf(x->msg, MSG, "free %llu cached %u free0 %llu lru %u+%u: pfn %u count %d map %d flags %x mapping %x", (unsigned long long)nfree(x), cached, (unsigned long long)free0, k->phys.zones[MM_ZONE_NORMAL].nr_active, k->phys.zones[MM_ZONE_NORMAL].nr_inactive, q, pg(x,q)->count, pg(x,q)->mapcount, pg(x,q)->flags, pg(x,q)->mapping);
+		snprintf(x->msg, MSG, "free %llu cached %u free0 %llu lru %u+%u: pfn %u count %d map %d flags %x mapping %x", (unsigned long long)kh_free_pages(x), cached, (unsigned long long)free0, k->phys.zones[MM_ZONE_NORMAL].nr_active, k->phys.zones[MM_ZONE_NORMAL].nr_inactive, q, kh_page(x,q)->count, kh_page(x,q)->mapcount, kh_page(x,q)->flags, kh_page(x,q)->mapping);
 		return -1;
 	}
 	return 0;
@@ -239,7 +216,7 @@ static int body_oom(struct tctx *x)
 	CHECK_EQ(as->nswap, 0);
 	INV();
 	mm_as_exit(k, t, as);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(k->nr_mapped, 0);
 	return 0;
@@ -274,7 +251,7 @@ static int body_swap_fork(struct tctx *x)
 	CHECK_EQ(mm_touch(k, t, b, sw, 1, false), 1);   /* from the swap cache */
 	CHECK_EQ(t->majflt, maj + 1);
 	CHECK_EQ(pfn_at(a, sw), pfn_at(b, sw));
-	CHECK_EQ(pg(x, pfn_at(a, sw))->mapcount, 2);
+	CHECK_EQ(kh_page(x, pfn_at(a, sw))->mapcount, 2);
 	INV();
 	/* a store by b: shared with a, so it copies */
 	uint64_t copies = pr->cow_copies;
@@ -284,7 +261,7 @@ static int body_swap_fork(struct tctx *x)
 	INV();
 	mm_as_exit(k, t, b);
 	mm_as_exit(k, t, a);
-	drain_all(x);
+	kh_drain_all(x);
 	INV();
 	CHECK_EQ(k->nr_mapped, 0);
 	return 0;

@@ -24,30 +24,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-/* Run `$MMEMU run -q -o @out @scn`. Returns: the exit status, or -1. */
-static int run_mmemu(const char *scn, const char *out)
-{
-	const char *mmemu = getenv("MMEMU");
-	if (!mmemu || !*mmemu)
-		fail_msg("MMEMU is not set (run through `meson test`)");
-	fflush(NULL);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			close(fd);
-		}
-		execl(mmemu, mmemu, "run", "-q", "-o", out, scn, (char *)NULL);
-		_exit(127);
-	}
-	int st;
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
+#include "tests/runmmemu.h"
 
 /* Write workfile @wf and a scenario running reaim with the workload keys @wl on
  * @cpus CPUs; return the result document (caller decrefs). */
@@ -85,23 +62,6 @@ static json_t *run_ru(int cpus, const char *wf, const char *wl)
 	assert_int_equal(json_array_size(json_object_get(r, "runs")), 1);
 	return r;
 }
-
-static double metric(json_t *r, const char *name)
-{
-	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
-	json_t *v = json_object_get(m, name);
-	if (!json_is_number(v))
-		fail_msg("metric %s missing", name);
-	return json_number_value(v);
-}
-
-/* |a - b| <= eps (older cmocka has no assert_double_equal) */
-static void near(double a, double b, double eps)
-{
-	if (!(a - b <= eps && b - a <= eps))
-		fail_msg("%.17g != %.17g (eps %g)", a, b, eps);
-}
-
 
 static void invariants(json_t *r)
 {

@@ -38,6 +38,7 @@
 #include "models/mm/kernel.h"
 #include "models/mm/vmscan.h"
 #include "models/sched.h"
+#include "workloads/smp.h"
 #include "workloads/workload.h"
 
 struct kb_job {
@@ -62,15 +63,11 @@ struct kb_cfg {
 	double cs_cycles;
 	bool check;
 	/* run-time state */
-	struct mm_kernel k;
-	bool k_up;
-	struct sched sched;
-	bool sched_up;
+	struct wl_smp w;           /* kernel + scheduler */
 	struct kb_job *job;        /* [files + 1] */
 	int njob_init;             /* jobs whose sched_task was initialised */
 	struct mm_file *src, *inc, *obj, *out;
 	sg_sem_t slots, done;
-	int reserved[MACHINE_MAX_CPUS];   /* jobs placed on a CPU, not yet started */
 	int running, max_running;
 	double t0, t_end;
 	bool complete;
@@ -147,41 +144,17 @@ static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 
 static void job_main(int argc, char **argv);
 
-/* The least loaded CPU (owner + queue + placed-not-started), ties to the lowest. */
-static int pick_cpu(struct kb_cfg *c)
-{
-	int best = 0, bl = -1;
-	for (int i = 0; i < c->sched.cfg.ncpu; i++) {
-		const struct sched_cpu *p = &c->sched.cpu[i];
-		int l = (p->curr ? 1 : 0) + p->nr_queued + c->reserved[i];
-		if (bl < 0 || l < bl) {
-			best = i;
-			bl = l;
-		}
-	}
-	return best;
-}
-
 static void start_job(struct sim *s, struct kb_cfg *c, int i)
 {
 	struct kb_job *j = &c->job[i];
-	int cpu = pick_cpu(c);
-	c->reserved[cpu]++;
 	j->s = s;
 	j->idx = i;
 	if (i == c->files)
 		snprintf(j->name, sizeof j->name, "ld");
 	else
 		snprintf(j->name, sizeof j->name, "cc%d", i);
-	sched_task_init(&c->sched, &j->st, cpu, j->name);
 	c->njob_init++;
-	mm_task_init_sched(&j->task, &c->k, &j->st, j->name);
-	j->task.wl = j;
-	char host[16];
-	snprintf(host, sizeof host, "cpu%d", cpu);
-	sg_actor_t a = sg_actor_init(j->name, sg_host_by_name(host));
-	sg_actor_set_data(a, &j->task);
-	sg_actor_start(a, job_main, 0, NULL);
+	wl_smp_spawn(&c->w, &j->task, &j->st, j->name, j, job_main);
 }
 
 static void job_main(int argc, char **argv)
@@ -191,10 +164,8 @@ static void job_main(int argc, char **argv)
 	struct mm_task *t = sg_actor_self_get_data();
 	struct kb_job *j = t->wl;
 	struct kb_cfg *c = j->s->wl_cfg;
-	struct mm_kernel *k = &c->k;
-	c->reserved[j->st.cpu]--;
-	sched_start(&c->sched, &j->st);
-	t->cpu = j->st.cpu;
+	struct mm_kernel *k = &c->w.k;
+	wl_smp_enter(&c->w, t);
 	if (++c->running > c->max_running)
 		c->max_running = c->running;
 	if (j->idx < c->files) {
@@ -216,7 +187,7 @@ static void job_main(int argc, char **argv)
 	mm_sync(t);
 	j->runs++;
 	c->running--;
-	sched_exit(&c->sched, &j->st);
+	sched_exit(&c->w.sched, &j->st);
 	if (c->slots && j->idx < c->files)
 		sg_sem_release(c->slots);
 	sg_sem_release(c->done);
@@ -242,7 +213,7 @@ static void make_main(int argc, char **argv)
 	c->complete = true;
 	if (c->check) {
 		struct mm_err e = { "" };
-		if (mm_kernel_check(&c->k, &e)) {
+		if (mm_kernel_check(&c->w.k, &e)) {
 			c->check_failed = 1;
 			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
 		}
@@ -252,17 +223,8 @@ static void make_main(int argc, char **argv)
 static int kb_start(struct sim *s, struct mm_err *e)
 {
 	struct kb_cfg *c = s->wl_cfg;
-	if (mm_kernel_init(&c->k, s, e))
+	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
-	c->k_up = true;
-	struct sched_cfg sc;
-	sched_cfg_default(&sc, (int)s->machine.cpus, s->machine.clock);
-	sc.cs_cycles = c->cs_cycles;
-	sim_sched_variation(s, &sc);
-	if (sched_init(&c->sched, &sc))
-		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
-	c->sched_up = true;
-	c->k.sched = &c->sched;
 	c->job = calloc((size_t)c->files + 1, sizeof *c->job);
 	if (!c->job)
 		return mm_errf(e, s->file, "workload", "out of memory");
@@ -271,7 +233,7 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	uint64_t sz[4], off = MIB;
 	kb_sizes(c, sz);
 	for (int i = 0; i < 4; i++) {
-		*fp[i] = mm_file_create(&c->k, names[i], sz[i], 0, off);
+		*fp[i] = mm_file_create(&c->w.k, names[i], sz[i], 0, off);
 		if (!*fp[i])
 			return mm_errf(e, s->file, "workload", "out of memory for the page cache of %s",
 				       names[i]);
@@ -289,7 +251,7 @@ static int kb_start(struct sim *s, struct mm_err *e)
 static void kb_finish(struct sim *s)
 {
 	struct kb_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = &c->w.k;
 	double end = c->complete ? c->t_end : simgrid_get_clock();
 	double elapsed = end - c->t0;
 	double user = 0, sys = 0, io = 0, nap = 0;
@@ -313,12 +275,8 @@ static void kb_finish(struct sim *s)
 	sim_metric(s, "cpu_percent", elapsed > 0 ? (user + sys) / elapsed * 100.0 : 0);
 	sim_metric(s, "context_switches", (double)nivcsw);
 	sim_metric(s, "sleeps", (double)nvcsw);
-	sim_metric(s, "sched_switches", (double)c->sched.switches);
-	sim_metric(s, "sched_migrations", (double)c->sched.migrations);
-	double busy = 0;
-	for (int i = 0; i < c->sched.cfg.ncpu; i++)
-		busy += c->sched.cpu[i].busy_s;   /* all intervals closed once every job exited */
-	sim_metric(s, "idle_s", c->sched.cfg.ncpu * elapsed - busy);
+	sim_metric(s, "sched_switches", (double)c->w.sched.switches);
+	sim_metric(s, "sched_migrations", (double)c->w.sched.migrations);
 	sim_metric(s, "jobs_run", (double)runs);
 	sim_metric(s, "jobs_run_once", (double)once);
 	sim_metric(s, "max_running", (double)c->max_running);
@@ -327,27 +285,15 @@ static void kb_finish(struct sim *s)
 	sim_metric(s, "pages_read_or_written", (double)c->rst.pages);
 	sim_metric(s, "page_cache_hit_ratio",
 		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
-	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
-	sim_metric(s, "disk_reads", (double)ds->reads);
-	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
-	mm_kernel_lock_metrics(k, s);
 	if (c->check)
 		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
-	if (k->kops->finish)
-		k->kops->finish(k->rc, k, s);
+	wl_smp_metrics(&c->w, s, end);
 }
 
 static void kb_fini(void *cfgp)
 {
 	struct kb_cfg *c = cfgp;
-	if (c->k_up)
-		mm_kernel_fini(&c->k);
-	c->k_up = false;
-	/* the SimGrid objects (conditions, semaphores) go with the engine: this
-	 * process runs one simulation */
-	if (c->sched_up)
-		free(c->sched.cpu);
-	c->sched_up = false;
+	wl_smp_fini(&c->w);
 	free(c->job);
 	c->job = NULL;
 }

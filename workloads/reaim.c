@@ -65,6 +65,7 @@
 #include "models/mm/vmscan.h"
 #include "models/sched.h"
 #include "workloads/workfile.h"
+#include "workloads/smp.h"
 #include "workloads/workload.h"
 
 #define MAX_STEPS 64
@@ -100,10 +101,7 @@ struct ru_cfg {
 	struct workfile wf;
 	uint64_t fsz, psz;         /* effective FILESIZE, POOLSIZE */
 	/* run-time state */
-	struct mm_kernel k;
-	bool k_up;
-	struct sched sched;
-	bool sched_up;
+	struct wl_smp w;           /* kernel + scheduler */
 	struct mm_task drv;        /* the driver's task (no CPU of its own) */
 	struct mm_as *drv_as;
 	struct mm_file *tmp, *shared;
@@ -115,7 +113,6 @@ struct ru_cfg {
 	struct sched_task **all_st;
 	int nall, capall;
 	sg_sem_t done;
-	int reserved[MACHINE_MAX_CPUS];
 	int nsteps;
 	double step_users[MAX_STEPS], step_jpm[MAX_STEPS], step_s[MAX_STEPS];
 	double user_s, sys_s;
@@ -249,14 +246,14 @@ static int t_page(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, bool
 /* A FILESIZE file of user @slot: region @which (0 its file, 1 its copy). */
 static uint32_t region(struct ru_cfg *c, int slot, int which)
 {
-	return (uint32_t)(((uint64_t)slot * 2 + (uint64_t)which) * pages_of(&c->k, c->fsz));
+	return (uint32_t)(((uint64_t)slot * 2 + (uint64_t)which) * pages_of(&c->w.k, c->fsz));
 }
 
 /* @n calls of 1 KiB read or write at offsets from @off (sequential or random). */
 static void io_1k(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, uint32_t first_page,
 		  bool write, bool random, bool osync, struct mm_read_stats *rs)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = &c->w.k;
 	uint64_t base = (uint64_t)first_page * k->phys.page_size;
 	uint64_t nblk = c->fsz / KIB;
 	for (uint64_t b = 0; b < nblk; b++) {
@@ -275,18 +272,18 @@ static void io_1k(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, uint32
 
 static void user_sync(struct ru_cfg *c, struct mm_task *t, int slot)
 {
-	mm_file_sync(&c->k, t, c->tmp, region(c, slot, 0), 2 * pages_of(&c->k, c->fsz));
+	mm_file_sync(&c->w.k, t, c->tmp, region(c, slot, 0), 2 * pages_of(&c->w.k, c->fsz));
 }
 
 static void user_unlink(struct ru_cfg *c, struct mm_task *t, int slot, int which)
 {
-	mm_file_truncate(&c->k, t, c->tmp, region(c, slot, which), pages_of(&c->k, c->fsz));
+	mm_file_truncate(&c->w.k, t, c->tmp, region(c, slot, which), pages_of(&c->w.k, c->fsz));
 }
 
 /* Run test @id as user @u.  Returns: 0, or -1 if it was killed (OOM). */
 static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = &c->w.k;
 	struct mm_task *t = &u->task;
 	const struct workfile_known *kt = workfile_known(id);
 	const char *n = kt->name;
@@ -398,25 +395,11 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 
 static void user_main(int argc, char **argv);
 
-static int pick_cpu(struct ru_cfg *c)
-{
-	int best = 0, bl = -1;
-	for (int i = 0; i < c->sched.cfg.ncpu; i++) {
-		const struct sched_cpu *p = &c->sched.cpu[i];
-		int l = (p->curr ? 1 : 0) + p->nr_queued + c->reserved[i];
-		if (bl < 0 || l < bl) {
-			best = i;
-			bl = l;
-		}
-	}
-	return best;
-}
-
 /* Fork user @i of this step and start its actor. Returns: 0 or -1 (OOM). */
 static int start_user(struct sim *s, struct ru_cfg *c, int i)
 {
 	struct ru_user *u = &c->user[i];
-	struct mm_as *as = mm_as_fork(&c->k, &c->drv, c->drv_as);
+	struct mm_as *as = mm_as_fork(&c->w.k, &c->drv, c->drv_as);
 	if (!as)
 		return -1;
 	memset(u, 0, sizeof *u);
@@ -424,8 +407,6 @@ static int start_user(struct sim *s, struct ru_cfg *c, int i)
 	u->as = as;
 	u->slot = i;
 	snprintf(u->name, sizeof u->name, "user%d", i);
-	int cpu = pick_cpu(c);
-	c->reserved[cpu]++;
 	if (c->nall == c->capall) {
 		int cap = c->capall ? 2 * c->capall : 256;
 		struct sched_task **n = realloc(c->all_st, (size_t)cap * sizeof *n);
@@ -439,14 +420,7 @@ static int start_user(struct sim *s, struct ru_cfg *c, int i)
 	if (!st)
 		return -1;
 	c->all_st[c->nall++] = st;
-	sched_task_init(&c->sched, st, cpu, u->name);
-	mm_task_init_sched(&u->task, &c->k, st, u->name);
-	u->task.wl = u;
-	char host[16];
-	snprintf(host, sizeof host, "cpu%d", cpu);
-	sg_actor_t a = sg_actor_init(u->name, sg_host_by_name(host));
-	sg_actor_set_data(a, &u->task);
-	sg_actor_start(a, user_main, 0, NULL);
+	wl_smp_spawn(&c->w, &u->task, st, u->name, u, user_main);
 	return 0;
 }
 
@@ -458,9 +432,7 @@ static void user_main(int argc, char **argv)
 	struct ru_user *u = t->wl;
 	struct ru_cfg *c = u->s->wl_cfg;
 	struct sched_task *st = t->st;
-	c->reserved[st->cpu]--;
-	sched_start(&c->sched, st);
-	t->cpu = st->cpu;
+	wl_smp_enter(&c->w, t);
 	for (int64_t i = 0; i < c->tasks_per_job; i++) {
 		int ti = c->seq[c->seq_pos++ % c->wf.total_hits];
 		int id = c->wf.tests[ti].id;
@@ -475,7 +447,7 @@ static void user_main(int argc, char **argv)
 			c->test_calls[id]++;
 			c->test_lru_acq[id] += t->lru_acq - acq;
 			c->test_lru_hold[id] += t->lru_hold_s - hold;
-			c->test_sys[id] += (t->tm.paid - sys) / c->k.clock;
+			c->test_sys[id] += (t->tm.paid - sys) / c->w.k.clock;
 		}
 		if (rc) {
 			c->ooms++;   /* killed by the OOM killer: the job ends */
@@ -483,12 +455,12 @@ static void user_main(int argc, char **argv)
 		}
 		u->tests_run++;
 	}
-	mm_as_exit(&c->k, t, u->as);
+	mm_as_exit(&c->w.k, t, u->as);
 	u->as = NULL;
 	mm_sync(t);
-	c->user_s += t->user_cycles / c->k.clock;
-	c->sys_s += t->tm.paid / c->k.clock + t->spin_s;
-	sched_exit(&c->sched, st);
+	c->user_s += t->user_cycles / c->w.k.clock;
+	c->sys_s += t->tm.paid / c->w.k.clock + t->spin_s;
+	sched_exit(&c->w.sched, st);
 	c->nvcsw += st->nvcsw;
 	c->nivcsw += st->nivcsw;
 	sg_sem_release(c->done);
@@ -524,7 +496,7 @@ static void driver_main(int argc, char **argv)
 	(void)argv;
 	struct sim *s = sg_actor_self_get_data();
 	struct ru_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = &c->w.k;
 	c->t0 = simgrid_get_clock();
 	/* the driver process: its heap, which every user inherits */
 	c->drv_as = mm_as_new(k, &c->drv);
@@ -593,18 +565,9 @@ static int *build_seq(const struct workfile *w)
 static int ru_start(struct sim *s, struct mm_err *e)
 {
 	struct ru_cfg *c = s->wl_cfg;
-	if (mm_kernel_init(&c->k, s, e))
+	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
-	c->k_up = true;
-	struct sched_cfg sc;
-	sched_cfg_default(&sc, (int)s->machine.cpus, s->machine.clock);
-	sc.cs_cycles = c->cs_cycles;
-	sim_sched_variation(s, &sc);
-	if (sched_init(&c->sched, &sc))
-		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
-	c->sched_up = true;
-	c->k.sched = &c->sched;
-	mm_task_init(&c->drv, &c->k, 0, "reaim");
+	mm_task_init(&c->drv, &c->w.k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
 	c->seq_pos = mm_rng_below(&c->rng, c->wf.total_hits);
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
@@ -612,9 +575,9 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	if (!c->user || !c->seq)
 		return mm_errf(e, s->file, "workload", "out of memory");
 	uint64_t off = MIB, tsz = 2 * c->fsz * (uint64_t)ru_max_users(c);
-	c->tmp = mm_file_create(&c->k, "tmp", tsz, 0, off);
+	c->tmp = mm_file_create(&c->w.k, "tmp", tsz, 0, off);
 	off += mib_round(tsz);
-	c->shared = mm_file_create(&c->k, "shared", c->fsz, 0, off);
+	c->shared = mm_file_create(&c->w.k, "shared", c->fsz, 0, off);
 	if (!c->tmp || !c->shared)
 		return mm_errf(e, s->file, "workload", "out of memory for the page cache");
 	c->done = sg_sem_init(0);
@@ -627,7 +590,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 static void ru_finish(struct sim *s)
 {
 	struct ru_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = &c->w.k;
 	double best = 0, best_users = 0;
 	for (int i = 0; i < c->nsteps; i++) {
 		if (c->step_jpm[i] > best) {
@@ -648,19 +611,7 @@ static void ru_finish(struct sim *s)
 	sim_metric(s, "oom_kills", (double)c->ooms);
 	sim_metric(s, "sleeps", (double)c->nvcsw);
 	sim_metric(s, "context_switches", (double)c->nivcsw);
-	double busy = 0, el = (c->complete ? c->t_end : simgrid_get_clock()) - c->sched.t0;
-	for (int i = 0; i < c->sched.cfg.ncpu; i++)
-		busy += c->sched.cpu[i].busy_s;
-	sim_metric(s, "idle_s", c->sched.cfg.ncpu * el - busy);
-	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
-	sim_metric(s, "disk_reads", (double)ds->reads);
-	sim_metric(s, "disk_writes", (double)ds->writes);
-	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
-	mm_kernel_lock_metrics(k, s);
-	double hold = 0;
-	for (int i = 0; i < MM_NR_ZONES; i++)
-		hold += k->lru_lock[i].hold_s;
-	sim_metric(s, "lru_lock_cpu_share", busy > 0 ? hold / busy : 0);
+	wl_smp_metrics(&c->w, s, c->complete ? c->t_end : simgrid_get_clock());
 	/* per test: calls, and per call the user's own lru_lock acquisitions, hold
 	 * time and system time */
 	for (int id = 0; id < 64 && id < workfile_known_count(); id++) {
@@ -681,19 +632,12 @@ static void ru_finish(struct sim *s)
 	mm_proc_metrics(k, s);
 	if (c->check)
 		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
-	if (k->kops->finish)
-		k->kops->finish(k->rc, k, s);
 }
 
 static void ru_fini(void *cfgp)
 {
 	struct ru_cfg *c = cfgp;
-	if (c->k_up)
-		mm_kernel_fini(&c->k);
-	c->k_up = false;
-	if (c->sched_up)
-		free(c->sched.cpu);
-	c->sched_up = false;
+	wl_smp_fini(&c->w);
 	for (int i = 0; i < c->nall; i++)
 		free(c->all_st[i]);
 	free(c->all_st);

@@ -19,7 +19,7 @@
  * in nr_dirty, exactly the 2.6.15 blind spot.
  *
  * A fault (filemap_nopage, then do_no_page installing the entry):
- *   1. the trap and page-table walk (charge_fault, as proc.c); PGFAULT;
+ *   1. the trap and page-table walk (mm_charge_fault, kernel.h); PGFAULT;
  *   2. find_get_page: a radix-tree lookup (pc_lookup) and a reference (atomic);
  *   3. a miss reads the page: when the mapping is not MM_FMAP_RANDOM and its
  *      misses do not exceed its hits by MMAP_LOTSAMISS, mmap_miss++ and
@@ -66,24 +66,6 @@
 static inline uint32_t fpte_pfn(uint32_t e)
 {
 	return (e & FPTE_PFN_MASK) - 1;
-}
-
-/* The trap and the page-table walk of a fault (as proc.c's charge_fault). */
-static void charge_fault(struct mm_kernel *k, struct mm_task *t)
-{
-	mm_charge(t, k->costs->syscall + 2 * k->costs->page_op + k->costs->atomic);
-}
-
-static void page_map(struct mm_kernel *k, struct page *p)
-{
-	if (p->mapcount++ == 0)
-		k->nr_mapped++;
-}
-
-static void page_unmap(struct mm_kernel *k, struct page *p)
-{
-	if (--p->mapcount == 0)
-		k->nr_mapped--;
 }
 
 /* set_page_dirty() of a page whose entry was dirty. */
@@ -205,7 +187,7 @@ static int fmap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *m,
 		return major;
 	}
 	/* page_add_file_rmap + set_pte_at: the reference taken above is the entry's */
-	page_map(k, p);
+	mm_page_map(k, p);
 	page_set(p, PG_referenced);   /* the young bit of the access that faulted */
 	m->pte[i] = (pfn + 1) | (write ? FPTE_DIRTY : 0);
 	m->rss++;
@@ -229,7 +211,7 @@ int64_t mm_fmap_touch(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *ma
 			continue;
 		}
 		faults++;
-		charge_fault(k, t);
+		mm_charge_fault(t);
 		mm_count(&k->s->vs, MM_PGFAULT, 1);
 		int r = fmap_fault(k, t, map, i, write);
 		if (r < 0)
@@ -270,7 +252,7 @@ bool mm_fmap_unmap_page(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		m->rss--;
 		if (e & FPTE_DIRTY)
 			dirty_to_page(k, t, p);
-		page_unmap(k, p);
+		mm_page_unmap(k, p);
 		if (p->count > 0)
 			p->count--;
 		m->reclaim_unmaps++;
@@ -283,8 +265,7 @@ void mm_fmap_destroy(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *map
 {
 	if (!map)
 		return;
-	uint32_t rel[PAGEVEC_SIZE];
-	unsigned nrel = 0;
+	struct mm_relvec rv = { 0 };
 	/* sys_munmap: unmap_vmas, then zap_pte_range per entry */
 	mm_charge(t, k->costs->syscall + 2 * k->costs->page_op);
 	for (uint32_t i = 0; i < map->npages; i++) {
@@ -297,16 +278,11 @@ void mm_fmap_destroy(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *map
 		map->rss--;
 		if (e & FPTE_DIRTY)
 			dirty_to_page(k, t, p);
-		page_unmap(k, p);
+		mm_page_unmap(k, p);
 		mm_charge(t, k->costs->page_op + k->costs->atomic);   /* entry + page_remove_rmap */
-		rel[nrel++] = pfn;
-		if (nrel == PAGEVEC_SIZE) {
-			mm_release_pages(k, t, rel, nrel);
-			nrel = 0;
-		}
+		mm_relvec_add(k, t, &rv, pfn);
 	}
-	if (nrel)
-		mm_release_pages(k, t, rel, nrel);
+	mm_relvec_flush(k, t, &rv);
 	/* unlink_file_vma under i_mmap_lock, free the VMA */
 	mm_charge(t, 2 * k->costs->page_op + k->costs->atomic);
 	struct mm_file *f = map->file;

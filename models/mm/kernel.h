@@ -268,6 +268,52 @@ void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int 
  */
 void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pfns, unsigned n);
 
+/* A batch of pages to release (the pagevec of release_pages callers: zap,
+ * truncate, munmap): full batches go through mm_release_pages(). */
+struct mm_relvec {
+	unsigned nr;
+	uint32_t pfn[PAGEVEC_SIZE];
+};
+
+/** mm_relvec_add() - queue @pfn's reference in @rv, releasing the batch when full. */
+static inline void mm_relvec_add(struct mm_kernel *k, struct mm_task *t, struct mm_relvec *rv,
+				 uint32_t pfn)
+{
+	rv->pfn[rv->nr++] = pfn;
+	if (rv->nr == PAGEVEC_SIZE) {
+		mm_release_pages(k, t, rv->pfn, rv->nr);
+		rv->nr = 0;
+	}
+}
+
+/** mm_relvec_flush() - release what @rv still holds. */
+static inline void mm_relvec_flush(struct mm_kernel *k, struct mm_task *t, struct mm_relvec *rv)
+{
+	if (rv->nr)
+		mm_release_pages(k, t, rv->pfn, rv->nr);
+	rv->nr = 0;
+}
+
+/* A page-table entry now maps / no longer maps @p: mapcount and nr_mapped. */
+static inline void mm_page_map(struct mm_kernel *k, struct page *p)
+{
+	if (p->mapcount++ == 0)
+		k->nr_mapped++;
+}
+static inline void mm_page_unmap(struct mm_kernel *k, struct page *p)
+{
+	if (--p->mapcount == 0)
+		k->nr_mapped--;
+}
+
+/* The trap and page-table walk of a page fault: entry (costs.syscall), two
+ * page-table lines, page_table_lock. */
+static inline void mm_charge_fault(struct mm_task *t)
+{
+	const struct machine_costs *c = t->k->costs;
+	mm_charge(t, c->syscall + 2 * c->page_op + c->atomic);
+}
+
 /** mm_lru_add_drain() - lru_add_drain(): drain the calling CPU's pagevec. */
 void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t);
 

@@ -64,11 +64,6 @@ static inline struct mm_procs *P(struct mm_kernel *k)
 	return k->proc;
 }
 
-static void charge_fault(struct mm_kernel *k, struct mm_task *t)
-{
-	mm_charge(t, k->costs->syscall + 2 * k->costs->page_op + k->costs->atomic);
-}
-
 static void charge_page_copy(struct mm_kernel *k, struct mm_task *t)
 {
 	mm_charge(t, (double)k->phys.page_size * k->copy_cycles_per_byte);
@@ -285,18 +280,6 @@ static void swapcache_add(struct mm_kernel *k, uint32_t pfn, uint32_t slot)
 
 /* ---------------------------------------------------------------- map / unmap */
 
-static void page_map(struct mm_kernel *k, struct page *p)
-{
-	if (p->mapcount++ == 0)
-		k->nr_mapped++;
-}
-
-static void page_unmap(struct mm_kernel *k, struct page *p)
-{
-	if (--p->mapcount == 0)
-		k->nr_mapped--;
-}
-
 /* A new anonymous page @pfn at index @idx of @as: mapped, on the active list. */
 static void anon_page_add(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint32_t idx,
 			  uint32_t pfn, bool ro)
@@ -307,16 +290,16 @@ static void anon_page_add(struct mm_kernel *k, struct mm_task *t, struct mm_as *
 	page_set(p, PG_referenced);   /* the young bit of the new entry */
 	p->mapping = MM_ANON_BASE + as->fam->id;
 	p->index = idx;
-	page_map(k, p);
+	mm_page_map(k, p);
 	as->pte[idx] = mk_pte(pfn, ro);
 	as->rss++;
 	mm_lru_cache_add(k, t, pfn, MM_LRU_ACTIVE);
 }
 
 /* Unmap entry @idx of @as (zap_pte_range for one entry); a page whose last
- * reference goes is collected in @rel for release_pages. */
+ * reference goes is collected in @rv for release_pages. */
 static void zap_one(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint32_t idx,
-		    uint32_t *rel, unsigned *nrel)
+		    struct mm_relvec *rv)
 {
 	uint32_t e = as->pte[idx];
 	if (!e)
@@ -336,7 +319,7 @@ static void zap_one(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, ui
 				/* the swap cache's reference was dropped: if that was the
 				 * last one, the page goes with the batch */
 				p->count++;
-				rel[(*nrel)++] = pfn;
+				mm_relvec_add(k, t, rv, pfn);
 			}
 		}
 		return;
@@ -345,30 +328,23 @@ static void zap_one(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, ui
 	struct page *p = &k->phys.pages[pfn];
 	as->rss--;
 	mm_charge(t, k->costs->page_op + k->costs->atomic);   /* entry + page_remove_rmap */
-	page_unmap(k, p);
+	mm_page_unmap(k, p);
 	/* free_page_and_swap_cache(): the last user drops the swap copy too */
 	if (p->mapcount == 0 && page_test(p, PG_swapcache) && !page_test(p, PG_writeback) &&
 	    !page_test(p, PG_locked) && P(k)->swap.map[P(k)->swap.slot_of[pfn]] == 1) {
 		mm_swapcache_remove(k, pfn);   /* the mapping's reference goes with the batch */
 	}
-	rel[(*nrel)++] = pfn;
+	mm_relvec_add(k, t, rv, pfn);
 }
 
 /* Unmap [@from, @to) of @as, releasing pages in batches (the mmu_gather). */
 static void zap_range(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint32_t from,
 		      uint32_t to)
 {
-	uint32_t rel[PAGEVEC_SIZE * 2];
-	unsigned n = 0;
-	for (uint32_t i = from; i < to; i++) {
-		zap_one(k, t, as, i, rel, &n);
-		if (n >= PAGEVEC_SIZE) {
-			mm_release_pages(k, t, rel, n);
-			n = 0;
-		}
-	}
-	if (n)
-		mm_release_pages(k, t, rel, n);
+	struct mm_relvec rv = { 0 };
+	for (uint32_t i = from; i < to; i++)
+		zap_one(k, t, as, i, &rv);
+	mm_relvec_flush(k, t, &rv);
 }
 
 /* ---------------------------------------------------------------- fork, exit, brk */
@@ -421,7 +397,7 @@ struct mm_as *mm_as_fork(struct mm_kernel *k, struct mm_task *t, struct mm_as *p
 		parent->pte[i] = e | PTE_RO;
 		as->pte[i] = e | PTE_RO;
 		p->count++;
-		page_map(k, p);
+		mm_page_map(k, p);
 		as->rss++;
 		mm_charge(t, 2 * k->costs->atomic + k->costs->page_op);
 	}
@@ -518,7 +494,7 @@ static int swap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, 
 	struct page *p = &k->phys.pages[pfn];
 	/* map it: get_page, page_add_anon_rmap, swap_free */
 	p->count++;
-	page_map(k, p);
+	mm_page_map(k, p);
 	page_set(p, PG_referenced);
 	as->nswap--;
 	as->rss++;
@@ -564,7 +540,7 @@ static int wp_fault(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, ui
 	}
 	charge_page_copy(k, t);
 	as->rss--;   /* anon_page_add counts it again */
-	page_unmap(k, p);
+	mm_page_unmap(k, p);
 	anon_page_add(k, t, as, idx, np, false);
 	pr->cow_copies++;
 	uint32_t rel[1] = { pfn };
@@ -588,7 +564,7 @@ int64_t mm_touch(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint3
 			}
 			if (tries == 0) {
 				faults++;
-				charge_fault(k, t);
+				mm_charge_fault(t);
 				mm_count(&k->s->vs, MM_PGFAULT, 1);
 			}
 			int r;
@@ -666,7 +642,7 @@ bool mm_anon_reclaim(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		as->rss--;
 		as->nswap++;
 		pr->swap.map[slot]++;
-		page_unmap(k, p);
+		mm_page_unmap(k, p);
 		p->count--;
 		mm_charge(t, 2 * k->costs->atomic + k->costs->page_op);
 	}

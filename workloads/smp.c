@@ -1,0 +1,103 @@
+/*
+ * smp.c - the shared part of the workloads whose tasks run on the SMP scheduler
+ * (kernbench, reaim; see smp.h).  One place decides how a new task is placed (the
+ * least loaded CPU, as 2.6's sched_exec roughly does), how its actor starts on that
+ * CPU's host, and which scheduler and lock metrics a run reports.
+ */
+#include "workloads/smp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+
+#include "emu/sim.h"
+#include "models/disk.h"
+#include "models/mm/vmscan.h"
+
+int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_err *e)
+{
+	if (mm_kernel_init(&w->k, s, e))
+		return -1;
+	w->k_up = true;
+	struct sched_cfg sc;
+	sched_cfg_default(&sc, (int)s->machine.cpus, s->machine.clock);
+	sc.cs_cycles = cs_cycles;
+	sim_sched_variation(s, &sc);
+	if (sched_init(&w->sched, &sc))
+		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
+	w->sched_up = true;
+	w->k.sched = &w->sched;
+	return 0;
+}
+
+/* The least loaded CPU (owner + queue + placed-not-started), ties to the lowest. */
+static int pick_cpu(const struct wl_smp *w)
+{
+	int best = 0, bl = -1;
+	for (int i = 0; i < w->sched.cfg.ncpu; i++) {
+		const struct sched_cpu *p = &w->sched.cpu[i];
+		int l = (p->curr ? 1 : 0) + p->nr_queued + w->reserved[i];
+		if (bl < 0 || l < bl) {
+			best = i;
+			bl = l;
+		}
+	}
+	return best;
+}
+
+void wl_smp_spawn(struct wl_smp *w, struct mm_task *t, struct sched_task *st, const char *name,
+		  void *wl, void (*fn)(int, char **))
+{
+	int cpu = pick_cpu(w);
+	w->reserved[cpu]++;
+	sched_task_init(&w->sched, st, cpu, name);
+	mm_task_init_sched(t, &w->k, st, name);
+	t->wl = wl;
+	char host[16];
+	snprintf(host, sizeof host, "cpu%d", cpu);
+	sg_actor_t a = sg_actor_init(name, sg_host_by_name(host));
+	sg_actor_set_data(a, t);
+	sg_actor_start(a, fn, 0, NULL);
+}
+
+void wl_smp_enter(struct wl_smp *w, struct mm_task *t)
+{
+	w->reserved[t->st->cpu]--;
+	sched_start(&w->sched, t->st);
+	t->cpu = t->st->cpu;
+}
+
+void wl_smp_metrics(struct wl_smp *w, struct sim *s, double end)
+{
+	struct mm_kernel *k = &w->k;
+	double busy = 0;
+	for (int i = 0; i < w->sched.cfg.ncpu; i++)
+		busy += w->sched.cpu[i].busy_s;   /* closed once every task exited */
+	sim_metric(s, "idle_s", w->sched.cfg.ncpu * (end - w->sched.t0) - busy);
+	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
+	sim_metric(s, "disk_reads", (double)ds->reads);
+	sim_metric(s, "disk_writes", (double)ds->writes);
+	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
+	mm_kernel_lock_metrics(k, s);
+	double hold = 0;
+	for (int i = 0; i < MM_NR_ZONES; i++)
+		hold += k->lru_lock[i].hold_s;
+	sim_metric(s, "lru_lock_cpu_share", busy > 0 ? hold / busy : 0);
+	if (k->kops->finish)
+		k->kops->finish(k->rc, k, s);
+}
+
+void wl_smp_fini(struct wl_smp *w)
+{
+	if (w->k_up)
+		mm_kernel_fini(&w->k);
+	w->k_up = false;
+	/* the SimGrid objects (conditions, semaphores) go with the engine: this
+	 * process runs one simulation */
+	if (w->sched_up)
+		free(w->sched.cpu);
+	w->sched_up = false;
+}
