@@ -326,7 +326,7 @@ int sched_wake(struct sched *s, struct sched_task *t)
 	}
 	enqueue(s, t, best);
 	wait_cpu(s, t);
-	return best;
+	return t->cpu;   /* the balancer may have moved it while it waited */
 }
 
 void sched_exit(struct sched *s, struct sched_task *t)
