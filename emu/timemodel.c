@@ -26,10 +26,8 @@ void tm_pay(struct tm *t, double c)
 		sg_actor_execute(c);
 }
 
-void tm_sync(struct tm *t)
+void tm_pay_pending(struct tm *t)
 {
-	if (t->pending <= 0)
-		return;
 	double c = t->pending;
 	t->pending = 0;
 	t->paid += c;

@@ -47,8 +47,15 @@ static inline void tm_bind(struct tm *t, const int *sharers)
  */
 void tm_pay(struct tm *t, double cycles);
 
+/** tm_pay_pending() - the payment of tm_sync() when cycles are pending. */
+void tm_pay_pending(struct tm *t);
+
 /** tm_sync() - pay all pending cycles now (call before any synchronisation). */
-void tm_sync(struct tm *t);
+static inline void tm_sync(struct tm *t)
+{
+	if (!(t->pending <= 0))   /* exactly the old test, NaN included */
+		tm_pay_pending(t);
+}
 
 /** tm_charge() - add @cycles of local work; pays when the quantum is passed. */
 static inline void tm_charge(struct tm *t, double cycles)

@@ -131,21 +131,62 @@ static void report(struct sim *s, struct tworead_cfg *c, double t)
 	}
 }
 
+/* The reader's offset source.  Random offsets are drawn one read ahead per file:
+ * reads alternate between the files, so the draws happen in the same order and
+ * each read gets the same offset as when drawn at the read; the early draw lets
+ * the read prefetch the page-cache slot (and, one read later, the struct page)
+ * it is about to touch.  The last two draws of a run go unused.  A sequential
+ * read prefetches the struct page of the same file's read SEQ_AHEAD reads on. */
+enum { SEQ_AHEAD = 4 };
+struct offsets {
+	struct mm_rng rng;
+	uint64_t cursor[2];
+	uint64_t ahead[2];
+	bool primed;
+};
+
+static uint64_t draw_offset(struct tworead_cfg *c, struct offsets *o, int i)
+{
+	uint64_t ps = c->k.phys.page_size;
+	uint64_t range = (uint64_t)c->range_mb.v[i] << 20;
+	uint64_t slots = (range - c->read_size) / ps + 1;
+	uint64_t off = mm_rng_below(&o->rng, slots) * ps;
+	__builtin_prefetch(&c->f[i]->pfn[off >> c->k.phys.page_shift]);
+	return off;
+}
+
 /* One read of file @i at the pattern's next offset. */
-static void one_read(struct tworead_cfg *c, struct mm_task *t, struct mm_rng *rng, uint64_t *cursor,
-		     int i, struct mm_read_stats *st)
+static void one_read(struct tworead_cfg *c, struct mm_task *t, struct offsets *o, int i,
+		     struct mm_read_stats *st)
 {
 	uint64_t ps = c->k.phys.page_size;
 	uint64_t range = (uint64_t)c->range_mb.v[i] << 20;
 	uint64_t off;
 	if (c->pattern == PAT_RANDOM) {
-		uint64_t slots = (range - c->read_size) / ps + 1;
-		off = mm_rng_below(rng, slots) * ps;
+		if (!o->primed) {
+			o->ahead[0] = draw_offset(c, o, 0);
+			o->ahead[1] = draw_offset(c, o, 1);
+			o->primed = true;
+		}
+		off = o->ahead[i];
+		o->ahead[i] = draw_offset(c, o, i);
+		/* the other file's next page: its slot was prefetched one read ago */
+		const struct mm_file *of = c->f[1 - i];
+		uint32_t opfn = of->pfn[o->ahead[1 - i] >> c->k.phys.page_shift];
+		if (opfn != PFN_NONE)
+			__builtin_prefetch(&c->k.phys.pages[opfn]);
 	} else {
-		if (cursor[i] + c->read_size > range)
-			cursor[i] = 0;
-		off = cursor[i];
-		cursor[i] += c->read_size;
+		if (o->cursor[i] + c->read_size > range)
+			o->cursor[i] = 0;
+		off = o->cursor[i];
+		o->cursor[i] += c->read_size;
+		/* the struct page of this file's read SEQ_AHEAD reads from now */
+		uint64_t ahead = o->cursor[i] + (SEQ_AHEAD - 1) * c->read_size;
+		if (ahead + c->read_size <= range) {
+			uint32_t apfn = c->f[i]->pfn[ahead >> c->k.phys.page_shift];
+			if (apfn != PFN_NONE)
+				__builtin_prefetch(&c->k.phys.pages[apfn]);
+		}
 	}
 	if (c->access == ACC_READ) {
 		mm_file_read(&c->k, t, c->f[i], off, c->read_size, st);
@@ -167,9 +208,8 @@ static void reader(int argc, char **argv)
 	struct sim *s = t->wl;
 	struct tworead_cfg *c = s->wl_cfg;
 	struct mm_kernel *k = &c->k;
-	struct mm_rng rng;
-	uint64_t cursor[2] = { 0, 0 };
-	mm_rng_seed(&rng, s->seed, (uint64_t)s->run, "2read");
+	struct offsets o = { .primed = false };
+	mm_rng_seed(&o.rng, s->seed, (uint64_t)s->run, "2read");
 	for (int i = 0; i < 2 && c->access != ACC_READ; i++) {
 		c->map[i] = mm_fmap_create(k, t, c->f[i], c->range_pages[i],
 					   c->access == ACC_MMAP_RANDOM ? MM_FMAP_RANDOM : 0);
@@ -184,7 +224,7 @@ static void reader(int argc, char **argv)
 		mm_set_untimed(k, true);
 		for (uint64_t n = 0; n < pairs; n++)
 			for (int i = 0; i < 2; i++)
-				one_read(c, t, &rng, cursor, i, &dummy);
+				one_read(c, t, &o, i, &dummy);
 		mm_set_untimed(k, false);
 		memset(&s->vs, 0, sizeof s->vs);   /* events count the measured run only */
 	}
@@ -193,7 +233,7 @@ static void reader(int argc, char **argv)
 	double next_report = c->t0 + c->report;
 	for (;;) {
 		for (int i = 0; i < 2; i++) {
-			one_read(c, t, &rng, cursor, i, &c->st[i]);
+			one_read(c, t, &o, i, &c->st[i]);
 			c->reads++;
 		}
 		double now = now_of(t, k);

@@ -147,11 +147,12 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		      uint64_t len, struct mm_read_stats *st)
 {
 	uint64_t ps = k->phys.page_size;
+	unsigned shift = k->phys.page_shift;   /* ps is a power of two (mm_phys_init) */
 	if (len == 0 || pos >= f->size)
 		return 0;
 	if (pos + len > f->size)
 		len = f->size - pos;
-	uint32_t first = (uint32_t)(pos / ps), last = (uint32_t)((pos + len - 1) / ps);
+	uint32_t first = (uint32_t)(pos >> shift), last = (uint32_t)((pos + len - 1) >> shift);
 	uint32_t req = last - first + 1;
 	uint32_t max = (uint32_t)k->cfg.ra_pages;
 	bool seq = f->ra.prev_index != UINT32_MAX &&
@@ -196,8 +197,8 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		struct page *p = &k->phys.pages[pfn];
 		p->count++;
 		mm_charge(t, k->costs->atomic);
-		uint64_t start = idx == first ? pos % ps : 0;
-		uint64_t end = idx == last ? (pos + len - 1) % ps + 1 : ps;
+		uint64_t start = idx == first ? pos & (ps - 1) : 0;
+		uint64_t end = idx == last ? ((pos + len - 1) & (ps - 1)) + 1 : ps;
 		/* mark_page_accessed() once per page, then copy_to_user (through a
 		 * kmap when the page has no permanent kernel address) */
 		mm_mark_page_accessed(k, t, pfn);
@@ -307,16 +308,17 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 			   uint64_t len, struct mm_read_stats *st, bool extend)
 {
 	uint64_t ps = k->phys.page_size;
+	unsigned shift = k->phys.page_shift;   /* ps is a power of two (mm_phys_init) */
 	if (len == 0 || pos >= f->size)
 		return 0;
 	if (pos + len > f->size)
 		len = f->size - pos;
-	uint32_t first = (uint32_t)(pos / ps), last = (uint32_t)((pos + len - 1) / ps);
+	uint32_t first = (uint32_t)(pos >> shift), last = (uint32_t)((pos + len - 1) >> shift);
 	uint64_t done = 0;
 	mm_charge(t, k->costs->syscall);
 	for (uint32_t idx = first; idx <= last; idx++) {
-		uint64_t start = idx == first ? pos % ps : 0;
-		uint64_t end = idx == last ? (pos + len - 1) % ps + 1 : ps;
+		uint64_t start = idx == first ? pos & (ps - 1) : 0;
+		uint64_t end = idx == last ? ((pos + len - 1) & (ps - 1)) + 1 : ps;
 		bool whole = start == 0 && end == ps;
 		mm_charge(t, k->costs->pc_lookup);
 		st->pages++;

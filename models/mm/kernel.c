@@ -359,6 +359,8 @@ static void zone_lock_replay(struct mm_kernel *k, struct mm_task *t, const uint6
 			     uint64_t pages_before)
 {
 	const struct alloc_stats *st = &k->alloc->st;
+	if (memcmp(before, st->zone_lock, sizeof st->zone_lock) == 0)
+		return;   /* the common case: a per-CPU list served it, no zone->lock */
 	uint64_t moved = st->locked_pages - pages_before;
 	for (int z = 0; z < MM_NR_ZONES; z++) {
 		uint64_t n = st->zone_lock[z] - before[z];
