@@ -8,7 +8,8 @@
  * than one CPU; CPU-bound -j N >= CPUs keeps every CPU busy; user time is exactly
  * files x cc_cycles / clock (+ the link); no involuntary switch while there are
  * no more tasks than CPUs, some when there are more; two runs are identical
- * apart from the host section.
+ * apart from the host section; with the process model (cc_text_pages), exact
+ * fault, fork, exec and exit counts and no page left behind.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -138,9 +139,31 @@ static void test_determinism(void **state)
 	json_decref(b);
 }
 
+/* The process model: every job forks from make, execs cc1 (its 8 text pages
+ * faulted in through the page cache), dirties its 64 KiB heap and exits. */
+static void test_process_model(void **state)
+{
+	(void)state;
+	json_t *r = run_kb(2, SMALL ", \"jobs\": 3, \"cc_cycles\": 1e7, \"link_cycles\": 1e7, "
+			      "\"cc_text_pages\": 8, \"cc_heap\": \"64KiB\", \"make_heap\": \"32KiB\"");
+	near(metric(r, "invariants_ok"), 1, 0);
+	near(metric(r, "oom_kills"), 0, 0);
+	/* 13 execs x 8 text pages + 12 compiles x 16 heap pages */
+	near(metric(r, "minor_faults") + metric(r, "major_faults"), 13 * 8 + 12 * 16, 0);
+	if (metric(r, "major_faults") < 1)
+		fail_msg("the first exec must read cc1 from disk");
+	near(metric(r, "forks"), 13, 0);
+	near(metric(r, "execs"), 1 + 13, 0);            /* make, and one per job */
+	near(metric(r, "exits"), 13 + 13 + 1, 0);       /* exec'd copies, jobs, make */
+	near(metric(r, "anon_zero_fills"), 8 + 12 * 16, 0);   /* make's heap + compiles */
+	near(metric(r, "anon_pages"), 0, 0);
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_process_model),
 		cmocka_unit_test(test_jobs_once),
 		cmocka_unit_test(test_j1),
 		cmocka_unit_test(test_cpu_bound),

@@ -35,7 +35,9 @@
 
 #include "emu/sim.h"
 #include "models/disk.h"
+#include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
+#include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 #include "models/sched.h"
 #include "workloads/smp.h"
@@ -61,12 +63,18 @@ struct kb_cfg {
 	double cc_cycles;
 	double link_cycles;
 	double cs_cycles;
+	int64_t cc_text_pages;     /* 0: no process model (fork/exec/faults) */
+	uint64_t cc_heap;
+	uint64_t make_heap;
 	bool check;
 	/* run-time state */
 	struct wl_smp w;           /* kernel + scheduler */
 	struct kb_job *job;        /* [files + 1] */
 	int njob_init;             /* jobs whose sched_task was initialised */
-	struct mm_file *src, *inc, *obj, *out;
+	struct mm_file *src, *inc, *obj, *out, *cc1;
+	struct mm_task make_task;  /* make's own kernel work (process model) */
+	struct mm_as *make_as;
+	uint64_t ooms;
 	sg_sem_t slots, done;
 	int running, max_running;
 	double t0, t_end;
@@ -97,6 +105,12 @@ static const struct mm_param kb_params[] = {
 		 "user-mode CPU cycles of the final link (calibration)"),
 	MM_PARAM(struct kb_cfg, cs_cycles, "cs_cycles", MM_P_DOUBLE, 0, 1e9, "1000",
 		 "cost of a task-to-task context switch (docs/sched.md, calibration)"),
+	MM_PARAM(struct kb_cfg, cc_text_pages, "cc_text_pages", MM_P_INT, 0, 1 << 20, "0",
+		 "process model: pages of the compiler's text each job faults in from the page cache (mmap of the `cc1` binary through filemap_nopage); 0 = no process model (no fork, exec, heap or exit), as before"),
+	MM_PARAM(struct kb_cfg, cc_heap, "cc_heap", MM_P_SIZE, 0, 1 << 30, "\"8MiB\"",
+		 "process model: anonymous memory each compile dirties (calibration: cc1's heap for one kernel C file)"),
+	MM_PARAM(struct kb_cfg, make_heap, "make_heap", MM_P_SIZE, 0, 1 << 30, "\"1MiB\"",
+		 "process model: make's heap, inherited copy-on-write by every forked job"),
 	MM_PARAM(struct kb_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at the end (tests)"),
 	MM_PARAM_END
@@ -110,12 +124,13 @@ static uint64_t mib_round(uint64_t b)
 }
 
 /* Bytes of the four files: src, include, obj, vmlinux (= all objects). */
-static void kb_sizes(const struct kb_cfg *c, uint64_t sz[4])
+static void kb_sizes(const struct kb_cfg *c, uint64_t sz[5])
 {
 	sz[0] = (uint64_t)c->files * c->src_size;
 	sz[1] = (uint64_t)c->headers * c->header_size;
 	sz[2] = (uint64_t)c->files * c->obj_size;
 	sz[3] = sz[2];
+	sz[4] = (uint64_t)c->cc_text_pages * 4096;   /* the cc1 binary (4 KiB pages: x86) */
 }
 
 static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
@@ -123,16 +138,16 @@ static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 {
 	struct kb_cfg *c = cfgp;
 	char sub[256];
-	uint64_t sz[4], total = MIB;
+	uint64_t sz[5], total = MIB;
 	kb_sizes(c, sz);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		total += mib_round(sz[i]);
 	if (m->ndisks < 1)
 		return mm_errf(e, file, "machine.disks", "the kernbench workload needs a disk");
 	if (total > m->disks[0].size)
 		return mm_errf(e, file, "machine.disks[0].size",
 			       "expected room for the tree (%llu bytes)", (unsigned long long)total);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (sz[i] / 4096 >= UINT32_MAX) {
 			snprintf(sub, sizeof sub, "%s.files", path);
 			return mm_errf(e, file, sub, "tree too large");
@@ -157,6 +172,28 @@ static void start_job(struct sim *s, struct kb_cfg *c, int i)
 	wl_smp_spawn(&c->w, &j->task, &j->st, j->name, j, job_main);
 }
 
+static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
+{
+	return (uint32_t)((bytes + k->phys.page_size - 1) / k->phys.page_size);
+}
+
+/* fork from make (copy-on-write of make's heap), exec of cc1: the copy goes, a
+ * fresh address space maps the cc1 binary and faults its text in (filemap_nopage:
+ * page-cache hits once the first job has read it).  Returns: 0, or -1 (OOM). */
+static int job_exec(struct kb_cfg *c, struct mm_task *t, struct mm_as **as, struct mm_fmap **text)
+{
+	struct mm_kernel *k = &c->w.k;
+	struct mm_as *child = mm_as_fork(k, t, c->make_as);
+	if (!child)
+		return -1;
+	mm_as_exit(k, t, child);
+	*as = mm_as_new(k, t);
+	*text = mm_fmap_create(k, t, c->cc1, (uint32_t)c->cc_text_pages, 0);
+	if (!*as || !*text)
+		return -1;
+	return mm_fmap_touch(k, t, *text, 0, (uint32_t)c->cc_text_pages, false) < 0 ? -1 : 0;
+}
+
 static void job_main(int argc, char **argv)
 {
 	(void)argc;
@@ -168,6 +205,12 @@ static void job_main(int argc, char **argv)
 	wl_smp_enter(&c->w, t);
 	if (++c->running > c->max_running)
 		c->max_running = c->running;
+	struct mm_as *as = NULL;
+	struct mm_fmap *text = NULL;
+	if (c->cc_text_pages > 0 && job_exec(c, t, &as, &text)) {
+		c->ooms++;
+		goto out;
+	}
 	if (j->idx < c->files) {
 		uint64_t i = (uint64_t)j->idx;
 		mm_file_read(k, t, c->src, i * c->src_size, c->src_size, &c->rst);
@@ -177,6 +220,10 @@ static void job_main(int argc, char **argv)
 			uint64_t h = (h0 + (uint64_t)n) % (uint64_t)c->headers;
 			mm_file_read(k, t, c->inc, h * c->header_size, c->header_size, &c->rst);
 		}
+		/* cc1 builds its trees in its heap while it compiles */
+		if (as && (mm_brk(k, t, as, pages_of(k, c->cc_heap)) ||
+			   mm_touch(k, t, as, 0, as->npages, true) < 0))
+			c->ooms++;
 		mm_user(t, c->cc_cycles);
 		mm_file_write(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
 	} else {
@@ -184,6 +231,12 @@ static void job_main(int argc, char **argv)
 		mm_user(t, c->link_cycles);
 		mm_file_write(k, t, c->out, 0, c->out->size, &c->rst);
 	}
+out:
+	/* exit: munmap of the text, exit_mmap of the heap */
+	if (text)
+		mm_fmap_destroy(k, t, text);
+	if (as)
+		mm_as_exit(k, t, as);
 	mm_sync(t);
 	j->runs++;
 	c->running--;
@@ -200,6 +253,13 @@ static void make_main(int argc, char **argv)
 	struct sim *s = sg_actor_self_get_data();
 	struct kb_cfg *c = s->wl_cfg;
 	c->t0 = simgrid_get_clock();
+	if (c->cc_text_pages > 0) {
+		/* make's process: its heap, which every job inherits */
+		struct mm_kernel *k = &c->w.k;
+		c->make_as = mm_as_new(k, &c->make_task);
+		if (c->make_as && !mm_brk(k, &c->make_task, c->make_as, pages_of(k, c->make_heap)))
+			mm_touch(k, &c->make_task, c->make_as, 0, c->make_as->npages, true);
+	}
 	for (int i = 0; i < c->files; i++) {
 		if (c->slots)
 			sg_sem_acquire(c->slots);
@@ -209,11 +269,17 @@ static void make_main(int argc, char **argv)
 		sg_sem_acquire(c->done);
 	start_job(s, c, (int)c->files);
 	sg_sem_acquire(c->done);
+	if (c->make_as) {
+		mm_as_exit(&c->w.k, &c->make_task, c->make_as);
+		c->make_as = NULL;
+		mm_sync(&c->make_task);
+	}
 	c->t_end = simgrid_get_clock();
 	c->complete = true;
 	if (c->check) {
 		struct mm_err e = { "" };
-		if (mm_kernel_check(&c->w.k, &e)) {
+		if (mm_kernel_check(&c->w.k, &e) || mm_proc_check(&c->w.k, &e) ||
+		    mm_fmap_check(&c->w.k, &e)) {
 			c->check_failed = 1;
 			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
 		}
@@ -228,11 +294,12 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	c->job = calloc((size_t)c->files + 1, sizeof *c->job);
 	if (!c->job)
 		return mm_errf(e, s->file, "workload", "out of memory");
-	static const char *const names[4] = { "src", "include", "obj", "vmlinux" };
-	struct mm_file **fp[4] = { &c->src, &c->inc, &c->obj, &c->out };
-	uint64_t sz[4], off = MIB;
+	static const char *const names[5] = { "src", "include", "obj", "vmlinux", "cc1" };
+	struct mm_file **fp[5] = { &c->src, &c->inc, &c->obj, &c->out, &c->cc1 };
+	uint64_t sz[5], off = MIB;
 	kb_sizes(c, sz);
-	for (int i = 0; i < 4; i++) {
+	mm_task_init(&c->make_task, &c->w.k, 0, "make");
+	for (int i = 0; i < (c->cc_text_pages > 0 ? 5 : 4); i++) {
 		*fp[i] = mm_file_create(&c->w.k, names[i], sz[i], 0, off);
 		if (!*fp[i])
 			return mm_errf(e, s->file, "workload", "out of memory for the page cache of %s",
@@ -255,7 +322,7 @@ static void kb_finish(struct sim *s)
 	double end = c->complete ? c->t_end : simgrid_get_clock();
 	double elapsed = end - c->t0;
 	double user = 0, sys = 0, io = 0, nap = 0;
-	uint64_t nivcsw = 0, nvcsw = 0, runs = 0, once = 0;
+	uint64_t nivcsw = 0, nvcsw = 0, runs = 0, once = 0, minflt = 0, majflt = 0;
 	for (int i = 0; i < c->njob_init; i++) {
 		const struct kb_job *j = &c->job[i];
 		user += j->task.user_cycles / k->clock;
@@ -266,6 +333,8 @@ static void kb_finish(struct sim *s)
 		nvcsw += j->st.nvcsw;
 		runs += (uint64_t)j->runs;
 		once += j->runs == 1;
+		minflt += j->task.minflt;
+		majflt += j->task.majflt;
 	}
 	s->primary = elapsed;
 	sim_metric(s, "elapsed", elapsed);
@@ -287,6 +356,13 @@ static void kb_finish(struct sim *s)
 		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
 	if (c->check)
 		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+	if (c->cc_text_pages > 0) {
+		sim_metric(s, "minor_faults", (double)minflt);
+		sim_metric(s, "major_faults", (double)majflt);
+		sim_metric(s, "oom_kills", (double)c->ooms);
+		sim_metric(s, "make_system_s", c->make_task.tm.paid / k->clock);
+		mm_proc_metrics(k, s);
+	}
 	wl_smp_metrics(&c->w, s, end);
 }
 
