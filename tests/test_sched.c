@@ -6,7 +6,8 @@
  * cycles); the context-switch cost is 1000 cycles = 1 us.  Cases: tasks <= CPUs
  * (no waits, exact idle time); 2 tasks per CPU in round robin (exact elapsed time
  * and switch counts); block/wake (voluntary switch, the CPU runs another task
- * meanwhile); wake-up placement (idle CPU vs previous CPU); idle load balancing
+ * meanwhile); wake-up placement (idle CPU vs previous CPU); a woken task pulled
+ * by the balancer before it runs (sched_wake returns its new CPU); idle load balancing
  * (3 tasks on cpu0 of 2 CPUs); the balancer tick's phase (cfg.tick_phase, a
  * source of run-to-run variance: the same case with the ticks shifted by half a
  * period); determinism (two runs, identical counters).
@@ -41,6 +42,7 @@ struct ctx {
 	double sleep_at[NT];  /* cycles of work before a block, 0 = never */
 	double sleep_s[NT];
 	char host_after[NT][16];
+	int woke_cpu[NT];     /* what sched_wake returned */
 	double out[NOUT];
 };
 
@@ -84,7 +86,7 @@ static void task_fn(int argc, char **argv)
 		w -= X.sleep_at[i];
 		sched_block(&X.s, t);
 		sg_actor_sleep_for(X.sleep_s[i]);
-		sched_wake(&X.s, t);
+		X.woke_cpu[i] = sched_wake(&X.s, t);
 	}
 	sched_run(&X.s, t, w);
 	snprintf(X.host_after[i], sizeof X.host_after[i], "%s",
@@ -328,6 +330,39 @@ static void test_wake_to_shortest_queue(void **state)
 	assert_near(FIN(0), 11.001e-3);    /* switch D -> A, then 1 ms */
 }
 
+/* ---- (4b) a woken task queued on its busy CPU is pulled by the balancer
+ * before it runs: sched_wake must return the CPU it got, not the one it queued
+ * on (a stale CPU made reaim tasks use another CPU's pagevec).  cpu0: A [0,1]
+ * blocks for 0.5 ms, B [1,11]; cpu1: D [0,3.5].  A wakes at 1.5 ms: no idle CPU,
+ * equal queues, so it queues on its previous cpu0 behind B.  The 4 ms tick
+ * finds cpu1 idle and pulls A there: A runs [4,5] on cpu1. ---- */
+
+static void body_wake_then_balanced(void)
+{
+	setup(2, 100e-3, 1e-3);
+	start(0, 0, 2);
+	X.sleep_at[0] = 1 * MS;
+	X.sleep_s[0] = 0.5e-3;
+	start(1, 0, 10);
+	start(3, 1, 3.5);
+	simgrid_run();
+	collect(4);
+	X.out[20] = X.woke_cpu[0];
+	X.out[21] = strcmp(X.host_after[0], "cpu1") == 0;
+}
+
+static void test_wake_then_balanced(void **state)
+{
+	(void)state;
+	double o[NOUT];
+	run(body_wake_then_balanced, o);
+	assert_true(o[20] == 1);          /* the CPU it owns after waiting */
+	assert_true(o[21] == 1);
+	assert_true(MIGR(0) == 1);        /* the balancer's move */
+	assert_near(FIN(0), 5e-3);
+	assert_near(FIN(3), 3.5e-3);
+}
+
 /* ---- (5) idle balancing: A, B, C on cpu0 of 2 CPUs, slice 10 ms, tick 3 ms.
  * 3 ms: C (tail) pulled to cpu1, runs [3,23].  cpu0: A [0,10], B [10.001,20.001],
  * A [20.002,30.002].  24 ms: B (queued) pulled to cpu1, runs [24,34]. ---- */
@@ -408,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_wake_to_idle_cpu),
 		cmocka_unit_test(test_wake_to_prev_cpu),
 		cmocka_unit_test(test_wake_to_shortest_queue),
+		cmocka_unit_test(test_wake_then_balanced),
 		cmocka_unit_test(test_balance),
 		cmocka_unit_test(test_balance_tick_phase),
 		cmocka_unit_test(test_determinism),
