@@ -13,15 +13,13 @@
  */
 #include "workloads/tracefile.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "emu/readfile.h"
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define DIRECT_LIMIT ((uint64_t)1 << 22)
 
@@ -452,47 +450,10 @@ int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj
 	       struct mm_err *e)
 {
 	memset(t, 0, sizeof *t);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return mm_errf(e, path, NULL, "cannot open (%s)", strerror(errno));
-	struct stat st;
-	size_t cap = 1 << 16, len = 0;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return mm_errf(e, path, NULL, "expected a trace file, got a directory");
-	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 1;
-	char *buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return oom(e, path);
-	}
-	for (;;) {
-		if (len == cap) {
-			char *b2 = realloc(buf, cap * 2);
-			if (!b2) {
-				free(buf);
-				close(fd);
-				return oom(e, path);
-			}
-			buf = b2;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + len, cap - len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int err = errno;
-			free(buf);
-			close(fd);
-			return mm_errf(e, path, NULL, "cannot read (%s)", strerror(err));
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
+	char *buf;
+	size_t len;
+	if (mm_read_file(path, "trace file", &buf, &len, e))
+		return -1;
 	int rc = trace_parse(t, buf, len, path, fmt, obj_id_col, e);
 	free(buf);
 	return rc;

@@ -16,15 +16,13 @@
 #include "workloads/workfile.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "emu/readfile.h"
 
 /*
  * Every test reaim 7 registers: the register_test() calls of the files listed in
@@ -520,48 +518,10 @@ int workfile_parse(struct workfile *w, const char *buf, size_t len, const char *
 int workfile_load(struct workfile *w, const char *path, struct mm_err *e)
 {
 	memset(w, 0, sizeof *w);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return mm_errf(e, path, NULL, "cannot open (%s)", strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return mm_errf(e, path, NULL, "expected a workfile, got a directory");
-	}
-	size_t cap = 4096, len = 0;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 1;
-	char *buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return mm_errf(e, path, NULL, "out of memory while reading the workfile");
-	}
-	for (;;) {
-		if (len == cap) {
-			char *b2 = realloc(buf, cap * 2);
-			if (!b2) {
-				free(buf);
-				close(fd);
-				return mm_errf(e, path, NULL,
-					       "out of memory while reading the workfile");
-			}
-			buf = b2;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + len, cap - len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int err = errno;
-			free(buf);
-			close(fd);
-			return mm_errf(e, path, NULL, "cannot read (%s)", strerror(err));
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
+	char *buf;
+	size_t len;
+	if (mm_read_file(path, "workfile", &buf, &len, e))
+		return -1;
 	int rc = workfile_parse(w, buf, len, path, e);
 	free(buf);
 	return rc;
