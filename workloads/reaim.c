@@ -117,9 +117,10 @@ struct ru_cfg {
 	double step_users[MAX_STEPS], step_jpm[MAX_STEPS], step_s[MAX_STEPS];
 	double user_s, sys_s;
 	uint64_t tests, ooms, nvcsw, nivcsw;
-	uint64_t test_calls[64];
-	uint64_t test_lru_acq[64];     /* the users' own lru_lock acquisitions per test */
-	double test_lru_hold[64], test_sys[64];
+	struct ru_test_stats {         /* per workfile test: the users' own costs */
+		uint64_t calls, lru_acq;
+		double lru_hold_s, sys_s;
+	} *ts;                         /* [wf.ntests] */
 	bool complete;
 	double t0, t_end;
 	int check_failed;
@@ -443,12 +444,11 @@ static void user_main(int argc, char **argv)
 		double sys = t->tm.paid;
 		int rc = run_test(c, u, id);
 		mm_sync(t);
-		if (id < 64) {
-			c->test_calls[id]++;
-			c->test_lru_acq[id] += t->lru_acq - acq;
-			c->test_lru_hold[id] += t->lru_hold_s - hold;
-			c->test_sys[id] += (t->tm.paid - sys) / c->w.k.clock;
-		}
+		struct ru_test_stats *ts = &c->ts[ti];
+		ts->calls++;
+		ts->lru_acq += t->lru_acq - acq;
+		ts->lru_hold_s += t->lru_hold_s - hold;
+		ts->sys_s += (t->tm.paid - sys) / c->w.k.clock;
 		if (rc) {
 			c->ooms++;   /* killed by the OOM killer: the job ends */
 			break;
@@ -572,7 +572,8 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	c->seq_pos = mm_rng_below(&c->rng, c->wf.total_hits);
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
 	c->seq = build_seq(&c->wf);
-	if (!c->user || !c->seq)
+	c->ts = calloc((size_t)c->wf.ntests, sizeof *c->ts);
+	if (!c->user || !c->seq || !c->ts)
 		return mm_errf(e, s->file, "workload", "out of memory");
 	uint64_t off = MIB, tsz = 2 * c->fsz * (uint64_t)ru_max_users(c);
 	c->tmp = mm_file_create(&c->w.k, "tmp", tsz, 0, off);
@@ -614,20 +615,21 @@ static void ru_finish(struct sim *s)
 	wl_smp_metrics(&c->w, s, c->complete ? c->t_end : simgrid_get_clock());
 	/* per test: calls, and per call the user's own lru_lock acquisitions, hold
 	 * time and system time */
-	for (int id = 0; id < 64 && id < workfile_known_count(); id++) {
-		if (!c->test_calls[id])
+	for (int ti = 0; ti < c->wf.ntests; ti++) {
+		const struct ru_test_stats *ts = &c->ts[ti];
+		if (!ts->calls)
 			continue;
 		char key[96];
-		const char *tn = workfile_known(id)->name;
-		double n = (double)c->test_calls[id];
+		const char *tn = c->wf.tests[ti].name;
+		double n = (double)ts->calls;
 		snprintf(key, sizeof key, "test.%s.calls", tn);
 		sim_metric(s, key, n);
 		snprintf(key, sizeof key, "test.%s.lru_lock_per_call", tn);
-		sim_metric(s, key, (double)c->test_lru_acq[id] / n);
+		sim_metric(s, key, (double)ts->lru_acq / n);
 		snprintf(key, sizeof key, "test.%s.lru_hold_us_per_call", tn);
-		sim_metric(s, key, c->test_lru_hold[id] / n * 1e6);
+		sim_metric(s, key, ts->lru_hold_s / n * 1e6);
 		snprintf(key, sizeof key, "test.%s.system_ms_per_call", tn);
-		sim_metric(s, key, c->test_sys[id] / n * 1e3);
+		sim_metric(s, key, ts->sys_s / n * 1e3);
 	}
 	mm_proc_metrics(k, s);
 	if (c->check)
@@ -647,6 +649,8 @@ static void ru_fini(void *cfgp)
 	c->user = NULL;
 	free(c->seq);
 	c->seq = NULL;
+	free(c->ts);
+	c->ts = NULL;
 	workfile_free(&c->wf);
 }
 
