@@ -135,6 +135,23 @@ static void test_database_mix(void **state)
 	json_decref(r);
 }
 
+/* The buffer-cache variants skip sync(): disk_cp writes its copy back (one
+ * request), disk_bcp leaves it dirty until the unlink drops it; both read the
+ * shared file, which the driver wrote back once (one request). */
+static void test_disk_variants(void **state)
+{
+	(void)state;
+	static const char *const wf[2] = { "1 disk_cp\n", "1 disk_bcp\n" };
+	for (int i = 0; i < 2; i++) {
+		json_t *r = run_ru(1, wf[i], "\"mode\": \"fixed\", \"users\": 1, "
+				   "\"tasks_per_job\": 1, \"heap\": 0, \"filesize\": \"16KiB\"");
+		invariants(r);
+		near(metric(r, "disk_writes"), i == 0 ? 2 : 1, 0);
+		near(metric(r, "disk_reads"), 0, 0);   /* the shared file is still cached */
+		json_decref(r);
+	}
+}
+
 /* Peak load: one point per step, max_jpm the best, stop after the first fall. */
 static void test_peak(void **state)
 {
@@ -168,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_page_test),
 		cmocka_unit_test(test_cow_heap),
 		cmocka_unit_test(test_database_mix),
+		cmocka_unit_test(test_disk_variants),
 		cmocka_unit_test(test_peak),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -318,27 +318,35 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 		mm_user(t, c->cpu_cycles / 4);
 		mm_as_exit(k, t, seg);
 	} else if (kt->cat == WF_CAT_DISK) {
+		/* the operation: sync_disk_OP (O_SYNC), disk_bOP (buffer cache: no
+		 * sync() calls), disk_dio_OP (O_DIRECT: not modelled, through the page
+		 * cache like disk_OP), disk_OP */
 		bool sync = strncmp(n, "sync_", 5) == 0;
-		bool nosync = strncmp(n, "disk_b", 6) == 0;   /* buffer-cache variants */
-		if (strstr(n, "_rd")) {               /* write, sync, read sequentially */
+		bool nosync = strncmp(n, "disk_b", 6) == 0;
+		const char *op = n + (sync ? strlen("sync_disk_") : strlen("disk_")) + (nosync ? 1 : 0);
+		if (strncmp(op, "dio_", 4) == 0)
+			op += 4;
+		if (!strcmp(op, "rd")) {              /* write, sync, read sequentially */
 			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
 			if (!nosync)
 				user_sync(c, t, u->slot);
 			io_1k(c, t, c->tmp, mine, false, false, false, &rs);
-		} else if (strstr(n, "_rr")) {        /* write, sync, random reads */
+		} else if (!strcmp(op, "rr")) {       /* write, sync, random reads */
 			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
 			if (!nosync)
 				user_sync(c, t, u->slot);
 			io_1k(c, t, c->tmp, mine, false, true, false, &rs);
-		} else if (strstr(n, "_rw")) {        /* write, random (O_SYNC) writes */
+		} else if (!strcmp(op, "rw")) {       /* write, random (O_SYNC) writes */
 			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
 			if (!nosync && !sync)
 				user_sync(c, t, u->slot);
 			io_1k(c, t, c->tmp, mine, true, true, sync, &rs);
-		} else if (strstr(n, "_cp")) {        /* copy the shared file */
+		} else if (!strcmp(op, "cp")) {       /* copy the shared file */
 			io_1k(c, t, c->shared, 0, false, false, false, &rs);
 			io_1k(c, t, c->tmp, copy, true, false, sync, &rs);
-		} else if (strstr(n, "update")) {     /* database: read-modify-write, O_SYNC */
+			if (!nosync && !sync)
+				user_sync(c, t, u->slot);
+		} else if (!strcmp(op, "update")) {   /* database: read-modify-write, O_SYNC */
 			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
 			user_sync(c, t, u->slot);
 			uint64_t nblk = c->fsz / KIB, ps = k->phys.page_size;
@@ -348,7 +356,7 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 				mm_file_write(k, t, c->tmp, pos, KIB, &rs);
 				mm_file_sync(k, t, c->tmp, (uint32_t)(pos / ps), 1);
 			}
-		} else {                              /* _wrt and the rest: sequential writes */
+		} else {                              /* wrt: sequential writes */
 			io_1k(c, t, c->tmp, mine, true, false, sync, &rs);
 			if (!nosync && !sync)
 				user_sync(c, t, u->slot);
