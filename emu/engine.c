@@ -37,6 +37,8 @@ const struct mm_param engine_params[] = {
 		 "pending cycles are paid at least this often (time model error bound)"),
 	MM_PARAM(struct engine_cfg, max_time, "max_time", MM_P_TIME, 0, 1e7, "0",
 		 "stop the simulation at this simulated time (0: when the workload ends)"),
+	MM_PARAM(struct engine_cfg, lookahead, "lookahead", MM_P_BOOL, 1, 0, "true",
+		 "skip payments no other actor could observe (same results, fewer simcalls; docs/architecture.md)"),
 	MM_PARAM_END
 };
 
@@ -365,13 +367,15 @@ json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
 	simgrid_load_platform(plat);
 	unlink(plat);
 
+	tm_world_init(&s.world, s.engine.max_time);
+	s.world.off = !s.engine.lookahead;
 	for (int i = 0; i < s.machine.ndisks; i++) {
 		/* run-to-run variance: where the platter is when the run starts */
 		struct mm_rng rng;
 		char stream[MM_PSTR + 8];
 		snprintf(stream, sizeof stream, "disk-%s", s.machine.disks[i].name);
 		mm_rng_seed(&rng, s.seed, (uint64_t)s.run, stream);
-		s.disks[i] = disk_create(&s.machine.disks[i], mm_rng_double(&rng));
+		s.disks[i] = disk_create(&s.machine.disks[i], mm_rng_double(&rng), &s.world);
 		if (!s.disks[i]) {
 			mm_errf(e, file, "machine.disks", "cannot create disk %s", s.machine.disks[i].name);
 			goto fail;

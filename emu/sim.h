@@ -10,11 +10,13 @@
 #ifndef MMEMU_SIM_H
 #define MMEMU_SIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <jansson.h>
 
 #include "emu/err.h"
+#include "emu/tmworld.h"
 #include "models/machine.h"
 #include "models/vmstat.h"
 #include "workloads/workload.h"
@@ -24,6 +26,7 @@ struct disk;
 struct engine_cfg {
 	double quantum;       /* seconds of simulated time between forced payments */
 	double max_time;      /* simulated seconds after which the run is stopped (0 = none) */
+	bool lookahead;       /* timemodel.h lookahead on (else every observation pays) */
 };
 
 extern const struct mm_param engine_params[];
@@ -44,6 +47,7 @@ struct sim {
 
 	struct disk *disks[MACHINE_MAX_DISKS];
 	int cpu_actors[MACHINE_MAX_CPUS];   /* actors bound to each CPU (emu/timemodel.h) */
+	struct tm_world world;        /* the actors' wake times (lookahead, emu/timemodel.h) */
 	struct mm_vmstat vs;
 
 	/* outputs */

@@ -16,8 +16,14 @@
  * was measured and dropped, because its sleep and transfer then belong to the
  * requester's host and ties at one simulated time resolve in another order (one
  * last-digit change in lru_lock_wait_s of seed 001's reaim runs).
+ *
+ * Lookahead (emu/timemodel.h): the driver publishes when it can next act: the end
+ * of the positioning sleep, a lower bound of the transfer's end, +inf while idle;
+ * it sets a requester's wake slot to now when it completes its request.
  */
 #include "models/disk.h"
+
+#include "emu/tmworld.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -109,6 +115,7 @@ struct disk_req {
 	uint64_t pos, bytes;
 	int done;
 	sg_sem_t sem;                   /* synchronous: the waiting requester */
+	double *wake;                   /* ... and its wake slot, or NULL */
 	void (*end_io)(void *arg);      /* asynchronous: called by the driver, then freed */
 	void *arg;
 	struct disk_req *next;
@@ -125,6 +132,9 @@ struct disk {
 	uint64_t headpos;               /* byte offset under the head */
 	unsigned inflight_async;        /* queued or in service, asynchronous */
 	double phase;                   /* platter angle at time 0, turns */
+	double wake;                    /* when the driver can next act (lookahead) */
+	struct tm_world *w;             /* ... published in w at index slot */
+	int slot;
 	struct disk_stats st;
 };
 
@@ -179,6 +189,7 @@ static void enqueue(struct disk *dk, struct disk_req *r)
 	dk->tail = r;
 	if (dk->driver_idle) {
 		dk->driver_idle = 0;
+		tm_woken(&dk->wake);
 		sg_sem_release(dk->work);
 	}
 }
@@ -187,9 +198,12 @@ static void driver(int argc, char **argv)
 {
 	struct disk *dk = sg_actor_self_get_data();
 	sg_actor_daemonize(sg_actor_self());   /* the simulation ends when the workload does */
+	if (dk->w)
+		tm_world_hook(dk->w, dk->slot);
 	for (;;) {
 		while (!dk->head) {
 			dk->driver_idle = 1;
+			dk->wake = INFINITY;
 			sg_sem_acquire(dk->work);
 		}
 		struct disk_req *r = pick(dk);
@@ -197,9 +211,14 @@ static void driver(int argc, char **argv)
 		double t0 = simgrid_get_clock();
 		double seek = disk_seek_time(&dk->cfg, dk->headpos, r->pos);
 		double rot = disk_rot_delay_phase(&dk->cfg, t0 + seek, r->pos, dk->phase);
-		if (seek + rot > 0)
+		if (seek + rot > 0) {
+			dk->wake = t0 + seek + rot;
 			sg_actor_sleep_for(seek + rot);
+		}
 		double t1 = simgrid_get_clock();
+		/* the transfer's end, less a margin for SimGrid's rounding of it */
+		dk->wake = t1 + (double)r->bytes / (r->write ? dk->cfg.write_bw : dk->cfg.read_bw) *
+				       (1 - 1e-6);
 		if (r->write)
 			sg_disk_write(dk->sg, r->bytes);
 		else
@@ -227,11 +246,13 @@ static void driver(int argc, char **argv)
 			continue;
 		}
 		r->done = 1;
+		if (r->wake)
+			tm_woken(r->wake);
 		sg_sem_release(r->sem);
 	}
 }
 
-struct disk *disk_create(const struct disk_cfg *d, double phase)
+struct disk *disk_create(const struct disk_cfg *d, double phase, struct tm_world *w)
 {
 	struct disk *dk = calloc(1, sizeof *dk);
 	if (!dk)
@@ -244,6 +265,9 @@ struct disk *disk_create(const struct disk_cfg *d, double phase)
 		return NULL;
 	}
 	dk->work = sg_sem_init(0);
+	dk->wake = 0;
+	dk->w = w;
+	dk->slot = w ? tm_world_add(w, &dk->wake) : -1;
 	char name[MM_PSTR + 8];
 	snprintf(name, sizeof name, "disk-%s", d->name);
 	sg_actor_t a = sg_actor_init(name, sg_host_by_name("io"));
@@ -257,11 +281,14 @@ void disk_destroy(struct disk *dk)
 	free(dk);
 }
 
-double disk_io(struct disk *dk, int write, uint64_t pos, uint64_t bytes)
+double disk_io(struct disk *dk, double *wake, int write, uint64_t pos, uint64_t bytes)
 {
-	struct disk_req r = { .write = write, .pos = pos % dk->cfg.size, .bytes = bytes };
+	struct disk_req r = { .write = write, .pos = pos % dk->cfg.size, .bytes = bytes,
+			      .wake = wake };
 	double t0 = simgrid_get_clock();
 	r.sem = dk->npool ? dk->pool[--dk->npool] : sg_sem_init(0);
+	if (wake)
+		*wake = INFINITY;   /* until the driver completes the request */
 	enqueue(dk, &r);
 	while (!r.done)
 		sg_sem_acquire(r.sem);
@@ -286,6 +313,11 @@ int disk_submit(struct disk *dk, int write, uint64_t pos, uint64_t bytes,
 	dk->inflight_async++;
 	enqueue(dk, r);
 	return 0;
+}
+
+int disk_idle(const struct disk *dk)
+{
+	return dk->driver_idle;
 }
 
 unsigned disk_inflight_async(const struct disk *dk)

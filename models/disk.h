@@ -60,6 +60,7 @@ double disk_rot_delay(const struct disk_cfg *d, double t, uint64_t pos);
  */
 double disk_rot_delay_phase(const struct disk_cfg *d, double t, uint64_t pos, double phase);
 
+struct tm_world;
 struct disk;   /* a running disk: SimGrid disk + queue + head position */
 
 /**
@@ -67,17 +68,21 @@ struct disk;   /* a running disk: SimGrid disk + queue + head position */
  * @phase: the platter's angle at time 0, in turns [0, 1): where the disk happens to
  *         be when the run starts, a source of run-to-run variance (the caller
  *         derives it from the run's random stream)
+ * @w:     the simulation's lookahead world: the driver publishes when it can next
+ *         act (end of the positioning or transfer in progress; +inf while idle)
  * Returns: the disk, or NULL.
  */
-struct disk *disk_create(const struct disk_cfg *d, double phase);
+struct disk *disk_create(const struct disk_cfg *d, double phase, struct tm_world *w);
 void disk_destroy(struct disk *dk);
 
 /**
  * disk_io() - read or write @bytes at byte offset @pos, blocking the calling actor
  * while the request waits in the queue and is served.
+ * @wake: the caller's wake slot (emu/timemodel.h), or NULL: +inf while it waits,
+ *        set to the completion time by the driver when it wakes the caller
  * Returns: the simulated seconds the caller waited.
  */
-double disk_io(struct disk *dk, int write, uint64_t pos, uint64_t bytes);
+double disk_io(struct disk *dk, double *wake, int write, uint64_t pos, uint64_t bytes);
 
 /**
  * disk_submit() - queue an asynchronous request (writeback): the caller goes on;
@@ -87,6 +92,12 @@ double disk_io(struct disk *dk, int write, uint64_t pos, uint64_t bytes);
  */
 int disk_submit(struct disk *dk, int write, uint64_t pos, uint64_t bytes,
 		void (*end_io)(void *arg), void *arg);
+
+/**
+ * disk_idle() - Returns: 1 if the driver sleeps with nothing to do, so that the
+ * next request wakes it (a synchronisation point of the requester), else 0.
+ */
+int disk_idle(const struct disk *dk);
 
 /** disk_inflight_async() - Returns: asynchronous requests queued or in service. */
 unsigned disk_inflight_async(const struct disk *dk);

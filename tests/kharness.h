@@ -140,8 +140,9 @@ static int child(struct tctx *x)
 	sim_simgrid_init();
 	simgrid_load_platform(plat);
 	unlink(plat);
+	tm_world_init(&x->s.world, 0);
 	for (int i = 0; i < x->s.machine.ndisks; i++)
-		x->s.disks[i] = disk_create(&x->s.machine.disks[i], 0);
+		x->s.disks[i] = disk_create(&x->s.machine.disks[i], 0, &x->s.world);
 	ctx = x;
 	sg_actor_create("test", sg_host_by_name("cpu0"), body_actor, 0, NULL);
 	simgrid_run();

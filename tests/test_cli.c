@@ -159,7 +159,7 @@ static const struct bad_case bad_cases[] = {
 	/* engine */
 	{ "engine-quantum-fast.json", "engine.quantum", "expected a time" },
 	{ "engine-quantum-2s.json", "engine.quantum", "expected a value in [0s, 1s]" },
-	{ "engine-unknown-key.json", "engine.speed", "unknown key (expected one of: quantum, max_time)" },
+	{ "engine-unknown-key.json", "engine.speed", "unknown key (expected one of: quantum, max_time, lookahead)" },
 };
 
 #define NBAD (sizeof bad_cases / sizeof bad_cases[0])

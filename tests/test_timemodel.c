@@ -6,8 +6,16 @@
  * first), holds it for some cycles and releases it.  With a quantum of 10 us every
  * actor must finish within one quantum of the reference run (quantum 0, where every
  * charge is paid at once).  Each SimGrid run happens in its own child process.
+ *
+ * Lookahead: three actors in a tm_world (two that work and observe, one that sleeps
+ * on a semaphore until the first wakes it) log every observation point with their
+ * own time.  With lookahead the log, in the order things happened on the host, must
+ * be in time order (nobody saw anything out of order), the finish times must be the
+ * reference's, and far fewer payments must have been made; an actor outside the
+ * world turns lookahead off.
  */
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +30,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
 
 #include "emu/sim.h"
 #include "emu/timemodel.h"
@@ -115,10 +124,182 @@ static void test_lock_contention_within_quantum(void **state)
 	}
 }
 
+#define LOG_MAX 20000
+static struct tm_world world;
+static int lone = 1;                 /* each lookahead actor is alone on its CPU */
+static sg_sem_t sleeper_sem;
+static struct tm *sleeper_tm;
+static double logt[LOG_MAX];
+static int nlog, use_world, stray;
+static uint64_t deferred[3];
+
+static void note(struct tm *t)
+{
+	if (nlog < LOG_MAX)
+		logt[nlog++] = tm_now(t);
+}
+
+static void la_worker(int argc, char **argv)
+{
+	int id = atoi(argv[1]);
+	struct tm t;
+	tm_init(&t, quantum_s, CLOCK);
+	tm_bind(&t, &lone);
+	if (use_world)
+		tm_join(&t, &world);
+	for (int i = 0; i < 300; i++) {
+		tm_charge(&t, 700.0 + (double)((i * 7919 + id * 104729) % 3000));
+		tm_observe(&t);
+		note(&t);
+		if (i % 37 == 36) {          /* a pause: a sleep the other side sees coming */
+			tm_sync(&t);
+			t.wake = simgrid_get_clock() + 1e-3 * (id + 1);
+			sg_actor_sleep_for(1e-3 * (id + 1));
+		}
+		if (id == 0 && i == 150) {   /* wake the sleeper: a synchronisation point */
+			tm_sync(&t);
+			tm_woken(&sleeper_tm->wake);
+			sg_sem_release(sleeper_sem);
+		}
+	}
+	tm_sync(&t);
+	finish[id] = simgrid_get_clock();
+	executes[id] = t.executes;
+	deferred[id] = t.deferred;
+}
+
+static void la_sleeper(int argc, char **argv)
+{
+	struct tm t;
+	tm_init(&t, quantum_s, CLOCK);
+	tm_bind(&t, &lone);
+	if (use_world)
+		tm_join(&t, &world);
+	sleeper_tm = &t;
+	t.wake = INFINITY;
+	sg_sem_acquire(sleeper_sem);
+	for (int i = 0; i < 50; i++) {
+		tm_charge(&t, 1500);
+		tm_observe(&t);
+		note(&t);
+	}
+	tm_sync(&t);
+	finish[2] = simgrid_get_clock();
+	executes[2] = t.executes;
+	deferred[2] = t.deferred;
+}
+
+static void la_stray(int argc, char **argv)
+{
+	sg_actor_sleep_for(1.0);   /* an actor outside the world */
+}
+
+struct la_out {
+	double finish[3];
+	uint64_t executes[3], deferred[3];
+	int nlog, sorted;
+};
+
+/* Run the lookahead experiment in a child: quantum @q, actors in a world or not,
+ * with or without a stray actor. */
+static void run_la(double q, int in_world, int with_stray, struct la_out *o)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		struct machine_cfg m;
+		memset(&m, 0, sizeof m);
+		m.cpus = 3;
+		m.clock = CLOCK;
+		char plat[512];
+		if (sim_write_platform(&m, plat, sizeof plat))
+			_exit(3);
+		sim_simgrid_init();
+		simgrid_load_platform(plat);
+		unlink(plat);
+		quantum_s = q;
+		use_world = in_world;
+		stray = with_stray;
+		tm_world_init(&world, 0);
+		sleeper_sem = sg_sem_init(0);
+		for (int i = 0; i < 2; i++) {
+			char host[16], idx[16];
+			snprintf(host, sizeof host, "cpu%d", i);
+			snprintf(idx, sizeof idx, "%d", i);
+			char *av[] = { "w", idx, NULL };
+			sg_actor_create("w", sg_host_by_name(host), la_worker, 2, av);
+		}
+		sg_actor_create("s", sg_host_by_name("cpu2"), la_sleeper, 0, NULL);
+		if (stray)
+			sg_actor_create("x", sg_host_by_name("cpu2"), la_stray, 0, NULL);
+		simgrid_run();
+		struct la_out r = { .nlog = nlog, .sorted = 1 };
+		for (int i = 1; i < nlog; i++)
+			if (logt[i] < logt[i - 1] - 1e-15)
+				r.sorted = 0;
+		for (int i = 0; i < 3; i++) {
+			r.finish[i] = finish[i];
+			r.executes[i] = executes[i];
+			r.deferred[i] = deferred[i];
+		}
+		if (write(p[1], &r, sizeof r) != sizeof r)
+			_exit(4);
+		_exit(0);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], o, sizeof *o), (ssize_t)sizeof *o);
+	close(p[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static void test_lookahead_exact(void **state)
+{
+	struct la_out ref, la, la0;
+	run_la(0, 0, 0, &ref);       /* reference: every charge paid at once */
+	run_la(10e-6, 1, 0, &la);    /* lookahead at the default quantum */
+	run_la(0, 1, 0, &la0);       /* lookahead at quantum 0 */
+	assert_int_equal(ref.nlog, 2 * 300 + 50);
+	assert_int_equal(la.nlog, ref.nlog);
+	assert_true(ref.sorted);
+	assert_true(la.sorted);      /* nobody saw anything out of time order */
+	assert_true(la0.sorted);
+	for (int i = 0; i < 3; i++) {
+		double tol = 1e-12 * ref.finish[i];
+		if (la.finish[i] < ref.finish[i] - tol || la.finish[i] > ref.finish[i] + tol ||
+		    la0.finish[i] < ref.finish[i] - tol || la0.finish[i] > ref.finish[i] + tol)
+			fail_msg("actor %d: %.12f / %.12f s vs reference %.12f s", i, la.finish[i],
+				 la0.finish[i], ref.finish[i]);
+		assert_int_equal(ref.deferred[i], 0);
+		assert_true(la.deferred[i] > 0);
+		/* payments only where someone could look: far fewer than the reference
+		 * for the workers, which pause long enough for the other to run ahead;
+		 * fewer for the sleeper, which runs beside both */
+		if (i < 2)
+			assert_true(la0.executes[i] * 3 < ref.executes[i]);
+		else
+			assert_true(la0.executes[i] < ref.executes[i]);
+	}
+}
+
+static void test_lookahead_off_with_stray_actor(void **state)
+{
+	struct la_out o;
+	run_la(10e-6, 1, 1, &o);     /* an actor outside the world: no lookahead */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(o.deferred[i], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lock_contention_within_quantum),
+		cmocka_unit_test(test_lookahead_exact),
+		cmocka_unit_test(test_lookahead_off_with_stray_actor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

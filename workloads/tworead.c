@@ -255,6 +255,7 @@ static void reader(int argc, char **argv)
 		mm_fmap_destroy(k, t, c->map[i]);
 		c->map[i] = NULL;
 	}
+	mm_sync(t);   /* exit: the munmap's cycles are paid */
 }
 
 static int tworead_start(struct sim *s, struct mm_err *e)

@@ -37,7 +37,7 @@ struct buddy_priv {
 static const struct mm_param buddy_params[] = {
 	MM_PARAM(struct buddy_cfg, max_order, "max_order", MM_P_INT, 1, MM_MAX_ORDER, "11",
 		 "MAX_ORDER: block orders 0..max_order-1 (11 in 2.6, 10 in 2.4) [K2614, K2417]"),
-	MM_PARAM(struct buddy_cfg, pcp, "pcp", MM_P_BOOL, 0, 0, "true",
+	MM_PARAM(struct buddy_cfg, pcp, "pcp", MM_P_BOOL, 1, 0, "true",
 		 "per-CPU hot/cold order-0 lists (2.6; 2.4 has none) [K2614]"),
 	MM_PARAM_END
 };

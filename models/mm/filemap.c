@@ -126,7 +126,7 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			if (!k->untimed) {
 				/* the reader sleeps in lock_page: its CPU goes to another task */
 				mm_block(t);
-				t->io_wait_s += disk_io(dk, 0, f->disk_off + (uint64_t)run_start * ps,
+				t->io_wait_s += disk_io(dk, &t->tm.wake, 0, f->disk_off + (uint64_t)run_start * ps,
 							(uint64_t)run_len * ps);
 				mm_unblock(t);
 			}
@@ -235,8 +235,10 @@ static void writeback_end_io(void *arg)
 	}
 	k->writeback_inflight--;
 	/* wake every blk_congestion_wait() sleeper; each removes itself */
-	for (unsigned i = 0; i < k->congestion_nwait; i++)
+	for (unsigned i = 0; i < k->congestion_nwait; i++) {
+		tm_woken(k->congestion_wake[i]);
 		sg_sem_release(k->congestion_waiter[i]);
+	}
 	k->congestion_nwait = 0;
 	free(io);
 }
@@ -276,7 +278,10 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		return 0;
 	}
 	k->writeback_inflight++;
-	if (disk_submit(sim_disk(k->s, disk), 1, off, ps, writeback_end_io, io)) {
+	struct disk *dk = sim_disk(k->s, disk);
+	if (disk_idle(dk))
+		mm_sync(t);   /* the request wakes the driver: it starts at the writer's time */
+	if (disk_submit(dk, 1, off, ps, writeback_end_io, io)) {
 		k->writeback_inflight--;
 		page_clear(p, PG_writeback);
 		page_clear(p, PG_reclaim);
@@ -413,7 +418,7 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 		if (!k->untimed) {
 			/* the writer waits for its pages (wait_on_page_writeback) */
 			mm_block(t);
-			t->io_wait_s += disk_io(sim_disk(k->s, f->disk), 1,
+			t->io_wait_s += disk_io(sim_disk(k->s, f->disk), &t->tm.wake, 1,
 						f->disk_off + (uint64_t)run_start * ps,
 						(uint64_t)run_len * ps);
 			mm_unblock(t);

@@ -58,6 +58,7 @@ void mm_task_init(struct mm_task *t, struct mm_kernel *k, int cpu, const char *n
 		k->s->cpu_actors[cpu]++;
 		tm_bind(&t->tm, &k->s->cpu_actors[cpu]);
 	}
+	tm_join(&t->tm, &k->s->world);
 }
 
 /* tm pay hook of a scheduled task: system cycles on the CPU it owns, without
@@ -114,8 +115,10 @@ void mm_sleep(struct mm_task *t, double sec, double *acct)
 	if (t->k->untimed)
 		return;
 	mm_block(t);
-	if (sec > 0)
+	if (sec > 0) {
+		t->tm.wake = simgrid_get_clock() + sec;
 		sg_actor_sleep_for(sec);
+	}
 	mm_unblock(t);
 	if (acct)
 		*acct += sec;
@@ -132,7 +135,10 @@ void mm_spin_init(struct mm_spinlock *l)
 void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 {
 	bool waited = false;
-	mm_sync(t);
+	if (l->held)
+		mm_sync(t);      /* the holder is another actor, blocked: wait in time */
+	else
+		mm_observe(t);   /* free: pay only if somebody could come meanwhile */
 	if (l->held && !k->untimed) {
 		/* SimGrid actors run one at a time: the flag needs no lock of its own.
 		 * A waiter spins on the lock's cache line: it sees a release only after
@@ -163,6 +169,7 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		waited = true;
 	}
 	l->held = true;
+	l->t_acq = k->untimed ? 0 : tm_now(&t->tm);   /* the hold includes the RMW below */
 	l->acquisitions++;
 	/* spin_lock_irq: one locked RMW on the lock word; the line moves if another
 	 * CPU held the lock last */
@@ -172,15 +179,17 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		mm_charge(t, k->costs->mem_latency * k->clock);
 	}
 	l->last_cpu = t->cpu;
-	l->t_acq = simgrid_get_clock();
 	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
 		t->lru_acq++;
 }
 
 void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 {
-	mm_sync(t);
-	double held = k->untimed ? 0 : simgrid_get_clock() - l->t_acq;
+	if (l->waiters)
+		mm_sync(t);      /* a waiter is woken at the release: its time must be ours */
+	else
+		mm_observe(t);
+	double held = k->untimed ? 0 : tm_now(&t->tm) - l->t_acq;
 	l->hold_s += held;
 	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
 		t->lru_hold_s += held;
@@ -331,7 +340,7 @@ void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		accessed_drain(k, t, pv);
 }
 
-void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order)
+void mm_wakeup_kswapd(struct mm_kernel *k, struct mm_task *t, unsigned order)
 {
 	if (k->untimed) {
 		mm_count(&k->s->vs, MM_KSWAPD_WAKEUP, 1);
@@ -342,9 +351,11 @@ void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order)
 		k->kswapd_order = order;
 	if (!k->kswapd_sleeping)
 		return;
+	mm_sync(t);
 	sg_mutex_lock(k->kswapd_mx);
 	if (k->kswapd_sleeping) {
 		k->kswapd_sleeping = false;
+		tm_woken(&k->kswapd.tm.wake);
 		mm_count(&k->s->vs, MM_KSWAPD_WAKEUP, 1);
 		sg_cond_notify_one(k->kswapd_wait);
 	}
@@ -388,9 +399,9 @@ static void alloc_locked(struct mm_kernel *k, struct mm_task *t, int cls, unsign
  * failure was more than 5 s ago, if failures started less than 1 s ago, if there
  * were fewer than 10 of them, or if the last kill was less than 5 s ago.
  * Returns: true when the kernel would kill a task (here: the allocation fails). */
-static bool oom_ready(struct mm_kernel *k)
+static bool oom_ready(struct mm_kernel *k, struct mm_task *t)
 {
-	double now = simgrid_get_clock();
+	double now = tm_now(&t->tm);
 	double since = now - k->oom_last;
 	k->oom_last = now;
 	if (since > 5.0)
@@ -424,7 +435,7 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 		alloc_locked(k, t, cls, flags, &res);
 		mm_charge(t, 100 + 20.0 * res.wmark_checks);
 		if (res.wake_kswapd)
-			mm_wakeup_kswapd(k, res.kswapd_order);
+			mm_wakeup_kswapd(k, t, res.kswapd_order);
 		if (res.status == MM_ALLOC_OK)
 			break;
 		if (res.status != MM_ALLOC_NEED_RECLAIM)
@@ -442,7 +453,7 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 		if (!progress && res.status == MM_ALLOC_NEED_OOM) {
 			/* out_of_memory(): 2.6.10 kills only after failures for a while;
 			 * until then __alloc_pages starts over */
-			if (k->untimed || oom_ready(k))
+			if (k->untimed || oom_ready(k, t))
 				return PFN_NONE;
 			mm_count(&k->s->vs, MM_OOM_RETRY, 1);
 			continue;

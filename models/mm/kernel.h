@@ -143,6 +143,7 @@ struct mm_kernel {
 	 * congestion_cv until one completes or the time-out passes */
 	unsigned writeback_inflight;
 	sg_sem_t congestion_waiter[MM_MAX_CPUS];   /* one semaphore per sleeping task */
+	double *congestion_wake[MM_MAX_CPUS];      /* ... and its wake slot (lookahead) */
 	unsigned congestion_nwait;
 	uint64_t nr_dirty;
 
@@ -240,6 +241,13 @@ static inline void mm_sync(struct mm_task *t)
 {
 	if (!t->k->untimed)
 		tm_sync(&t->tm);
+}
+
+/** mm_observe() - an observation point of @t (tm_observe); nothing when untimed. */
+static inline void mm_observe(struct mm_task *t)
+{
+	if (!t->k->untimed)
+		tm_observe(&t->tm);
 }
 
 /** mm_spin_init() - set up a spinlock (inside a simulation). */
@@ -341,8 +349,11 @@ void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
  */
 void mm_set_untimed(struct mm_kernel *k, bool on);
 
-/** mm_wakeup_kswapd() - wake kswapd if it sleeps (wakeup_kswapd). */
-void mm_wakeup_kswapd(struct mm_kernel *k, unsigned order);
+/**
+ * mm_wakeup_kswapd() - wake kswapd if it sleeps (wakeup_kswapd); the waker @t
+ * pays its pending cycles first, so kswapd starts at the waker's time.
+ */
+void mm_wakeup_kswapd(struct mm_kernel *k, struct mm_task *t, unsigned order);
 
 /* ---- page cache (filemap.c) ---- */
 

@@ -472,7 +472,7 @@ static int swap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, 
 		mm_sync(t);
 		if (!k->untimed) {
 			mm_block(t);
-			t->io_wait_s += disk_io(sim_disk(k->s, sw->disk), 0,
+			t->io_wait_s += disk_io(sim_disk(k->s, sw->disk), &t->tm.wake, 0,
 						sw->off + (uint64_t)slot * ps, ps);
 			mm_unblock(t);
 		}

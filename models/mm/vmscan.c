@@ -11,6 +11,7 @@
 #include "models/mm/proc.h"
 #include "models/mm/fmap.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <simgrid/actor.h>
@@ -42,11 +43,15 @@ void mm_congestion_wait(struct mm_kernel *k, struct mm_task *t, double sec)
 	}
 	double t0 = simgrid_get_clock();
 	sg_sem_t sem = sg_sem_init(0);
-	k->congestion_waiter[k->congestion_nwait++] = sem;
+	k->congestion_waiter[k->congestion_nwait] = sem;
+	k->congestion_wake[k->congestion_nwait++] = &t->tm.wake;
+	t->tm.wake = t0 + sec;   /* the time-out, or earlier by a completion */
 	sg_sem_acquire_timeout(sem, sec);
 	for (unsigned i = 0; i < k->congestion_nwait; i++)
 		if (k->congestion_waiter[i] == sem) {
-			k->congestion_waiter[i] = k->congestion_waiter[--k->congestion_nwait];
+			k->congestion_nwait--;
+			k->congestion_waiter[i] = k->congestion_waiter[k->congestion_nwait];
+			k->congestion_wake[i] = k->congestion_wake[k->congestion_nwait];
 			break;
 		}
 	sg_sem_destroy(sem);
@@ -282,8 +287,10 @@ static void kswapd_actor(int argc, char **argv)
 	sg_actor_daemonize(sg_actor_self());
 	t->memalloc = true;   /* PF_MEMALLOC */
 	for (;;) {
+		mm_sync(t);   /* it blocks: its time must be paid */
 		sg_mutex_lock(k->kswapd_mx);
 		k->kswapd_sleeping = true;
+		t->tm.wake = INFINITY;   /* until mm_wakeup_kswapd() */
 		while (k->kswapd_sleeping)
 			sg_cond_wait(k->kswapd_wait, k->kswapd_mx);
 		unsigned order = k->kswapd_order;
