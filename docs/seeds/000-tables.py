@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""000-tables.py - regenerate the evidence tables of docs/seeds/000.md.
+
+Runs the seed-000 scenario and variants of it (cold cache, fixed nr_cold_target,
+five runs per cell, three time-model quanta) through `mmemu run -j 2` and prints
+the Markdown tables.  The variants are derived from
+scenarios/seeds/000-clockpro-2read.json at run time, so they cannot drift from it.
+
+    python3 docs/seeds/000-tables.py [BUILD_DIR]      # default: build
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
+MMEMU = os.path.join(ROOT, BUILD, "mmemu")
+SEED = json.load(open(os.path.join(ROOT, "scenarios/seeds/000-clockpro-2read.json")))
+KERNELS = ["2.6.15-rc5", "clockpro", "clockpro-nodma"]
+TMP = tempfile.mkdtemp(prefix="mmemu-000-")
+
+
+def run(name, scn):
+    """Run scenario @scn; return its runs as a list."""
+    path = os.path.join(TMP, name + ".json")
+    out = os.path.join(TMP, name + ".out.json")
+    json.dump(scn, open(path, "w"))
+    subprocess.run([MMEMU, "run", "-q", "-j", "2", "-o", out, path], check=True)
+    return json.load(open(out))["runs"]
+
+
+def variant(**changes):
+    s = copy.deepcopy(SEED)
+    for path, value in changes.items():
+        node = s
+        keys = path.split("__")
+        for k in keys[:-1]:
+            node = node.setdefault(k, {})
+        node[keys[-1]] = value
+    return s
+
+
+def n_of(r):
+    return r["point"]["workload.range_mb"][0]
+
+
+def pick(runs, kernel, pattern, n):
+    return [r for r in runs if r["kernel"] == kernel and
+            r["point"]["workload.pattern"] == pattern and n_of(r) == n]
+
+
+def pct(a, b):
+    return "%+.1f%%" % (100.0 * (a / b - 1))
+
+
+def main_tables(runs):
+    for pattern in ["sequential", "random"]:
+        print("**%s pattern** (reads/2 in 300 s; in brackets: change against 2.6.15-rc5)\n" % pattern)
+        print("| n | emulated 2.6.15-rc5 | emulated clockpro | emulated clockpro-nodma |")
+        print("|---|---|---|---|")
+        for n in [100, 200, 300, 400, 500]:
+            v = [pick(runs, k, pattern, n)[0]["primary"]["value"] for k in KERNELS]
+            print("| %d | %.0f | %.0f (%s) | %.0f (%s) |" % (n, v[0], v[1], pct(v[1], v[0]), v[2], pct(v[2], v[0])))
+        print()
+
+
+def residency(runs):
+    print("| pattern | n | 2.6.15-rc5 zero | clockpro-nodma zero | 2.6.15-rc5 zero2 pages | clockpro-nodma zero2 pages | change |")
+    print("|---|---|---|---|---|---|---|")
+    for pattern in ["sequential", "random"]:
+        for n in [300, 400]:
+            a = pick(runs, "2.6.15-rc5", pattern, n)[0]["metrics"]
+            b = pick(runs, "clockpro-nodma", pattern, n)[0]["metrics"]
+            print("| %s | %d | %.3f | %.3f | %.0f | %.0f | %s |" % (
+                pattern, n, a["zero_resident_fraction"], b["zero_resident_fraction"],
+                a["zero2_cached_pages"], b["zero2_cached_pages"],
+                pct(b["zero2_cached_pages"], a["zero2_cached_pages"])))
+    print()
+
+
+def reclaim(runs):
+    print("| kernel | pattern | n | disk reads | pgscan | pgsteal | kswapd congestion naps (s) | reader naps (s) | direct reclaims | nr_cold_target min..max |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for k in KERNELS:
+        for pattern in ["sequential", "random"]:
+            for n in [100, 300, 500]:
+                r = pick(runs, k, pattern, n)[0]
+                m, vs = r["metrics"], r["vmstat"]
+                ct = r["series"].get("nr_cold_target")
+                rng = "%.0f..%.0f" % (min(ct["v"]), max(ct["v"])) if ct else "-"
+                print("| %s | %s | %d | %.0f | %d | %d | %.1f | %.1f | %.0f | %s |" % (
+                    k, pattern, n, m["disk_reads"], vs["pgscan_kswapd"] + vs["pgscan_direct"],
+                    vs["pgsteal"], m["kswapd_congestion_wait_s"],
+                    m["reader_congestion_wait_s"] + m["reader_retry_nap_s"],
+                    m["reader_direct_reclaims"], rng))
+    print()
+
+
+def cold():
+    runs = run("cold", variant(workload__warmup_passes=0,
+                               sweep={"workload.pattern": ["sequential", "random"],
+                                      "workload.range_mb": [[100, 1000], [300, 800], [500, 600]]}))
+    print("| pattern | n | 2.6.15-rc5 | clockpro | clockpro-nodma |")
+    print("|---|---|---|---|---|")
+    for pattern in ["sequential", "random"]:
+        for n in [100, 300, 500]:
+            v = [pick(runs, k, pattern, n)[0]["primary"]["value"] for k in KERNELS]
+            print("| %s | %d | %.0f | %.0f | %.0f |" % (pattern, n, v[0], v[1], v[2]))
+    print()
+
+
+def fixed(runs):
+    scn = variant(sweep={"workload.pattern": ["sequential", "random"],
+                         "workload.range_mb": [[100, 1000], [300, 800]]})
+    base = scn["kernels"]["clockpro"]
+    scn["kernels"] = {}
+    for v in [3000, 30000, 100000]:
+        k = copy.deepcopy(base)
+        k["reclaim"]["fixed_cold_target"] = v
+        scn["kernels"]["fixed-%d" % v] = k
+    fr = run("fixed", scn)
+    print("| pattern | n | adaptive | fixed 3000 | fixed 30000 | fixed 100000 |")
+    print("|---|---|---|---|---|---|")
+    for pattern in ["sequential", "random"]:
+        for n in [100, 300]:
+            a = pick(runs, "clockpro", pattern, n)[0]["primary"]["value"]
+            cells = ["%.0f (%s)" % (f, pct(f, a)) for f in
+                     [pick(fr, "fixed-%d" % v, pattern, n)[0]["primary"]["value"] for v in [3000, 30000, 100000]]]
+            print("| %s | %d | %.0f | %s |" % (pattern, n, a, " | ".join(cells)))
+    print()
+    ct = pick(runs, "clockpro", "sequential", 300)[0]["series"]["nr_cold_target"]["v"]
+    print("nr_cold_target, clockpro, sequential, n = 300, every 5 s: " + ", ".join("%.0f" % x for x in ct))
+    print()
+
+
+def quanta():
+    pts = {"workload.pattern": ["sequential", "random"], "workload.range_mb": [[300, 800]]}
+    res = {q: run("q" + q, variant(engine={"quantum": q}, sweep=pts)) for q in ["1ms", "10us", "0"]}
+    print("| kernel | pattern | 1 ms | 10 us (scenario) | 0 (exact) | 10 us against 0 |")
+    print("|---|---|---|---|---|---|")
+    for k in KERNELS:
+        for pattern in ["sequential", "random"]:
+            v = [pick(res[q], k, pattern, 300)[0]["primary"]["value"] for q in ["1ms", "10us", "0"]]
+            print("| %s | %s | %.0f | %.0f | %.0f | %s |" % (k, pattern, v[0], v[1], v[2], pct(v[1], v[2])))
+    print()
+
+
+def variance():
+    runs = run("var", variant(runs=5, sweep={"workload.pattern": ["sequential", "random"],
+                                             "workload.range_mb": [[300, 800]]}))
+    print("| kernel | pattern | mean of 5 runs | sd | min | max |")
+    print("|---|---|---|---|---|---|")
+    for k in KERNELS:
+        for pattern in ["sequential", "random"]:
+            v = [r["primary"]["value"] for r in pick(runs, k, pattern, 300)]
+            mean = sum(v) / len(v)
+            sd = (sum((x - mean) ** 2 for x in v) / (len(v) - 1)) ** 0.5
+            print("| %s | %s | %.0f | %.0f (%.2f%%) | %.0f | %.0f |" % (k, pattern, mean, sd, 100 * sd / mean, min(v), max(v)))
+    print()
+
+
+if __name__ == "__main__":
+    runs = run("main", SEED)
+    print("## Main tables\n")
+    main_tables(runs)
+    print("## Residency\n")
+    residency(runs)
+    print("## Reclaim activity\n")
+    reclaim(runs)
+    print("## Cold cache\n")
+    cold()
+    print("## Fixed nr_cold_target\n")
+    fixed(runs)
+    print("## Quantum\n")
+    quanta()
+    print("## Run-to-run variance\n")
+    variance()
