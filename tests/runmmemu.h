@@ -1,7 +1,7 @@
 /*
  * runmmemu.h - shared by the tests that run a whole scenario through the built
  * binary and read one run's metrics back (test_kernbench.c, test_reaim.c):
- * `$MMEMU run`, a metric of the first run, and a tolerance compare.
+ * `$MMEMU run`, its results, a metric of the first run, and a tolerance compare.
  */
 #ifndef MMEMU_RUNMMEMU_H
 #define MMEMU_RUNMMEMU_H
@@ -36,6 +36,23 @@ static int run_mmemu(const char *scn, const char *out)
 	if (waitpid(pid, &st, 0) != pid)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run the scenario file @scn (removed afterwards) and return its results document
+ * (caller decrefs), checking that it made @nruns runs. */
+static json_t *run_results(const char *scn, size_t nruns)
+{
+	char out[256];
+	snprintf(out, sizeof out, "%s.out.json", scn);
+	int rc = run_mmemu(scn, out);
+	unlink(scn);
+	assert_int_equal(rc, 0);
+	json_error_t je;
+	json_t *r = json_load_file(out, 0, &je);
+	unlink(out);
+	assert_non_null(r);
+	assert_int_equal(json_array_size(json_object_get(r, "runs")), nruns);
+	return r;
 }
 
 static double metric(json_t *r, const char *name)

@@ -32,9 +32,8 @@
  */
 static json_t *run_kb(int cpus, const char *wl)
 {
-	char scn[128], out[128];
+	char scn[128];
 	snprintf(scn, sizeof scn, "/tmp/mmemu-test-kb-%d.json", (int)getpid());
-	snprintf(out, sizeof out, "/tmp/mmemu-test-kb-%d.out.json", (int)getpid());
 	FILE *f = fopen(scn, "w");
 	assert_non_null(f);
 	fprintf(f,
@@ -49,15 +48,7 @@ static json_t *run_kb(int cpus, const char *wl)
 		"  \"runs\": 1, \"seed\": 1 }\n",
 		cpus, wl);
 	fclose(f);
-	int rc = run_mmemu(scn, out);
-	unlink(scn);
-	assert_int_equal(rc, 0);
-	json_error_t je;
-	json_t *r = json_load_file(out, 0, &je);
-	unlink(out);
-	assert_non_null(r);
-	assert_int_equal(json_array_size(json_object_get(r, "runs")), 1);
-	return r;
+	return run_results(scn, 1);
 }
 
 #define SMALL "\"files\": 12, \"src_size\": \"8KiB\", \"headers\": 16, \"header_size\": \"4KiB\", " \

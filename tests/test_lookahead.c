@@ -29,9 +29,8 @@
 
 static json_t *run_2read(int lookahead)
 {
-	char scn[128], out[128];
+	char scn[128];
 	snprintf(scn, sizeof scn, "/tmp/mmemu-test-la-%d.json", (int)getpid());
-	snprintf(out, sizeof out, "/tmp/mmemu-test-la-%d.out.json", (int)getpid());
 	FILE *f = fopen(scn, "w");
 	assert_non_null(f);
 	fprintf(f,
@@ -52,15 +51,7 @@ static json_t *run_2read(int lookahead)
 		"  \"runs\": 1, \"seed\": 1 }\n",
 		lookahead ? "true" : "false");
 	fclose(f);
-	int rc = run_mmemu(scn, out);
-	unlink(scn);
-	assert_int_equal(rc, 0);
-	json_error_t je;
-	json_t *r = json_load_file(out, 0, &je);
-	unlink(out);
-	assert_non_null(r);
-	assert_int_equal(json_array_size(json_object_get(r, "runs")), 4);
-	return r;
+	return run_results(scn, 4);
 }
 
 static int ends_with(const char *s, const char *suf)

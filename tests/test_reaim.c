@@ -30,9 +30,8 @@
  * @cpus CPUs; return the result document (caller decrefs). */
 static json_t *run_ru(int cpus, const char *wf, const char *wl)
 {
-	char scn[128], out[128], wfp[128];
+	char scn[128], wfp[128];
 	snprintf(scn, sizeof scn, "/tmp/mmemu-test-ru-%d.json", (int)getpid());
-	snprintf(out, sizeof out, "/tmp/mmemu-test-ru-%d.out.json", (int)getpid());
 	snprintf(wfp, sizeof wfp, "/tmp/mmemu-test-ru-%d.wf", (int)getpid());
 	FILE *f = fopen(wfp, "w");
 	assert_non_null(f);
@@ -51,15 +50,8 @@ static json_t *run_ru(int cpus, const char *wf, const char *wl)
 		"  \"runs\": 1, \"seed\": 1 }\n",
 		cpus, wfp, wl);
 	fclose(f);
-	int rc = run_mmemu(scn, out);
-	unlink(scn);
+	json_t *r = run_results(scn, 1);
 	unlink(wfp);
-	assert_int_equal(rc, 0);
-	json_error_t je;
-	json_t *r = json_load_file(out, 0, &je);
-	unlink(out);
-	assert_non_null(r);
-	assert_int_equal(json_array_size(json_object_get(r, "runs")), 1);
 	return r;
 }
 

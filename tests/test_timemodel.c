@@ -64,6 +64,21 @@ static void worker(int argc, char **argv)
 	executes[id] = t.executes;
 }
 
+/* In a child: start SimGrid on a platform of @cpus CPUs at CLOCK. */
+static void child_platform(int cpus)
+{
+	struct machine_cfg m;
+	memset(&m, 0, sizeof m);
+	m.cpus = cpus;
+	m.clock = CLOCK;
+	char plat[512];
+	if (sim_write_platform(&m, plat, sizeof plat))
+		_exit(3);
+	sim_simgrid_init();
+	simgrid_load_platform(plat);
+	unlink(plat);
+}
+
 /* Run the contention experiment with @q seconds of quantum in a child. */
 static void run_child(double q, double *out, uint64_t *ex)
 {
@@ -73,16 +88,7 @@ static void run_child(double q, double *out, uint64_t *ex)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(p[0]);
-		struct machine_cfg m;
-		memset(&m, 0, sizeof m);
-		m.cpus = NACT;
-		m.clock = CLOCK;
-		char plat[512];
-		if (sim_write_platform(&m, plat, sizeof plat))
-			_exit(3);
-		sim_simgrid_init();
-		simgrid_load_platform(plat);
-		unlink(plat);
+		child_platform(NACT);
 		quantum_s = q;
 		lock = sg_mutex_init();
 		for (int i = 0; i < NACT; i++) {
@@ -210,16 +216,7 @@ static void run_la(double q, int in_world, int with_stray, struct la_out *o)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(p[0]);
-		struct machine_cfg m;
-		memset(&m, 0, sizeof m);
-		m.cpus = 3;
-		m.clock = CLOCK;
-		char plat[512];
-		if (sim_write_platform(&m, plat, sizeof plat))
-			_exit(3);
-		sim_simgrid_init();
-		simgrid_load_platform(plat);
-		unlink(plat);
+		child_platform(3);
 		quantum_s = q;
 		use_world = in_world;
 		stray = with_stray;

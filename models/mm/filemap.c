@@ -126,7 +126,8 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			if (!k->untimed) {
 				/* the reader sleeps in lock_page: its CPU goes to another task */
 				mm_block(t);
-				t->io_wait_s += disk_io(dk, &t->tm.wake, 0, f->disk_off + (uint64_t)run_start * ps,
+				t->io_wait_s += disk_io(dk, &t->tm.wake, 0,
+							f->disk_off + (uint64_t)run_start * ps,
 							(uint64_t)run_len * ps);
 				mm_unblock(t);
 			}

@@ -60,7 +60,8 @@ struct mm_task {
 /*
  * A spinlock (zone->lru_lock, later zone->lock and kmap_lock).  Uncontended, it
  * costs one locked RMW and no SimGrid call beyond paying the holder's pending
- * cycles (the lock and unlock are synchronisation points of the time model).
+ * cycles (the lock and unlock are observation points of the time model: with
+ * lookahead, not even that when no other actor could come meanwhile).
  * Contended, the waiter blocks on a SimGrid condition until the holder releases;
  * the release wakes one waiter, which must then win the lock again (test-and-set:
  * no fairness, as a 2.6 spinlock).
