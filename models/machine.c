@@ -164,6 +164,17 @@ static int load_variation(struct machine_variation *v, json_t *obj, const char *
 	return 0;
 }
 
+void machine_variation_doc(FILE *out)
+{
+	fprintf(out, "| key | kind | range | default | meaning |\n|---|---|---|---|---|\n");
+	fprintf(out, "| `clock` | a percentage such as \"0.5%%\" | 0%% .. 50%% | 0 | "
+		     "per-run CPU clock factor drawn in [1 - w, 1 + w] |\n");
+	fprintf(out, "| `disk` | a percentage such as \"2%%\" | 0%% .. 50%% | 0 | "
+		     "per-run, per-disk factor of the media rates and seek times |\n");
+	fprintf(out, "| `sched` | a boolean |  | false | "
+		     "per-run phase of the scheduler's balancing tick |\n");
+}
+
 bool machine_variation_any(const struct machine_cfg *m)
 {
 	return m->var.clock > 0 || m->var.disk > 0 || m->var.sched;

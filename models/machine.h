@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -81,6 +82,13 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
  * Returns: 0, or -1 if @v is neither.
  */
 int machine_parse_percent(json_t *v, double *out);
+
+/**
+ * machine_variation_doc() - print the keys of machine.variation as a Markdown
+ * table in the format of mm_params_doc() (they are read by hand, without a
+ * params table).  Returns: nothing.
+ */
+void machine_variation_doc(FILE *out);
 
 /**
  * machine_variation_any() - Returns: true if @m declares any per-host variation

@@ -483,6 +483,16 @@ static void usage_run(void **state)
 	o = run("list", "--bogus");
 	CHECK(o.status == 2, o, "list --bogus");
 	out_free(&o);
+
+	/* every section of the scenario is listed, with its keys */
+	o = run("list", "--params");
+	CHECK(o.status == 0, o, "list --params");
+	static const char *const want[] = { "machine section:", "machine.costs:", "machine.disks[]:",
+					    "machine.variation", "| `sched` |", "engine section:",
+					    "| `lookahead` |", "| `quantum` |" };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		CHECK(strstr(o.out, want[i]) != NULL, o, want[i]);
+	out_free(&o);
 }
 
 static void missing_scenario_file(void **state)
