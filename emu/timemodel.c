@@ -12,6 +12,7 @@
 void tm_init(struct tm *t, double quantum_s, double clock_hz)
 {
 	t->pending = 0;
+	t->wait = 0;
 	t->quantum = quantum_s * clock_hz;
 	t->clock = clock_hz;
 	t->paid = 0;
@@ -79,7 +80,7 @@ void tm_woken(double *wake)
 
 double tm_now(const struct tm *t)
 {
-	return simgrid_get_clock() + t->pending / t->clock;
+	return simgrid_get_clock() + t->wait + t->pending / t->clock;
 }
 
 void tm_pay(struct tm *t, double c)
@@ -97,16 +98,27 @@ void tm_pay(struct tm *t, double c)
 
 void tm_pay_pending(struct tm *t)
 {
-	double c = t->pending;
+	double c = t->pending, w = t->wait;
 	t->pending = 0;
+	t->wait = 0;
 	t->paid += c;
 	t->executes++;
-	tm_pay(t, c);
+	if (w > 0 && !t->pay && t->sharers && *t->sharers <= 1) {
+		/* deferred cycles and waits: one sleep (only a looking-ahead actor has waits) */
+		double d = c / t->clock + w;
+		t->wake = simgrid_get_clock() + d;
+		sg_actor_sleep_for(d);
+		return;
+	}
+	if (c != 0)
+		tm_pay(t, c);
+	if (w > 0) {
+		t->wake = simgrid_get_clock() + w;
+		sg_actor_sleep_for(w);
+	}
 }
 
-/* The earliest time another actor of @t's world can act, or -inf when lookahead
- * does not apply (an unregistered actor exists, or @t does not pay by sleeping). */
-static double horizon(const struct tm *t)
+double tm_horizon(const struct tm *t)
 {
 	struct tm_world *w = t->w;
 	if (!w || w->off || t->pay || !t->sharers || *t->sharers > 1)
@@ -123,12 +135,13 @@ static double horizon(const struct tm *t)
 
 void tm_look(struct tm *t)
 {
-	if (!(t->pending > 0) || t->pending != t->pending) {
-		tm_sync(t);
+	if (t->pending != t->pending || (!(t->pending > 0) && !(t->wait > 0))) {
+		tm_sync(t);   /* nothing to defer (or NaN: paid as it always was) */
 		return;
 	}
 	double now = simgrid_get_clock();
-	double room = (horizon(t) - now) * t->clock;   /* cycles before anyone can act */
+	/* cycles that fit before anyone else can act */
+	double room = (tm_horizon(t) - now - t->wait) * t->clock;
 	if (t->pending < room) {
 		t->ahead = room;
 		t->check = room > t->quantum ? room : t->quantum;
@@ -136,4 +149,11 @@ void tm_look(struct tm *t)
 		return;
 	}
 	tm_sync(t);
+}
+
+void tm_defer_wait(struct tm *t, double s)
+{
+	t->wait += s;
+	t->ahead = 0;          /* the room left before the horizon shrank: look again */
+	t->check = t->quantum;
 }

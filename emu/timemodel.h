@@ -36,6 +36,7 @@
 
 struct tm {
 	double pending;       /* cycles charged and not yet paid */
+	double wait;          /* seconds of waiting not yet slept (lookahead only) */
 	double quantum;       /* cycles; 0 = pay at once */
 	double clock;         /* Hz of the actor's CPU */
 	double paid;          /* cycles paid so far (for metrics) */
@@ -70,7 +71,7 @@ static inline void tm_bind(struct tm *t, const int *sharers)
 /** tm_join() - register @t's wake slot in @w so that @t may look ahead. Returns: as tm_world_add. */
 int tm_join(struct tm *t, struct tm_world *w);
 
-/** tm_now() - Returns: the actor's own simulated time (SimGrid clock + pending cycles). */
+/** tm_now() - Returns: the actor's own simulated time (SimGrid clock + deferred waits + pending cycles). */
 double tm_now(const struct tm *t);
 
 /**
@@ -87,9 +88,24 @@ static inline void tm_sync(struct tm *t)
 {
 	t->ahead = 0;
 	t->check = t->quantum;
-	if (!(t->pending <= 0))   /* exactly the old test, NaN included */
+	if (!(t->pending <= 0) || t->wait > 0)   /* the old test, NaN included, or waits */
 		tm_pay_pending(t);
 }
+
+/**
+ * tm_horizon() - Returns: the earliest simulated time at which another actor of
+ * @t's world can act, or -inf when lookahead does not apply (an unregistered actor
+ * exists, lookahead is off, or @t does not pay with sleeps).
+ */
+double tm_horizon(const struct tm *t);
+
+/**
+ * tm_defer_wait() - add @s seconds of waiting (not CPU time) to the actor's own
+ * time without sleeping now: for a wait whose length is known and whose end no
+ * other actor can see (the caller checked it against tm_horizon()).  The wait is
+ * slept with the pending cycles at the next payment.
+ */
+void tm_defer_wait(struct tm *t, double s);
 
 /** tm_look() - the lookahead decision of tm_observe() and the quantum (timemodel.c). */
 void tm_look(struct tm *t);

@@ -23,7 +23,7 @@
  */
 #include "models/disk.h"
 
-#include "emu/tmworld.h"
+#include "emu/timemodel.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -194,6 +194,25 @@ static void enqueue(struct disk *dk, struct disk_req *r)
 	}
 }
 
+/* Count one served request: positioning @seek + @rot, transfer @xfer, @busy
+ * seconds in all. */
+static void account(struct disk *dk, int write, uint64_t pos, uint64_t bytes, double seek,
+		    double rot, double xfer, double busy)
+{
+	dk->headpos = pos + bytes;
+	dk->st.seek += seek;
+	dk->st.rot += rot;
+	dk->st.xfer += xfer;
+	dk->st.busy += busy;
+	if (write) {
+		dk->st.writes++;
+		dk->st.bytes_written += bytes;
+	} else {
+		dk->st.reads++;
+		dk->st.bytes_read += bytes;
+	}
+}
+
 static void driver(int argc, char **argv)
 {
 	struct disk *dk = sg_actor_self_get_data();
@@ -224,19 +243,7 @@ static void driver(int argc, char **argv)
 		else
 			sg_disk_read(dk->sg, r->bytes);
 		double t2 = simgrid_get_clock();
-
-		dk->headpos = r->pos + r->bytes;
-		dk->st.seek += seek;
-		dk->st.rot += rot;
-		dk->st.xfer += t2 - t1;
-		dk->st.busy += t2 - t0;
-		if (r->write) {
-			dk->st.writes++;
-			dk->st.bytes_written += r->bytes;
-		} else {
-			dk->st.reads++;
-			dk->st.bytes_read += r->bytes;
-		}
+		account(dk, r->write, r->pos, r->bytes, seek, rot, t2 - t1, t2 - t0);
 		if (r->end_io) {
 			/* asynchronous request: completion callback in the driver's context
 			 * (it must not block), then the request is freed */
@@ -281,10 +288,31 @@ void disk_destroy(struct disk *dk)
 	free(dk);
 }
 
-double disk_io(struct disk *dk, double *wake, int write, uint64_t pos, uint64_t bytes)
+double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes)
 {
-	struct disk_req r = { .write = write, .pos = pos % dk->cfg.size, .bytes = bytes,
-			      .wake = wake };
+	pos %= dk->cfg.size;
+	if (t && dk->driver_idle && !dk->head) {
+		/* An idle disk and a requester that looks ahead: if no other actor can
+		 * act before the request would complete, nobody can queue behind it or
+		 * see the disk busy, so the driver's hand-offs and the SimGrid transfer
+		 * could not change anything.  Serve it here: the wait joins the
+		 * requester's own time, slept with its cycles at its next payment. */
+		double start = tm_now(t);
+		double seek = disk_seek_time(&dk->cfg, dk->headpos, pos);
+		double rot = disk_rot_delay_phase(&dk->cfg, start + seek, pos, dk->phase);
+		double xfer = (double)bytes / (write ? dk->cfg.write_bw : dk->cfg.read_bw);
+		double end = start + seek + rot + xfer;
+		if (end < tm_horizon(t)) {
+			account(dk, write, pos, bytes, seek, rot, xfer, end - start);
+			dk->st.direct++;
+			tm_defer_wait(t, end - start);
+			return end - start;
+		}
+	}
+	if (t)
+		tm_sync(t);
+	double *wake = t ? &t->wake : NULL;
+	struct disk_req r = { .write = write, .pos = pos, .bytes = bytes, .wake = wake };
 	double t0 = simgrid_get_clock();
 	r.sem = dk->npool ? dk->pool[--dk->npool] : sg_sem_init(0);
 	if (wake)

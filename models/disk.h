@@ -78,11 +78,16 @@ void disk_destroy(struct disk *dk);
 /**
  * disk_io() - read or write @bytes at byte offset @pos, blocking the calling actor
  * while the request waits in the queue and is served.
- * @wake: the caller's wake slot (emu/timemodel.h), or NULL: +inf while it waits,
- *        set to the completion time by the driver when it wakes the caller
- * Returns: the simulated seconds the caller waited.
+ * @t: the caller's time account, or NULL.  Its pending cycles are paid first (the
+ *     request starts at the caller's time); its wake slot is +inf while it waits,
+ *     and the driver sets it to now when it completes the request.  When the disk
+ *     is idle and lookahead shows that no other actor can act before the request
+ *     would complete, the request is served without the driver: one sleep to its
+ *     end, the same times (counted in disk_stats.direct).
+ * Returns: the simulated seconds the caller waited, from its own time.
  */
-double disk_io(struct disk *dk, double *wake, int write, uint64_t pos, uint64_t bytes);
+struct tm;
+double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes);
 
 /**
  * disk_submit() - queue an asynchronous request (writeback): the caller goes on;
@@ -104,6 +109,7 @@ unsigned disk_inflight_async(const struct disk *dk);
 
 struct disk_stats {
 	uint64_t reads, writes, bytes_read, bytes_written;
+	uint64_t direct;                /* requests served without the driver (disk_io) */
 	double busy, seek, rot, xfer;   /* seconds */
 };
 

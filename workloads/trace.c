@@ -125,7 +125,7 @@ static void trace_actor(int argc, char **argv)
 			if (replay_ref(&c->rp, page) == 1) {
 				tm_charge(&t, c->fault_cycles);
 				tm_sync(&t);
-				c->disk_wait += disk_io(dk, NULL, 0, (uint64_t)page * ps, ps);
+				c->disk_wait += disk_io(dk, &t, 0, (uint64_t)page * ps, ps);
 				mm_count(&s->vs, MM_PGMAJFAULT, 1);
 				mm_count(&s->vs, MM_PGPGIN, ps / 1024);
 			}

@@ -110,12 +110,6 @@ static int tworead_check(void *cfgp, const struct machine_cfg *m, const char *fi
 	return 0;
 }
 
-/* Simulated time including the reader's unpaid cycles. */
-static double now_of(const struct mm_task *t, const struct mm_kernel *k)
-{
-	return simgrid_get_clock() + t->tm.pending / k->clock;
-}
-
 static void report(struct sim *s, struct tworead_cfg *c, double t)
 {
 	double rel = t - c->t0;
@@ -131,17 +125,20 @@ static void report(struct sim *s, struct tworead_cfg *c, double t)
 	}
 }
 
-/* The reader's offset source.  Random offsets are drawn one read ahead per file:
- * reads alternate between the files, so the draws happen in the same order and
- * each read gets the same offset as when drawn at the read; the early draw lets
- * the read prefetch the page-cache slot (and, one read later, the struct page)
- * it is about to touch.  The last two draws of a run go unused.  A sequential
- * read prefetches the struct page of the same file's read SEQ_AHEAD reads on. */
-enum { SEQ_AHEAD = 4 };
+/* The reader's offset source.  Random offsets are drawn RAND_AHEAD reads ahead per
+ * file: reads alternate between the files, so the draws happen in the same order
+ * and each read gets the same offset as when drawn at the read.  The early draw
+ * lets the reader prefetch the page-cache slot when it draws an offset and, half
+ * way to its use, the struct page the slot names: both are random accesses over
+ * the whole of memory, the reader's main cost.  The last 2 x RAND_AHEAD draws of
+ * a run go unused.  A sequential read prefetches the struct page of the same
+ * file's read SEQ_AHEAD reads on. */
+enum { SEQ_AHEAD = 4, RAND_AHEAD = 8 };
 struct offsets {
 	struct mm_rng rng;
 	uint64_t cursor[2];
-	uint64_t ahead[2];
+	uint64_t ring[2][RAND_AHEAD];   /* the next offsets of each file, oldest at head */
+	unsigned head[2];
 	bool primed;
 };
 
@@ -164,17 +161,20 @@ static void one_read(struct tworead_cfg *c, struct mm_task *t, struct offsets *o
 	uint64_t off;
 	if (c->pattern == PAT_RANDOM) {
 		if (!o->primed) {
-			o->ahead[0] = draw_offset(c, o, 0);
-			o->ahead[1] = draw_offset(c, o, 1);
+			for (unsigned d = 0; d < RAND_AHEAD; d++)
+				for (int j = 0; j < 2; j++)
+					o->ring[j][d] = draw_offset(c, o, j);
 			o->primed = true;
 		}
-		off = o->ahead[i];
-		o->ahead[i] = draw_offset(c, o, i);
-		/* the other file's next page: its slot was prefetched one read ago */
-		const struct mm_file *of = c->f[1 - i];
-		uint32_t opfn = of->pfn[o->ahead[1 - i] >> c->k.phys.page_shift];
-		if (opfn != PFN_NONE)
-			__builtin_prefetch(&c->k.phys.pages[opfn]);
+		unsigned h = o->head[i];
+		off = o->ring[i][h];
+		o->ring[i][h] = draw_offset(c, o, i);
+		o->head[i] = (h + 1) % RAND_AHEAD;
+		/* the read RAND_AHEAD / 2 on: its slot was prefetched as long ago */
+		uint64_t mid = o->ring[i][(h + RAND_AHEAD / 2) % RAND_AHEAD];
+		uint32_t mpfn = c->f[i]->pfn[mid >> c->k.phys.page_shift];
+		if (mpfn != PFN_NONE)
+			__builtin_prefetch(&c->k.phys.pages[mpfn]);
 	} else {
 		if (o->cursor[i] + c->read_size > range)
 			o->cursor[i] = 0;
@@ -236,7 +236,7 @@ static void reader(int argc, char **argv)
 			one_read(c, t, &o, i, &c->st[i]);
 			c->reads++;
 		}
-		double now = now_of(t, k);
+		double now = tm_now(&t->tm);   /* the reader's own time */
 		while (now >= next_report && next_report <= c->t_end + 1e-9) {
 			report(s, c, next_report);
 			next_report += c->report;
@@ -304,6 +304,8 @@ static void tworead_finish(struct sim *s)
 	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
 	sim_metric(s, "disk_reads", (double)ds->reads);
 	sim_metric(s, "disk_busy_s", ds->busy);
+	/* engine cost, not a result: requests served without the driver (disk_io) */
+	sim_metric(s, "engine_disk_direct", (double)ds->direct);
 	sim_metric(s, "reader_io_wait_s", c->task.io_wait_s);
 	sim_metric(s, "reader_congestion_wait_s", c->task.congestion_s);
 	sim_metric(s, "reader_retry_nap_s", c->task.retry_nap_s);

@@ -121,16 +121,9 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			continue;
 		}
 		if (run_len) {
-			struct disk *dk = sim_disk(k->s, f->disk);
-			mm_sync(t);
-			if (!k->untimed) {
-				/* the reader sleeps in lock_page: its CPU goes to another task */
-				mm_block(t);
-				t->io_wait_s += disk_io(dk, &t->tm.wake, 0,
-							f->disk_off + (uint64_t)run_start * ps,
-							(uint64_t)run_len * ps);
-				mm_unblock(t);
-			}
+			/* the reader sleeps in lock_page */
+			mm_disk_wait(k, t, sim_disk(k->s, f->disk), 0,
+				     f->disk_off + (uint64_t)run_start * ps, (uint64_t)run_len * ps);
 			mm_count(&k->s->vs, MM_PGPGIN, run_len * ps / 1024);
 			for (uint32_t j = run_start; j < run_start + run_len; j++) {
 				struct page *p = &k->phys.pages[f->pfn[j]];
@@ -415,15 +408,9 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 		if (run_len == 0)
 			continue;
 		mm_count(&k->s->vs, MM_PGPGOUT, run_len * ps / 1024);
-		mm_sync(t);
-		if (!k->untimed) {
-			/* the writer waits for its pages (wait_on_page_writeback) */
-			mm_block(t);
-			t->io_wait_s += disk_io(sim_disk(k->s, f->disk), &t->tm.wake, 1,
-						f->disk_off + (uint64_t)run_start * ps,
-						(uint64_t)run_len * ps);
-			mm_unblock(t);
-		}
+		/* the writer waits for its pages (wait_on_page_writeback) */
+		mm_disk_wait(k, t, sim_disk(k->s, f->disk), 1,
+			     f->disk_off + (uint64_t)run_start * ps, (uint64_t)run_len * ps);
 		run_len = 0;
 	}
 }

@@ -9,6 +9,7 @@
  * would loop (order <= 3), blk_congestion_wait(WRITE, HZ/50) and start over.
  */
 #include "models/mm/kernel.h"
+#include "models/disk.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -108,6 +109,19 @@ void mm_unblock(struct mm_task *t)
 {
 	if (t->k->sched && t->st)
 		t->cpu = sched_wake(t->k->sched, t->st);
+}
+
+void mm_disk_wait(struct mm_kernel *k, struct mm_task *t, struct disk *dk, int write,
+		  uint64_t pos, uint64_t bytes)
+{
+	if (k->untimed)
+		return;
+	bool sched = k->sched && t->st;
+	if (sched)
+		mm_block(t);   /* the CPU goes to another task */
+	t->io_wait_s += disk_io(dk, &t->tm, write, pos, bytes);   /* pays t's cycles first */
+	if (sched)
+		mm_unblock(t);
 }
 
 void mm_sleep(struct mm_task *t, double sec, double *acct)

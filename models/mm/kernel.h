@@ -228,6 +228,16 @@ void mm_block(struct mm_task *t);
 /** mm_unblock() - after the sleep: if scheduled, wait for a CPU (sched_wake). */
 void mm_unblock(struct mm_task *t);
 
+struct disk;
+/**
+ * mm_disk_wait() - @t reads (@write 0) or writes @bytes at @pos of @dk and waits
+ * for it (lock_page / wait_on_page_writeback): its pending cycles are paid, a
+ * scheduled task gives up its CPU meanwhile, and the wait is added to
+ * t->io_wait_s.  Nothing when untimed.  Returns: nothing.
+ */
+void mm_disk_wait(struct mm_kernel *k, struct mm_task *t, struct disk *dk, int write,
+		  uint64_t pos, uint64_t bytes);
+
 /** mm_current() - Returns: the task of the running actor. */
 struct mm_task *mm_current(void);
 

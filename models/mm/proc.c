@@ -469,13 +469,7 @@ static int swap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, 
 		p->count--;                     /* the allocation's reference is the cache's */
 		mm_lru_cache_add(k, t, np, MM_LRU_ACTIVE);
 		uint64_t ps = k->phys.page_size;
-		mm_sync(t);
-		if (!k->untimed) {
-			mm_block(t);
-			t->io_wait_s += disk_io(sim_disk(k->s, sw->disk), &t->tm.wake, 0,
-						sw->off + (uint64_t)slot * ps, ps);
-			mm_unblock(t);
-		}
+		mm_disk_wait(k, t, sim_disk(k->s, sw->disk), 0, sw->off + (uint64_t)slot * ps, ps);
 		page_clear(p, PG_locked);
 		page_set(p, PG_uptodate);
 		mm_count(&k->s->vs, MM_PGPGIN, ps / 1024);
