@@ -19,4 +19,11 @@ int cmd_plot(int argc, char **argv);
 /** cli_wants_help() - Returns: 1 if argv has -h or --help. */
 int cli_wants_help(int argc, char **argv);
 
+/**
+ * cli_usage_error() - print "mmemu CMD: MESSAGE (see mmemu CMD --help)" on stderr,
+ * the message formatted from @fmt as printf does.
+ * Returns: 2, the exit status of a usage error.
+ */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

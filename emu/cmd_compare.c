@@ -83,12 +83,6 @@ static const char compare_usage[] =
 	"  --no-monitor   leave out the vm event counters and sim_time\n"
 	"Exit: 0, or 2 for bad input or usage.\n";
 
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, "mmemu compare: %s (see mmemu compare --help)\n", msg);
-	return 2;
-}
-
 static int find_point(struct cmp *c, const char *label)
 {
 	for (int i = 0; i < c->npts; i++)
@@ -526,22 +520,22 @@ int cmd_compare(int argc, char **argv)
 		case 'n': monitors = 0; break;
 		case ':':
 			snprintf(msg, sizeof msg, "option %s needs a value", argv[optind - 1]);
-			return usage_error(msg);
+			return cli_usage_error("compare", "%s", msg);
 		default:
 			snprintf(msg, sizeof msg, "unknown option %s", argv[optind - 1]);
-			return usage_error(msg);
+			return cli_usage_error("compare", "%s", msg);
 		}
 	}
 	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "csv") &&
 	    strcmp(format, "json")) {
 		snprintf(msg, sizeof msg, "--format: expected text, markdown, csv or json, not \"%s\"", format);
-		return usage_error(msg);
+		return cli_usage_error("compare", "%s", msg);
 	}
 	struct cmp c;
 	memset(&c, 0, sizeof c);
 	c.nfiles = argc - optind;
 	if (c.nfiles < 1)
-		return usage_error("expected at least one RESULTS.json");
+		return cli_usage_error("compare", "expected at least one RESULTS.json");
 	c.docs = calloc((size_t)c.nfiles, sizeof *c.docs);
 	struct mm_err e = { "" };
 	int rc = 0;

@@ -38,12 +38,6 @@ static const char plot_usage[] =
 	"  --title TEXT   title (default: the scenario's name)\n"
 	"Exit: 0, or 2 for bad input or usage.\n";
 
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, "mmemu plot: %s (see mmemu plot --help)\n", msg);
-	return 2;
-}
-
 struct line {
 	char label[300];
 	int n;
@@ -416,25 +410,25 @@ int cmd_plot(int argc, char **argv)
 			if (report_parse_long(optarg, 0, 100000000, opt == 'p' ? &point : &runi)) {
 				snprintf(msg, sizeof msg, "--%s: expected a non-negative integer, not \"%s\"",
 					 opt == 'p' ? "point" : "run", optarg);
-				return usage_error(msg);
+				return cli_usage_error("plot", "%s", msg);
 			}
 			break;
 		case ':':
 			snprintf(msg, sizeof msg, "option %s needs a value", argv[optind - 1]);
-			return usage_error(msg);
+			return cli_usage_error("plot", "%s", msg);
 		default:
 			snprintf(msg, sizeof msg, "unknown option %s", argv[optind - 1]);
-			return usage_error(msg);
+			return cli_usage_error("plot", "%s", msg);
 		}
 	}
 	if (argc - optind != 1)
-		return usage_error("expected one RESULTS.json");
+		return cli_usage_error("plot", "expected one RESULTS.json");
 	if (!out)
-		return usage_error("missing -o FILE.svg");
+		return cli_usage_error("plot", "missing -o FILE.svg");
 	if (series && (xk || metric))
-		return usage_error("--series plots time on x: do not give --x or --y with it");
+		return cli_usage_error("plot", "--series plots time on x: do not give --x or --y with it");
 	if (!series && (!xk || !metric))
-		return usage_error("expected --x PARAM and --y METRIC (or --series NAME)");
+		return cli_usage_error("plot", "expected --x PARAM and --y METRIC (or --series NAME)");
 	struct mm_err e = { "" };
 	const char *file = argv[optind];
 	json_t *res = report_load_results(file, &e);

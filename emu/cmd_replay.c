@@ -12,7 +12,6 @@
 #include "emu/cli.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,19 +49,6 @@ static void usage(FILE *f)
 	      "  --json             print one JSON object\n"
 	      "  --time             print load and replay times on stderr\n"
 	      "  --help             this text\n", f);
-}
-
-static int uerr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int uerr(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("mmemu replay: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see mmemu replay --help)\n", stderr);
-	return 2;
 }
 
 /*
@@ -191,7 +177,7 @@ int cmd_replay(int argc, char **argv)
 	bool rp_init = false;
 
 	if (!params)
-		return uerr("out of memory");
+		return cli_usage_error("replay", "out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		int m;
@@ -213,7 +199,7 @@ int cmd_replay(int argc, char **argv)
 			if (m < 0)
 				goto missing;
 			if (parse_uint(v, 1, RECLAIM_NO_FRAME - 1, &frames) < 0) {
-				uerr("--frames: expected a number of frames in 1..%u, got \"%s\"",
+				cli_usage_error("replay", "--frames: expected a number of frames in 1..%u, got \"%s\"",
 				     RECLAIM_NO_FRAME - 1, v);
 				goto out;
 			}
@@ -230,7 +216,7 @@ int cmd_replay(int argc, char **argv)
 			if (m < 0)
 				goto missing;
 			if (trace_format_parse(v, &fmt) < 0) {
-				uerr("--format: expected auto, plain, txt or csv, got \"%s\"", v);
+				cli_usage_error("replay", "--format: expected auto, plain, txt or csv, got \"%s\"", v);
 				goto out;
 			}
 			fmtname = v;
@@ -238,7 +224,7 @@ int cmd_replay(int argc, char **argv)
 			if (m < 0)
 				goto missing;
 			if (parse_uint(v, 1, 1000000, &col) < 0) {
-				uerr("--obj-id-col: expected a 1-based column number, got \"%s\"", v);
+				cli_usage_error("replay", "--obj-id-col: expected a 1-based column number, got \"%s\"", v);
 				goto out;
 			}
 		} else if ((m = optval(argc, argv, &i, "--param", &v)) != 0) {
@@ -246,7 +232,7 @@ int cmd_replay(int argc, char **argv)
 				goto missing;
 			const char *eq = strchr(v, '=');
 			if (!eq || eq == v) {
-				uerr("--param: expected KEY=VALUE, got \"%s\"", v);
+				cli_usage_error("replay", "--param: expected KEY=VALUE, got \"%s\"", v);
 				goto out;
 			}
 			char key[128];
@@ -256,33 +242,33 @@ int cmd_replay(int argc, char **argv)
 				jv = json_string(eq + 1);
 			json_object_set_new(params, key, jv);
 		} else {
-			uerr("unknown option \"%s\"", a);
+			cli_usage_error("replay", "unknown option \"%s\"", a);
 			goto out;
 		}
 		continue;
 missing:
-		uerr("%s: expected a value", a);
+		cli_usage_error("replay", "%s: expected a value", a);
 		goto out;
 	}
 	(void)fmtname;
 	if (!policy) {
-		uerr("--policy is required");
+		cli_usage_error("replay", "--policy is required");
 		goto out;
 	}
 	if (!have_frames) {
-		uerr("--frames is required");
+		cli_usage_error("replay", "--frames is required");
 		goto out;
 	}
 	if (!!refs == !!tracef) {
-		uerr("give exactly one of --refs and --trace");
+		cli_usage_error("replay", "give exactly one of --refs and --trace");
 		goto out;
 	}
 	if (steps && json) {
-		uerr("--steps and --json cannot be combined");
+		cli_usage_error("replay", "--steps and --json cannot be combined");
 		goto out;
 	}
 	if (refs && (fmt != TRACE_AUTO || col)) {
-		uerr("--format and --obj-id-col apply to --trace only");
+		cli_usage_error("replay", "--format and --obj-id-col apply to --trace only");
 		goto out;
 	}
 
@@ -307,7 +293,7 @@ missing:
 	rp_init = true;
 	if (steps) {
 		if ((uint64_t)t.nrefs * frames > STEPS_MAX_CELLS) {
-			uerr("--steps is for small strings: %zu references x %llu frames is more "
+			cli_usage_error("replay", "--steps is for small strings: %zu references x %llu frames is more "
 			     "than %llu cells", t.nrefs, (unsigned long long)frames,
 			     (unsigned long long)STEPS_MAX_CELLS);
 			goto out;

@@ -57,12 +57,6 @@ static const char reproduce_usage[] =
 	"  -q, --quiet      no tables on stdout (files are still written)\n"
 	"Exit: 0 (whatever the verdicts), 1 a simulation failed, 2 bad input or usage.\n";
 
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, "mmemu reproduce: %s (see mmemu reproduce --help)\n", msg);
-	return 2;
-}
-
 /* ---- the published file ---------------------------------------------------- */
 
 struct seed {
@@ -1345,7 +1339,7 @@ int cmd_reproduce(int argc, char **argv)
 		case 'j':
 			if (report_parse_long(optarg, 1, 1024, &l)) {
 				snprintf(msg, sizeof msg, "-j: expected an integer in [1, 1024], not \"%s\"", optarg);
-				return usage_error(msg);
+				return cli_usage_error("reproduce", "%s", msg);
 			}
 			jobs = (int)l;
 			break;
@@ -1356,21 +1350,21 @@ int cmd_reproduce(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case ':':
 			snprintf(msg, sizeof msg, "option %s needs a value", argv[optind - 1]);
-			return usage_error(msg);
+			return cli_usage_error("reproduce", "%s", msg);
 		default:
 			snprintf(msg, sizeof msg, "unknown option %s", argv[optind - 1]);
-			return usage_error(msg);
+			return cli_usage_error("reproduce", "%s", msg);
 		}
 	}
 	if (argc - optind > 1)
-		return usage_error("expected at most one SEED");
+		return cli_usage_error("reproduce", "expected at most one SEED");
 	const char *want = argc - optind == 1 ? argv[optind] : "all";
 
 	/* the published files, sorted by name */
 	DIR *d = opendir(pubdir);
 	if (!d) {
 		snprintf(msg, sizeof msg, "cannot open the published directory %s", pubdir);
-		return usage_error(msg);
+		return cli_usage_error("reproduce", "%s", msg);
 	}
 	char **names = NULL;
 	int nn = 0;

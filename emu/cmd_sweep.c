@@ -34,12 +34,6 @@ static const char sweep_usage[] =
 	"Progress goes to stderr: a bar on a terminal, one line per simulation otherwise.\n"
 	"Exit: 0 all simulations succeeded, 1 some failed, 2 bad input or usage.\n";
 
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, "mmemu sweep: %s (see mmemu sweep --help)\n", msg);
-	return 2;
-}
-
 int cmd_sweep(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -63,7 +57,7 @@ int cmd_sweep(int argc, char **argv)
 		case 'j':
 			if (report_parse_long(optarg, 1, 1024, &l)) {
 				snprintf(msg, sizeof msg, "-j: expected an integer in [1, 1024], not \"%s\"", optarg);
-				return usage_error(msg);
+				return cli_usage_error("sweep", "%s", msg);
 			}
 			o.jobs = (int)l;
 			break;
@@ -71,22 +65,22 @@ int cmd_sweep(int argc, char **argv)
 		case 't':
 			if (report_parse_double(optarg, 0, &o.timeout) || o.timeout <= 0) {
 				snprintf(msg, sizeof msg, "--timeout: expected a positive number of seconds, not \"%s\"", optarg);
-				return usage_error(msg);
+				return cli_usage_error("sweep", "%s", msg);
 			}
 			break;
 		case 'f': o.fresh = 1; break;
 		case 'q': quiet = 1; o.progress = SWEEP_PROGRESS_NONE; break;
 		case ':':
 			snprintf(msg, sizeof msg, "option %s needs a value", argv[optind - 1]);
-			return usage_error(msg);
+			return cli_usage_error("sweep", "%s", msg);
 		default:
 			snprintf(msg, sizeof msg, "unknown option %s", argv[optind - 1]);
-			return usage_error(msg);
+			return cli_usage_error("sweep", "%s", msg);
 		}
 	}
 	int n = argc - optind;
 	if (n < 1)
-		return usage_error("expected at least one SCENARIO.json");
+		return cli_usage_error("sweep", "expected at least one SCENARIO.json");
 	struct scenario *sc = calloc((size_t)n, sizeof *sc);
 	struct sweep_job *jobs = calloc((size_t)n, sizeof *jobs);
 	struct mm_err e = { "" };

@@ -9,7 +9,6 @@
 #include "emu/cli.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,19 +31,6 @@ static void usage(FILE *f)
 	      "  --hot-prob Q   tworegion probability of a hot reference (default 0.8)\n"
 	      "  --seed S       random seed (default 1)\n"
 	      "  -o FILE        output file (default stdout)\n", f);
-}
-
-static int uerr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int uerr(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("mmemu tracegen: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see mmemu tracegen --help)\n", stderr);
-	return 2;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -98,48 +84,48 @@ int cmd_tracegen(int argc, char **argv)
 				    strcmp(name, "--pages") && strcmp(name, "--alpha") &&
 				    strcmp(name, "--hot-frac") && strcmp(name, "--hot-prob") &&
 				    strcmp(name, "--seed") && strcmp(name, "-o"))
-					return uerr("unknown option \"%s\"", a);
-				return uerr("%s: expected a value", a);
+					return cli_usage_error("tracegen", "unknown option \"%s\"", a);
+				return cli_usage_error("tracegen", "%s: expected a value", a);
 			}
 			v = argv[++i];
 		}
 		if (strcmp(name, "--kind") == 0) {
 			if (tracegen_kind_parse(v, &c.kind) < 0)
-				return uerr("--kind: expected zipf, tworegion or loop, got \"%s\"", v);
+				return cli_usage_error("tracegen", "--kind: expected zipf, tworegion or loop, got \"%s\"", v);
 			have_kind = 1;
 		} else if (strcmp(name, "--refs") == 0) {
 			if (parse_u64(v, &c.refs) < 0 || c.refs < 1)
-				return uerr("--refs: expected a number of references >= 1, got \"%s\"", v);
+				return cli_usage_error("tracegen", "--refs: expected a number of references >= 1, got \"%s\"", v);
 			have_refs = 1;
 		} else if (strcmp(name, "--pages") == 0) {
 			if (parse_u64(v, &c.pages) < 0 || c.pages < 1 || c.pages > UINT32_MAX)
-				return uerr("--pages: expected a number of pages in 1..%u, got \"%s\"",
+				return cli_usage_error("tracegen", "--pages: expected a number of pages in 1..%u, got \"%s\"",
 					    UINT32_MAX, v);
 			have_pages = 1;
 		} else if (strcmp(name, "--alpha") == 0) {
 			if (parse_double(v, &c.alpha) < 0)
-				return uerr("--alpha: expected a number, got \"%s\"", v);
+				return cli_usage_error("tracegen", "--alpha: expected a number, got \"%s\"", v);
 		} else if (strcmp(name, "--hot-frac") == 0) {
 			if (parse_double(v, &c.hot_frac) < 0)
-				return uerr("--hot-frac: expected a number, got \"%s\"", v);
+				return cli_usage_error("tracegen", "--hot-frac: expected a number, got \"%s\"", v);
 		} else if (strcmp(name, "--hot-prob") == 0) {
 			if (parse_double(v, &c.hot_prob) < 0)
-				return uerr("--hot-prob: expected a number, got \"%s\"", v);
+				return cli_usage_error("tracegen", "--hot-prob: expected a number, got \"%s\"", v);
 		} else if (strcmp(name, "--seed") == 0) {
 			if (parse_u64(v, &c.seed) < 0)
-				return uerr("--seed: expected a non-negative integer, got \"%s\"", v);
+				return cli_usage_error("tracegen", "--seed: expected a non-negative integer, got \"%s\"", v);
 		} else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
 			out = v;
 		} else {
-			return uerr("unknown option \"%s\"", a);
+			return cli_usage_error("tracegen", "unknown option \"%s\"", a);
 		}
 	}
 	if (!have_kind)
-		return uerr("--kind is required");
+		return cli_usage_error("tracegen", "--kind is required");
 	if (!have_refs)
-		return uerr("--refs is required");
+		return cli_usage_error("tracegen", "--refs is required");
 	if (!have_pages)
-		return uerr("--pages is required");
+		return cli_usage_error("tracegen", "--pages is required");
 	struct tracegen g;
 	if (tracegen_init(&g, &c, &e) < 0) {
 		fprintf(stderr, "mmemu tracegen: %s\n", e.msg);
