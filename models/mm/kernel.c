@@ -230,6 +230,18 @@ void mm_set_untimed(struct mm_kernel *k, bool on)
 	k->untimed = on;
 }
 
+/* Hold @z's lru_lock, dropping *@locked's first when it is another zone's (the
+ * batched walks of release_pages() and the pagevec drains). */
+static void lru_relock(struct mm_kernel *k, struct mm_task *t, struct zone **locked, struct zone *z)
+{
+	if (*locked == z)
+		return;
+	if (*locked)
+		mm_lru_unlock(k, t, *locked);
+	mm_lru_lock(k, t, z);
+	*locked = z;
+}
+
 /* Drain @pv into the module's lists, re-taking lru_lock whenever the zone changes,
  * then drop the pagevec's references (release_pages). */
 static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *pv)
@@ -237,12 +249,7 @@ static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec
 	struct zone *locked = NULL;
 	for (unsigned i = 0; i < pv->nr; i++) {
 		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
-		if (z != locked) {
-			if (locked)
-				mm_lru_unlock(k, t, locked);
-			mm_lru_lock(k, t, z);
-			locked = z;
-		}
+		lru_relock(k, t, &locked, z);
 		/* TestSetPageLRU (+ PG_active) and the list link: page + neighbour lines */
 		mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
 		mm_count(&k->s->vs, MM_POLICY_ADD, 1);
@@ -269,12 +276,7 @@ void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pf
 		if (!page_test(p, PG_lru))
 			continue;
 		struct zone *z = mm_zone_of(&k->phys, pfns[i]);
-		if (z != locked) {
-			if (locked)
-				mm_lru_unlock(k, t, locked);
-			mm_lru_lock(k, t, z);
-			locked = z;
-		}
+		lru_relock(k, t, &locked, z);
 		/* lru_lock may have been waited for: re-check (TestClearPageLRU) */
 		if (!page_test(p, PG_lru))
 			continue;
@@ -323,12 +325,7 @@ static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pageve
 	struct zone *locked = NULL;
 	for (unsigned i = 0; i < pv->nr; i++) {
 		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
-		if (z != locked) {
-			if (locked)
-				mm_lru_unlock(k, t, locked);
-			mm_lru_lock(k, t, z);
-			locked = z;
-		}
+		lru_relock(k, t, &locked, z);
 		mm_charge(t, k->costs->page_op);
 		k->kops->mark_accessed_locked(k->rc, k, t, z, pv->pfn[i]);
 	}
