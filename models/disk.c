@@ -327,7 +327,7 @@ double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t 
 	return simgrid_get_clock() - t0;
 }
 
-int disk_submit(struct disk *dk, int write, uint64_t pos, uint64_t bytes,
+int disk_submit(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes,
 		void (*end_io)(void *arg), void *arg)
 {
 	struct disk_req *r = calloc(1, sizeof *r);
@@ -339,13 +339,10 @@ int disk_submit(struct disk *dk, int write, uint64_t pos, uint64_t bytes,
 	r->end_io = end_io;
 	r->arg = arg;
 	dk->inflight_async++;
+	if (t && dk->driver_idle)
+		tm_sync(t);   /* the request wakes the driver: it starts at the caller's time */
 	enqueue(dk, r);
 	return 0;
-}
-
-int disk_idle(const struct disk *dk)
-{
-	return dk->driver_idle;
 }
 
 unsigned disk_inflight_async(const struct disk *dk)

@@ -60,6 +60,7 @@ double disk_rot_delay(const struct disk_cfg *d, double t, uint64_t pos);
  */
 double disk_rot_delay_phase(const struct disk_cfg *d, double t, uint64_t pos, double phase);
 
+struct tm;
 struct tm_world;
 struct disk;   /* a running disk: SimGrid disk + queue + head position */
 
@@ -86,23 +87,17 @@ void disk_destroy(struct disk *dk);
  *     end, the same times (counted in disk_stats.direct).
  * Returns: the simulated seconds the caller waited, from its own time.
  */
-struct tm;
 double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes);
 
 /**
  * disk_submit() - queue an asynchronous request (writeback): the caller goes on;
  * when the transfer completes, @end_io(@arg) runs in the disk driver's context and
- * must not block.
+ * must not block.  If the request wakes the idle driver, the caller's pending
+ * cycles (@t, or NULL) are paid first, so the request starts at its time.
  * Returns: 0, or -1 if out of memory.
  */
-int disk_submit(struct disk *dk, int write, uint64_t pos, uint64_t bytes,
+int disk_submit(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes,
 		void (*end_io)(void *arg), void *arg);
-
-/**
- * disk_idle() - Returns: 1 if the driver sleeps with nothing to do, so that the
- * next request wakes it (a synchronisation point of the requester), else 0.
- */
-int disk_idle(const struct disk *dk);
 
 /** disk_inflight_async() - Returns: asynchronous requests queued or in service. */
 unsigned disk_inflight_async(const struct disk *dk);

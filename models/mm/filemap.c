@@ -272,10 +272,7 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		return 0;
 	}
 	k->writeback_inflight++;
-	struct disk *dk = sim_disk(k->s, disk);
-	if (disk_idle(dk))
-		mm_sync(t);   /* the request wakes the driver: it starts at the writer's time */
-	if (disk_submit(dk, 1, off, ps, writeback_end_io, io)) {
+	if (disk_submit(sim_disk(k->s, disk), &t->tm, 1, off, ps, writeback_end_io, io)) {
 		k->writeback_inflight--;
 		page_clear(p, PG_writeback);
 		page_clear(p, PG_reclaim);
