@@ -83,17 +83,28 @@ double tm_now(const struct tm *t)
 	return simgrid_get_clock() + t->wait + t->pending / t->clock;
 }
 
+/* Spend @c cycles on the actor's CPU, then wait @w more seconds: through the pay
+ * hook or an execution when the CPU is shared (then a separate sleep for @w), else
+ * one sleep for both, whose end is published as the actor's wake time. */
+static void spend(struct tm *t, double c, double w)
+{
+	if (t->pay || !t->sharers || *t->sharers > 1) {
+		if (t->pay)
+			t->pay(t, c);
+		else
+			sg_actor_execute(c);
+		if (!(w > 0))
+			return;
+		c = 0;   /* only waits are left (a looking-ahead actor is never here) */
+	}
+	double d = c / t->clock + w;
+	t->wake = simgrid_get_clock() + d;   /* others may run until then */
+	sg_actor_sleep_for(d);
+}
+
 void tm_pay(struct tm *t, double c)
 {
-	if (t->pay) {
-		t->pay(t, c);
-	} else if (t->sharers && *t->sharers <= 1) {
-		double d = c / t->clock;
-		t->wake = simgrid_get_clock() + d;   /* others may run until then */
-		sg_actor_sleep_for(d);
-	} else {
-		sg_actor_execute(c);
-	}
+	spend(t, c, 0);
 }
 
 void tm_pay_pending(struct tm *t)
@@ -103,19 +114,7 @@ void tm_pay_pending(struct tm *t)
 	t->wait = 0;
 	t->paid += c;
 	t->executes++;
-	if (w > 0 && !t->pay && t->sharers && *t->sharers <= 1) {
-		/* deferred cycles and waits: one sleep (only a looking-ahead actor has waits) */
-		double d = c / t->clock + w;
-		t->wake = simgrid_get_clock() + d;
-		sg_actor_sleep_for(d);
-		return;
-	}
-	if (c != 0)
-		tm_pay(t, c);
-	if (w > 0) {
-		t->wake = simgrid_get_clock() + w;
-		sg_actor_sleep_for(w);
-	}
+	spend(t, c, w);
 }
 
 double tm_horizon(const struct tm *t)
