@@ -116,12 +116,11 @@ void mm_disk_wait(struct mm_kernel *k, struct mm_task *t, struct disk *dk, int w
 {
 	if (k->untimed)
 		return;
-	bool sched = k->sched && t->st;
-	if (sched)
-		mm_block(t);   /* the CPU goes to another task */
+	if (k->sched && t->st)
+		mm_block(t);   /* the CPU goes to another task (an unscheduled task keeps its
+				* cycles for disk_io, which may join them with the wait) */
 	t->io_wait_s += disk_io(dk, &t->tm, write, pos, bytes);   /* pays t's cycles first */
-	if (sched)
-		mm_unblock(t);
+	mm_unblock(t);
 }
 
 void mm_sleep(struct mm_task *t, double sec, double *acct)
