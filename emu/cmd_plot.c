@@ -258,12 +258,7 @@ static int sweep_mode(json_t *res, const char *file, const char *xk, const char 
 		json_t *g = json_deep_copy(json_object_get(r, "point"));
 		json_object_del(g, xk);
 		json_object_set(g, "\001kernel", json_object_get(r, "kernel"));
-		size_t j;
-		json_t *h;
-		int seen = 0;
-		json_array_foreach(keys, j, h) seen |= json_equal(h, g);
-		if (!seen)
-			json_array_append(keys, g);
+		report_add_unique(keys, g);
 		json_decref(g);
 	}
 	if (!found) {

@@ -1062,12 +1062,7 @@ static json_t *evaluate(struct seed *s)
 		json_array_foreach(c.runs, i, r) {
 			json_t *g = json_deep_copy(json_object_get(r, "point"));
 			json_object_del(g, c.point_key);
-			size_t j;
-			json_t *h;
-			int seen = 0;
-			json_array_foreach(groups, j, h) seen |= json_equal(h, g);
-			if (!seen)
-				json_array_append(groups, g);
+			report_add_unique(groups, g);
 			json_decref(g);
 		}
 		if (json_array_size(groups) == 0)

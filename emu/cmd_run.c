@@ -92,6 +92,27 @@ static void print_summary(const struct scenario *sc, json_t *res)
 }
 
 /* run -j N: every scenario's simulations in one pool, then write as the serial path does. */
+/* Write scenario @sc's results @res (NULL: a simulation failed) where -o says and
+ * print its summary.  Returns: 0, or 1 if there was nothing or it could not be written. */
+static int write_results(const struct scenario *sc, json_t *res, const char *out, int many,
+			 int quiet)
+{
+	struct mm_err e = { "" };
+	char path[1200];
+	if (!res)
+		return 1;
+	default_out(sc->file, out, many, path, sizeof path);
+	if (results_write(res, path, &e)) {
+		fprintf(stderr, "mmemu: %s\n", e.msg);
+		return 1;
+	}
+	if (!quiet) {
+		print_summary(sc, res);
+		printf("  results: %s\n", path);
+	}
+	return 0;
+}
+
 static int run_parallel(struct scenario *sc, int n, int jobs, const char *out, int quiet)
 {
 	struct sweep_job *sj = calloc((size_t)n, sizeof *sj);
@@ -110,17 +131,7 @@ static int run_parallel(struct scenario *sc, int n, int jobs, const char *out, i
 			rc = 1;
 	for (int i = 0; i < n; i++) {
 		json_t *res = sj[i].nfailed ? NULL : sweep_merge(&sj[i]);
-		char path[1200];
-		default_out(sc[i].file, out, n > 1, path, sizeof path);
-		if (!res) {
-			rc = 1;
-		} else if (results_write(res, path, &e)) {
-			fprintf(stderr, "mmemu: %s\n", e.msg);
-			rc = 1;
-		} else if (!quiet) {
-			print_summary(&sc[i], res);
-			printf("  results: %s\n", path);
-		}
+		rc |= write_results(&sc[i], res, out, n > 1, quiet);
 		json_decref(res);
 		sweep_job_free(&sj[i]);
 	}
@@ -193,17 +204,7 @@ int cmd_run(int argc, char **argv)
 			}
 			results_add_run(res, ss, r, now_seconds() - t0);
 		}
-		char path[1200];
-		default_out(sc[i].file, out, n > 1, path, sizeof path);
-		if (failed) {
-			rc = 1;
-		} else if (results_write(res, path, &e)) {
-			fprintf(stderr, "mmemu: %s\n", e.msg);
-			rc = 1;
-		} else if (!quiet) {
-			print_summary(&sc[i], res);
-			printf("  results: %s\n", path);
-		}
+		rc |= write_results(&sc[i], failed ? NULL : res, out, n > 1, quiet);
 		json_decref(res);
 	}
 	for (int i = 0; i < n; i++)

@@ -225,3 +225,13 @@ void rtable_free(struct rtable *t)
 	free(t->cells);
 	memset(t, 0, sizeof *t);
 }
+
+void report_add_unique(json_t *set, json_t *v)
+{
+	size_t i;
+	json_t *h;
+	json_array_foreach(set, i, h)
+		if (json_equal(h, v))
+			return;
+	json_array_append(set, v);
+}

@@ -35,6 +35,13 @@ json_t *report_load_results(const char *path, struct mm_err *e);
 int report_run_value(const json_t *run, const char *name, double *v);
 
 /**
+ * report_add_unique() - append @v to the array @set (taking a new reference)
+ * unless an equal value is already in it: the distinct sweep groups, in order of
+ * first appearance.  Returns: nothing.
+ */
+void report_add_unique(json_t *set, json_t *v);
+
+/**
  * report_write_text() - write @text to @path atomically (temp file + rename).
  * Returns: 0, or -1 with @e set.
  */
