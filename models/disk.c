@@ -23,7 +23,7 @@
  */
 #include "models/disk.h"
 
-#include "emu/timemodel.h"
+#include "emu/core/timemodel.h"
 
 #include <ctype.h>
 #include <math.h>

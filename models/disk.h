@@ -21,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "emu/params.h"
+#include "emu/core/params.h"
 
 enum disk_queue { DISK_FIFO, DISK_ELEVATOR };
 

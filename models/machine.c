@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/rng.h"
+#include "emu/core/rng.h"
 
 #define VAR_MAX 0.5   /* largest declared half-width: factors stay in [0.5, 1.5] */
 

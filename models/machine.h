@@ -21,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "emu/params.h"
+#include "emu/core/params.h"
 #include "models/disk.h"
 #include "models/mm/zone.h"
 

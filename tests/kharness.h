@@ -24,7 +24,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "emu/sim.h"
+#include "emu/engine/engine.h"
 #include "models/disk.h"
 #include "models/mm/kernel.h"
 
@@ -33,7 +33,7 @@
 #endif
 
 struct tctx {
-	struct sim s;
+	struct sim_state s;     /* x->s.s is the simulation context */
 	struct mm_kernel k;
 	struct mm_task task;
 	const char *machine, *kernel;
@@ -102,7 +102,7 @@ static void body_actor(int argc, char **argv)
 {
 	struct tctx *x = ctx;
 	struct mm_err e = { "" };
-	if (mm_kernel_init(&x->k, &x->s, &e)) {
+	if (mm_kernel_init(&x->k, &x->s.s, &e)) {
 		snprintf(x->msg, MSG, "mm_kernel_init: %s", e.msg);
 		x->rc = -1;
 		return;
@@ -126,10 +126,11 @@ static int child(struct tctx *x)
 		snprintf(x->msg, MSG, "bad test JSON");
 		return -1;
 	}
-	x->s.file = KH_NAME;
-	x->s.kernel_name = "t";
-	x->s.kernel = kern;
-	x->s.engine.quantum = 10e-6;
+	sim_state_bind(&x->s);
+	x->s.s.file = KH_NAME;
+	x->s.s.kernel_name = "t";
+	x->s.s.kernel = kern;
+	x->s.s.engine.quantum = 10e-6;
 	if (machine_load(&x->s.machine, m, "test", "machine", &e)) {
 		snprintf(x->msg, MSG, "machine: %s", e.msg);
 		return -1;
@@ -140,9 +141,10 @@ static int child(struct tctx *x)
 	sim_simgrid_init();
 	simgrid_load_platform(plat);
 	unlink(plat);
-	tm_world_init(&x->s.world, 0);
+	tm_world_init(&x->s.s.world, 0);
 	for (int i = 0; i < x->s.machine.ndisks; i++)
-		x->s.disks[i] = disk_create(&x->s.machine.disks[i], 0, &x->s.world);
+		x->s.disks[i] = disk_create(&x->s.machine.disks[i], 0, &x->s.s.world);
+	x->s.s.ndisks = x->s.machine.ndisks;
 	ctx = x;
 	sg_actor_create("test", sg_host_by_name("cpu0"), body_actor, 0, NULL);
 	simgrid_run();

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "emu/rng.h"
+#include "emu/core/rng.h"
 #include "models/alloc/alloc.h"
 #include "models/mm/mm_check.h"
 #include "models/mm/zone.h"
@@ -103,7 +103,7 @@ static void test_split_merge_exact(void **state)
 	assert_int_equal(a->st.bad_free, 1);
 	assert_int_equal(z->nr_free[10], 1);
 	must_check(&ph);
-	json_t *bi = mm_phys_buddyinfo(&ph);
+	json_t *bi = alloc_buddyinfo(&ph);
 	assert_int_equal(json_integer_value(json_array_get(json_object_get(bi, "Normal"), 10)), 1);
 	json_decref(bi);
 	teardown(&ph);

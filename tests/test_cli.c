@@ -30,7 +30,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "emu/version.h"
+#include "emu/core/version.h"
 
 /* ---- the malformed scenarios ------------------------------------------------- */
 

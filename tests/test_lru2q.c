@@ -523,7 +523,7 @@ static int b_writeback(struct tctx *x)
 	sg_actor_sleep_for(1.0);            /* the rest complete */
 	CHECK_EQ(k->writeback_inflight, 0);
 	CHECK_EQ(ev(x, MM_PGROTATED), 4);
-	const struct disk_stats *ds = disk_get_stats(sim_disk(&x->s, 0));
+	const struct disk_stats *ds = disk_get_stats(sim_disk(&x->s.s, 0));
 	CHECK_EQ(ds->writes, 4);
 	for (int i = 0; i < 4; i++) {
 		CHECK(!flag(x, p[i], PG_writeback) && !flag(x, p[i], PG_reclaim));

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "emu/params.h"
+#include "emu/core/params.h"
 
 /* Equal up to rounding: "4.5ms" is 4.5 * 1e-3, not the literal 4.5e-3. */
 static int near(double a, double b)

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "emu/cli.h"
-#include "emu/rng.h"
+#include "emu/cli/cli.h"
+#include "emu/core/rng.h"
 #include "models/reclaim/reclaim.h"
 #include "workloads/replay.h"
 #include "workloads/tracefile.h"

@@ -27,7 +27,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "emu/sim.h"
+#include "emu/engine/engine.h"
 #include "models/sched.h"
 
 #define NOUT 64

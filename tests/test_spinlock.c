@@ -24,13 +24,13 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "emu/sim.h"
+#include "emu/engine/engine.h"
 #include "models/mm/kernel.h"
 
 #define NOUT 16
 
 struct ctx {
-	struct sim s;
+	struct sim_state s;
 	struct mm_kernel k;
 	struct machine_costs costs;
 	struct mm_spinlock l;
@@ -45,10 +45,10 @@ static void setup(int ncpu)
 	memset(&X, 0, sizeof X);
 	X.costs.atomic = 100;
 	X.costs.mem_latency = 200e-9;   /* 200 cycles at 1 GHz */
-	X.k.s = &X.s;
+	X.k.s = sim_state_bind(&X.s);
 	X.k.costs = &X.costs;
 	X.k.clock = 1e9;
-	X.s.engine.quantum = 10e-6;
+	X.s.s.engine.quantum = 10e-6;
 	struct machine_cfg m;
 	memset(&m, 0, sizeof m);
 	m.cpus = ncpu;

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "emu/stats.h"
+#include "emu/analysis/stats.h"
 
 #define NEAR(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 

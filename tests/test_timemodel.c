@@ -32,8 +32,8 @@
 #include <simgrid/mutex.h>
 #include <simgrid/semaphore.h>
 
-#include "emu/sim.h"
-#include "emu/timemodel.h"
+#include "emu/engine/engine.h"
+#include "emu/core/timemodel.h"
 
 #define NACT 6
 #define LOOPS 200

@@ -33,7 +33,7 @@
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 #include "models/disk.h"
 #include "models/mm/fmap.h"
 #include "models/mm/kernel.h"

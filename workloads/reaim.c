@@ -57,8 +57,8 @@
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
 
-#include "emu/rng.h"
-#include "emu/sim.h"
+#include "emu/core/rng.h"
+#include "emu/core/sim.h"
 #include "models/disk.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/err.h"
+#include "emu/core/err.h"
 #include "models/reclaim/reclaim.h"
 #include "models/vmstat.h"
 

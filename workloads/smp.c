@@ -13,7 +13,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 #include "models/disk.h"
 #include "models/mm/vmscan.h"
 
@@ -23,9 +23,9 @@ int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_er
 		return -1;
 	w->k_up = true;
 	struct sched_cfg sc;
-	sched_cfg_default(&sc, (int)s->machine.cpus, s->machine.clock);
+	sched_cfg_default(&sc, (int)s->machine->cpus, s->machine->clock);
 	sc.cs_cycles = cs_cycles;
-	sim_sched_variation(s, &sc);
+	sc.tick_phase = s->machine->var.tick_phase;   /* machine.variation.sched (0: fixed tick) */
 	if (sched_init(&w->sched, &sc))
 		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
 	w->sched_up = true;

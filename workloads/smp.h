@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "emu/err.h"
+#include "emu/core/err.h"
 #include "models/machine.h"
 #include "models/mm/kernel.h"
 #include "models/sched.h"

@@ -19,9 +19,10 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "emu/sim.h"
-#include "emu/timemodel.h"
+#include "emu/core/sim.h"
+#include "emu/core/timemodel.h"
 #include "models/disk.h"
+#include "models/machine.h"
 #include "models/reclaim/reclaim.h"
 #include "workloads/replay.h"
 #include "workloads/tracefile.h"
@@ -110,12 +111,12 @@ static void trace_actor(int argc, char **argv)
 	struct sim *s = sg_actor_self_get_data();
 	struct trace_cfg *c = s->wl_cfg;
 	struct tm t;
-	uint64_t ps = machine_page_size(&s->machine);
+	uint64_t ps = machine_page_size(s->machine);
 	struct disk *dk = sim_disk(s, 0);
 	double next_sample = c->sample;
 	uint64_t faults_at_sample = 0;
 
-	tm_init(&t, s->engine.quantum, s->machine.clock);
+	tm_init(&t, s->engine.quantum, s->machine->clock);
 	s->cpu_actors[0]++;
 	tm_bind(&t, &s->cpu_actors[0]);
 	for (int64_t l = 0; l < c->loops; l++) {
@@ -126,8 +127,8 @@ static void trace_actor(int argc, char **argv)
 				tm_charge(&t, c->fault_cycles);
 				tm_sync(&t);
 				c->disk_wait += disk_io(dk, &t, 0, (uint64_t)page * ps, ps);
-				mm_count(&s->vs, MM_PGMAJFAULT, 1);
-				mm_count(&s->vs, MM_PGPGIN, ps / 1024);
+				mm_count(s->vs, MM_PGMAJFAULT, 1);
+				mm_count(s->vs, MM_PGPGIN, ps / 1024);
 			}
 			double now = simgrid_get_clock();
 			if (now >= next_sample) {
@@ -145,10 +146,10 @@ static void trace_actor(int argc, char **argv)
 static int trace_start(struct sim *s, struct mm_err *e)
 {
 	struct trace_cfg *c = s->wl_cfg;
-	c->rc = sim_reclaim_create(s, c->nframes, e);
+	c->rc = s->make->reclaim(s, c->nframes, e);
 	if (!c->rc)
 		return -1;
-	if (replay_init(&c->rp, c->rc, c->tr.npages, &s->vs, e))
+	if (replay_init(&c->rp, c->rc, c->tr.npages, s->vs, e))
 		return -1;
 	if (c->loops == 1 && replay_prepare(&c->rp, c->tr.refs, c->tr.nrefs, e))
 		return -1;

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/readfile.h"
+#include "emu/core/readfile.h"
 #include <strings.h>
 
 #define DIRECT_LIMIT ((uint64_t)1 << 22)

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/err.h"
+#include "emu/core/err.h"
 
 enum trace_format {
 	TRACE_AUTO,   /* by extension (.csv) or content (a comma on the first data line) */

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "emu/err.h"
-#include "emu/rng.h"
+#include "emu/core/err.h"
+#include "emu/core/rng.h"
 
 enum tracegen_kind {
 	TRACEGEN_ZIPF,       /* page k-1 with probability ~ 1/k^alpha (page 0 hottest) */

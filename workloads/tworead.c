@@ -23,8 +23,8 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "emu/rng.h"
-#include "emu/sim.h"
+#include "emu/core/rng.h"
+#include "emu/core/sim.h"
 #include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
 #include "models/mm/vmscan.h"
@@ -226,7 +226,7 @@ static void reader(int argc, char **argv)
 			for (int i = 0; i < 2; i++)
 				one_read(c, t, &o, i, &dummy);
 		mm_set_untimed(k, false);
-		memset(&s->vs, 0, sizeof s->vs);   /* events count the measured run only */
+		memset(s->vs, 0, sizeof *s->vs);   /* events count the measured run only */
 	}
 	c->t0 = simgrid_get_clock();
 	c->t_end = c->t0 + c->duration;
@@ -337,7 +337,7 @@ static void tworead_finish(struct sim *s)
 		k->kops->finish(k->rc, k, s);
 	if (s->metrics) {
 		json_object_set_new(s->metrics, "zoneinfo", mm_phys_zoneinfo(&k->phys));
-		json_object_set_new(s->metrics, "buddyinfo", mm_phys_buddyinfo(&k->phys));
+		json_object_set_new(s->metrics, "buddyinfo", alloc_buddyinfo(&k->phys));
 	}
 }
 

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/readfile.h"
+#include "emu/core/readfile.h"
 
 /*
  * Every test reaim 7 registers: the register_test() calls of the files listed in

@@ -14,8 +14,8 @@
 
 #include <jansson.h>
 
-#include "emu/err.h"
-#include "emu/params.h"
+#include "emu/core/err.h"
+#include "emu/core/params.h"
 
 #define WORKLOAD_OPS_VERSION 1
 

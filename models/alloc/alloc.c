@@ -334,3 +334,21 @@ void mm_free_pages(struct mm_phys *phys, uint32_t pfn, unsigned order, int cpu, 
 	mm_count(phys->vs, MM_PGFREE, 1ull << order);
 	alloc_free(phys->alloc, pfn, order, cpu, cold);
 }
+
+json_t *alloc_buddyinfo(const struct mm_phys *phys)
+{
+	json_t *o = json_object();
+	for (int j = 0; j < MM_NR_ZONES; j++) {
+		const struct zone *z = &phys->zones[j];
+		if (!z->present)
+			continue;
+		json_t *a = json_array();
+		unsigned max = phys->alloc ? alloc_max_order(phys->alloc) : MM_MAX_ORDER;
+		for (unsigned k = 0; k < max; k++)
+			json_array_append_new(
+				a, json_integer(phys->alloc ? alloc_free_count(phys->alloc, z, k)
+							    : z->nr_free[k]));
+		json_object_set_new(o, z->name, a);
+	}
+	return o;
+}

@@ -36,8 +36,8 @@
 
 #include <jansson.h>
 
-#include "emu/err.h"
-#include "emu/params.h"
+#include "emu/core/err.h"
+#include "emu/core/params.h"
 #include "models/mm/zone.h"
 #include "models/vmstat.h"
 
@@ -230,5 +230,13 @@ enum mm_alloc_status mm_alloc_pages(struct mm_phys *phys, int cls, unsigned orde
 /** mm_free_pages() - free a block from mm_alloc_pages() (order 0: hot per-CPU
  * list unless @cold). */
 void mm_free_pages(struct mm_phys *phys, uint32_t pfn, unsigned order, int cpu, bool cold);
+
+/**
+ * alloc_buddyinfo() - the free lists as /proc/buddyinfo shows them: the allocator
+ * owns them, so the view lives here (zone.c knows only the zones).
+ * Returns: new JSON object {zone name: [free blocks per order]}, from the
+ * attached allocator's free_count (the zones' nr_free when none is attached).
+ */
+json_t *alloc_buddyinfo(const struct mm_phys *phys);
 
 #endif

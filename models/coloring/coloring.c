@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/module.h"
+#include "emu/core/module.h"
 
 static int none_pick(struct coloring *c, struct mm_task *t)
 {

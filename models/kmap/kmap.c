@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/module.h"
+#include "emu/core/module.h"
 
 static void direct_map(struct kmap *m, struct mm_task *t, uint32_t pfn)
 {

@@ -16,8 +16,8 @@
 
 #include <jansson.h>
 
-#include "emu/err.h"
-#include "emu/params.h"
+#include "emu/core/err.h"
+#include "emu/core/params.h"
 #include "models/vmstat.h"
 
 #define KMAP_OPS_VERSION 1

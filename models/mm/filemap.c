@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 #include <simgrid/semaphore.h>
 #include "models/disk.h"
 #include "models/kmap/kmap.h"
@@ -124,7 +124,7 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			/* the reader sleeps in lock_page */
 			mm_disk_wait(k, t, sim_disk(k->s, f->disk), 0,
 				     f->disk_off + (uint64_t)run_start * ps, (uint64_t)run_len * ps);
-			mm_count(&k->s->vs, MM_PGPGIN, run_len * ps / 1024);
+			mm_count(k->s->vs, MM_PGPGIN, run_len * ps / 1024);
 			for (uint32_t j = run_start; j < run_start + run_len; j++) {
 				struct page *p = &k->phys.pages[f->pfn[j]];
 				page_clear(p, PG_locked);
@@ -225,7 +225,7 @@ static void writeback_end_io(void *arg)
 	p->count--;                        /* the I/O's reference */
 	if (page_test_clear(p, PG_reclaim) && k->kops->rotate) {
 		k->kops->rotate(k->rc, k, mm_zone_of(&k->phys, io->pfn), io->pfn);
-		mm_count(&k->s->vs, MM_PGROTATED, 1);
+		mm_count(k->s->vs, MM_PGROTATED, 1);
 	}
 	k->writeback_inflight--;
 	/* wake every blk_congestion_wait() sleeper; each removes itself */
@@ -262,9 +262,9 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	page_set(p, PG_reclaim);
 	p->count++;                        /* held by the I/O until it completes */
 	k->nr_dirty--;
-	mm_count(&k->s->vs, MM_PGPGOUT, ps / 1024);
+	mm_count(k->s->vs, MM_PGPGOUT, ps / 1024);
 	if (swap)
-		mm_count(&k->s->vs, MM_PSWPOUT, 1);
+		mm_count(k->s->vs, MM_PSWPOUT, 1);
 	if (k->untimed) {
 		/* functional mode: the write completes at once */
 		k->writeback_inflight++;
@@ -404,7 +404,7 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 		}
 		if (run_len == 0)
 			continue;
-		mm_count(&k->s->vs, MM_PGPGOUT, run_len * ps / 1024);
+		mm_count(k->s->vs, MM_PGPGOUT, run_len * ps / 1024);
 		/* the writer waits for its pages (wait_on_page_writeback) */
 		mm_disk_wait(k, t, sim_disk(k->s, f->disk), 1,
 			     f->disk_off + (uint64_t)run_start * ps, (uint64_t)run_len * ps);

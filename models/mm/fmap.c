@@ -57,7 +57,7 @@
 
 #include <stdlib.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 #include "models/mm/page.h"
 
 #define FPTE_DIRTY 0x40000000u
@@ -135,7 +135,7 @@ static int fmap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *m,
 			int r;
 			if (!major) {
 				major = true;
-				mm_count(&k->s->vs, MM_PGMAJFAULT, 1);
+				mm_count(k->s->vs, MM_PGMAJFAULT, 1);
 			}
 			uint32_t win = 0;
 			if (!random && !did_readaround) {
@@ -165,7 +165,7 @@ static int fmap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *m,
 			/* page_not_uptodate: another task is reading it; lock_page waits */
 			if (!major) {
 				major = true;
-				mm_count(&k->s->vs, MM_PGMAJFAULT, 1);
+				mm_count(k->s->vs, MM_PGMAJFAULT, 1);
 			}
 			while (page_test(p, PG_locked) && !k->untimed)
 				mm_sleep(t, MM_HZ_S(1), &t->io_wait_s);
@@ -212,7 +212,7 @@ int64_t mm_fmap_touch(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *ma
 		}
 		faults++;
 		mm_charge_fault(t);
-		mm_count(&k->s->vs, MM_PGFAULT, 1);
+		mm_count(k->s->vs, MM_PGFAULT, 1);
 		int r = fmap_fault(k, t, map, i, write);
 		if (r < 0)
 			return -1;

@@ -21,7 +21,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/mutex.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 #include "models/coloring/coloring.h"
 #include "models/kmap/kmap.h"
 #include "models/mm/mm_check.h"
@@ -251,7 +251,7 @@ static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec
 		lru_relock(k, t, &locked, z);
 		/* TestSetPageLRU (+ PG_active) and the list link: page + neighbour lines */
 		mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
-		mm_count(&k->s->vs, MM_POLICY_ADD, 1);
+		mm_count(k->s->vs, MM_POLICY_ADD, 1);
 		k->kops->lru_add(k->rc, k, z, pv->pfn[i], pv->hint[i]);
 	}
 	if (locked)
@@ -279,7 +279,7 @@ void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pf
 		/* lru_lock may have been waited for: re-check (TestClearPageLRU) */
 		if (!page_test(p, PG_lru))
 			continue;
-		mm_count(&k->s->vs, MM_POLICY_REMOVE, 1);
+		mm_count(k->s->vs, MM_POLICY_REMOVE, 1);
 		k->kops->lru_del(k->rc, k, z, pfns[i]);
 		mm_charge(t, 2 * k->costs->page_op);
 		dead[ndead++] = pfns[i];
@@ -336,7 +336,7 @@ static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pageve
 
 void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 {
-	mm_count(&k->s->vs, MM_POLICY_ACCESS, 1);
+	mm_count(k->s->vs, MM_POLICY_ACCESS, 1);
 	if (!k->cfg.batch_mark_accessed) {
 		k->kops->mark_accessed(k->rc, k, t, pfn);
 		return;
@@ -353,7 +353,7 @@ void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 void mm_wakeup_kswapd(struct mm_kernel *k, struct mm_task *t, unsigned order)
 {
 	if (k->untimed) {
-		mm_count(&k->s->vs, MM_KSWAPD_WAKEUP, 1);
+		mm_count(k->s->vs, MM_KSWAPD_WAKEUP, 1);
 		mm_kswapd_balance(k, order);
 		return;
 	}
@@ -366,7 +366,7 @@ void mm_wakeup_kswapd(struct mm_kernel *k, struct mm_task *t, unsigned order)
 	if (k->kswapd_sleeping) {
 		k->kswapd_sleeping = false;
 		tm_woken(&k->kswapd.tm.wake);
-		mm_count(&k->s->vs, MM_KSWAPD_WAKEUP, 1);
+		mm_count(k->s->vs, MM_KSWAPD_WAKEUP, 1);
 		sg_cond_notify_one(k->kswapd_wait);
 	}
 	sg_mutex_unlock(k->kswapd_mx);
@@ -451,7 +451,7 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 		if (res.status != MM_ALLOC_NEED_RECLAIM)
 			return PFN_NONE;
 		/* direct reclaim, as the allocating task */
-		mm_count(&k->s->vs, MM_ALLOCSTALL, 1);
+		mm_count(k->s->vs, MM_ALLOCSTALL, 1);
 		t->direct_reclaims++;
 		t->memalloc = true;
 		bool progress = mm_try_to_free_pages(k, t, cls, gfp);
@@ -465,7 +465,7 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 			 * until then __alloc_pages starts over */
 			if (k->untimed || oom_ready(k, t))
 				return PFN_NONE;
-			mm_count(&k->s->vs, MM_OOM_RETRY, 1);
+			mm_count(k->s->vs, MM_OOM_RETRY, 1);
 			continue;
 		}
 		/* do_retry: blk_congestion_wait(WRITE, HZ/50) then rebalance */
@@ -513,27 +513,35 @@ int mm_kernel_cfg_check(const struct mm_kernel_cfg *c, const struct machine_cfg 
 	return 0;
 }
 
+int mm_kernel_load_cfg(struct mm_kernel_cfg *c, json_t *k, const char *file, const char *path,
+		       struct mm_err *e)
+{
+	char sub[256];
+	snprintf(sub, sizeof sub, "%s.vm", path);
+	return mm_params_load(mm_kernel_params, c, json_object_get(k, "vm"), file, sub, NULL, e);
+}
+
 int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 {
 	char path[200];
 	memset(k, 0, sizeof *k);
 	k->s = s;
-	k->costs = &s->machine.costs;
-	k->clock = s->machine.clock;
-	k->copy_cycles_per_byte = s->machine.clock / s->machine.copy_bw;
+	k->costs = &s->machine->costs;
+	k->clock = s->machine->clock;
+	k->copy_cycles_per_byte = s->machine->clock / s->machine->copy_bw;
 	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
 
 	if (mm_kernel_load_cfg(&k->cfg, s->kernel, s->file, path, e))
 		return -1;
-	struct mm_phys_cfg pc = s->machine.mem;
-	pc.cpus = s->machine.cpus;
+	struct mm_phys_cfg pc = s->machine->mem;
+	pc.cpus = s->machine->cpus;
 	if (mm_phys_init(&k->phys, &pc, e))
 		return -1;
-	k->phys.vs = &s->vs;
-	k->alloc = sim_alloc_create(s, &k->phys, e);
+	k->phys.vs = s->vs;
+	k->alloc = s->make->alloc(s, &k->phys, e);
 	if (!k->alloc)
 		return -1;
-	k->rc = sim_reclaim_create(s, k->phys.nr_pages, e);
+	k->rc = s->make->reclaim(s, k->phys.nr_pages, e);
 	if (!k->rc)
 		return -1;
 	k->kops = k->rc->ops->kops;
@@ -543,25 +551,25 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 		return mm_errf(e, s->file, sub, "reclaim module %s has no batched mark_page_accessed",
 			       k->rc->ops->name);
 	}
-	k->kmap = sim_kmap_create(s, k, e);
+	k->kmap = s->make->kmap(s, k, e);
 	if (!k->kmap)
 		return -1;
-	k->coloring = sim_coloring_create(s, 1, e);
+	k->coloring = s->make->coloring(s, 1, e);
 	if (!k->coloring)
 		return -1;
 	if (!k->kops) {
 		char sub[256];
 		snprintf(sub, sizeof sub, "%s.reclaim", path);
 		return mm_errf(e, s->file, sub,
-			       "module %s only runs on frames (replay, trace workload); the %s workload needs a kernel-level module such as lru2q or clockpro",
-			       k->rc->ops->name, s->wl->name);
+			       "module %s only runs on frames (replay, trace workload); a kernel workload needs a kernel-level module such as lru2q or clockpro",
+			       k->rc->ops->name);
 	}
 	for (int i = 0; i < MM_NR_ZONES; i++) {
 		mm_spin_init(&k->lru_lock[i]);
 		mm_spin_init(&k->zone_lock[i]);
 	}
-	k->lru_add_pvec = calloc((size_t)s->machine.cpus, sizeof *k->lru_add_pvec);
-	k->accessed_pvec = calloc((size_t)s->machine.cpus, sizeof *k->accessed_pvec);
+	k->lru_add_pvec = calloc((size_t)s->machine->cpus, sizeof *k->lru_add_pvec);
+	k->accessed_pvec = calloc((size_t)s->machine->cpus, sizeof *k->accessed_pvec);
 	if (!k->lru_add_pvec || !k->accessed_pvec)
 		return mm_errf(e, s->file, NULL, "out of memory");
 	if (k->kops->kinit(k->rc, k, e))
@@ -571,21 +579,21 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	k->pagecache_dma = k->kops->pagecache_dma ? k->kops->pagecache_dma(k->rc) : true;
 	struct mm_swap_cfg swc = { .size = k->cfg.swap_size };
 	if (swc.size) {
-		const struct disk_cfg *d = s->machine.ndisks ? &s->machine.disks[s->machine.ndisks - 1] : NULL;
+		const struct disk_cfg *d = s->machine->ndisks ? &s->machine->disks[s->machine->ndisks - 1] : NULL;
 		if (!d || swc.size > d->size / 2) {
 			char sub[256];
 			snprintf(sub, sizeof sub, "%s.vm.swap", path);
 			return mm_errf(e, s->file, sub,
 				       "expected at most half of the machine's last disk (the swap area lives at its end)");
 		}
-		swc.disk = s->machine.ndisks - 1;
+		swc.disk = s->machine->ndisks - 1;
 		swc.off = (d->size - swc.size) & ~(k->phys.page_size - 1);
 	}
 	if (mm_proc_init(k, &swc, e))
 		return -1;
 	k->kswapd_mx = sg_mutex_init();
 	k->kswapd_wait = sg_cond_init();
-	mm_kswapd_start(k, (int)s->machine.cpus - 1);
+	mm_kswapd_start(k, (int)s->machine->cpus - 1);
 	return 0;
 }
 

@@ -19,7 +19,7 @@
 
 #include <simgrid/forward.h>
 
-#include "emu/timemodel.h"
+#include "emu/core/timemodel.h"
 #include "models/alloc/alloc.h"
 #include "models/machine.h"
 #include "models/mm/zone.h"
@@ -169,6 +169,10 @@ struct mm_kernel {
 };
 
 extern const struct mm_param mm_kernel_params[];
+
+/** mm_kernel_load_cfg() - load kernel section @k's "vm" knobs. Returns: 0 or -1 with @e set. */
+int mm_kernel_load_cfg(struct mm_kernel_cfg *c, json_t *k, const char *file, const char *path,
+		       struct mm_err *e);
 
 /**
  * mm_kernel_cfg_check() - validation-time checks of kernel knobs @c against machine

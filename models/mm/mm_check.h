@@ -4,7 +4,7 @@
 #ifndef MMEMU_MM_CHECK_H
 #define MMEMU_MM_CHECK_H
 
-#include "emu/err.h"
+#include "emu/core/err.h"
 #include "models/mm/zone.h"
 
 /**

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 #include "models/disk.h"
 #include "models/mm/fmap.h"
 #include "models/mm/vmscan.h"
@@ -472,9 +472,9 @@ static int swap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, 
 		mm_disk_wait(k, t, sim_disk(k->s, sw->disk), 0, sw->off + (uint64_t)slot * ps, ps);
 		page_clear(p, PG_locked);
 		page_set(p, PG_uptodate);
-		mm_count(&k->s->vs, MM_PGPGIN, ps / 1024);
-		mm_count(&k->s->vs, MM_PSWPIN, 1);
-		mm_count(&k->s->vs, MM_PGMAJFAULT, 1);
+		mm_count(k->s->vs, MM_PGPGIN, ps / 1024);
+		mm_count(k->s->vs, MM_PSWPIN, 1);
+		mm_count(k->s->vs, MM_PGMAJFAULT, 1);
 		pr->swap_ins++;
 		t->majflt++;
 		major = 1;
@@ -559,7 +559,7 @@ int64_t mm_touch(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint3
 			if (tries == 0) {
 				faults++;
 				mm_charge_fault(t);
-				mm_count(&k->s->vs, MM_PGFAULT, 1);
+				mm_count(k->s->vs, MM_PGFAULT, 1);
 			}
 			int r;
 			if (!e) {

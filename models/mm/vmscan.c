@@ -21,7 +21,7 @@
 #include <simgrid/mutex.h>
 #include <simgrid/semaphore.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 
 void mm_congestion_wait(struct mm_kernel *k, struct mm_task *t, double sec)
 {
@@ -124,7 +124,7 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 		freed++;
 	}
 	sc->nr_reclaimed += freed;
-	mm_count(&k->s->vs, MM_PGSTEAL, freed);
+	mm_count(k->s->vs, MM_PGSTEAL, freed);
 	return freed;
 }
 
@@ -160,7 +160,7 @@ static int reclaim_zones(struct mm_kernel *k, int cls, unsigned gfp, struct zone
 static void shrink_zone(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 			struct scan_control *sc)
 {
-	mm_count(&k->s->vs, MM_POLICY_SHRINK, 1);
+	mm_count(k->s->vs, MM_POLICY_SHRINK, 1);
 	sc->nr_to_reclaim = sc->swap_cluster_max;
 	k->kops->shrink_zone(k->rc, k, t, z, sc);
 }
@@ -190,7 +190,7 @@ bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsig
 				continue;
 			shrink_zone(k, t, z, &sc);
 		}
-		mm_count(&k->s->vs, MM_PGSCAN_DIRECT, sc.nr_pgscan);
+		mm_count(k->s->vs, MM_PGSCAN_DIRECT, sc.nr_pgscan);
 		total_scanned += sc.nr_scanned;
 		total_reclaimed += sc.nr_reclaimed;
 		if (total_reclaimed >= MM_SWAP_CLUSTER_MAX) {
@@ -217,7 +217,7 @@ static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order
 		uint64_t total_scanned = 0, total_reclaimed = 0;
 		struct scan_control sc = { .may_writepage = true, .may_swap = true, .kswapd = true,
 					   .gfp = MM_GFP_KERNEL };
-		mm_count(&k->s->vs, MM_PAGEOUTRUN, 1);
+		mm_count(k->s->vs, MM_PAGEOUTRUN, 1);
 		all_zones_ok = true;
 		for (int i = 0; i < MM_NR_ZONES; i++)
 			ph->zones[i].temp_priority = MM_DEF_PRIORITY;
@@ -250,7 +250,7 @@ static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order
 				sc.priority = priority;
 				sc.swap_cluster_max = MM_SWAP_CLUSTER_MAX;
 				shrink_zone(k, t, z, &sc);
-				mm_count(&k->s->vs, MM_PGSCAN_KSWAPD, sc.nr_pgscan);
+				mm_count(k->s->vs, MM_PGSCAN_KSWAPD, sc.nr_pgscan);
 				total_reclaimed += sc.nr_reclaimed;
 				total_scanned += sc.nr_scanned;
 				if (z->all_unreclaimable)

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/alloc/alloc.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)
@@ -456,20 +455,3 @@ json_t *mm_phys_zoneinfo(const struct mm_phys *phys)
 	return arr;
 }
 
-json_t *mm_phys_buddyinfo(const struct mm_phys *phys)
-{
-	json_t *o = json_object();
-	for (int j = 0; j < MM_NR_ZONES; j++) {
-		const struct zone *z = &phys->zones[j];
-		if (!z->present)
-			continue;
-		json_t *a = json_array();
-		unsigned max = phys->alloc ? alloc_max_order(phys->alloc) : MM_MAX_ORDER;
-		for (unsigned k = 0; k < max; k++)
-			json_array_append_new(
-				a, json_integer(phys->alloc ? alloc_free_count(phys->alloc, z, k)
-							    : z->nr_free[k]));
-		json_object_set_new(o, z->name, a);
-	}
-	return o;
-}

@@ -26,8 +26,8 @@
 
 #include <jansson.h>
 
-#include "emu/err.h"
-#include "emu/params.h"
+#include "emu/core/err.h"
+#include "emu/core/params.h"
 #include "models/mm/page.h"
 #include "models/vmstat.h"
 
@@ -195,9 +195,6 @@ static inline struct zone *const *mm_zonelist(const struct mm_phys *phys, int cl
  * lowmem_reserve[], pcp batch/high), like /proc/zoneinfo. */
 json_t *mm_phys_zoneinfo(const struct mm_phys *phys);
 
-/** mm_phys_buddyinfo() - Returns: new JSON object {zone name: [free blocks per order]},
- * like /proc/buddyinfo (from the allocator's free_count when one is attached). */
-json_t *mm_phys_buddyinfo(const struct mm_phys *phys);
 
 /** mm_phys_free_pages() - Returns: free pages of all zones (buddy only, as nr_free_pages()). */
 uint64_t mm_phys_free_pages(const struct mm_phys *phys);

@@ -63,7 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 #include "models/mm/vmscan.h"
 #include "models/reclaim/reclaim.h"
 
@@ -517,7 +517,7 @@ static enum reclaim_verdict clockpro_reclaimable(struct reclaim *r, struct mm_ke
 	if (page_test(p, PG_test)) {
 		page_set(p, PG_hot);   /* PG_test stays as the marker for reinsert */
 		cp->promotions++;
-		mm_count(&k->s->vs, MM_PGACTIVATE, 1);
+		mm_count(k->s->vs, MM_PGACTIVATE, 1);
 		return RECLAIM_ACTIVATE;
 	}
 	page_set(p, PG_test);
@@ -574,7 +574,7 @@ static unsigned rotate_hot(struct reclaim *r, struct mm_kernel *k, struct mm_tas
 	mm_lru_lock(k, t, z);
 	unsigned n = isolate(k, t, z, HAND_HOT, nr_to_scan, pfns);
 	mm_lru_unlock(k, t, z);
-	mm_count(&k->s->vs, MM_PGREFILL, n);
+	mm_count(k->s->vs, MM_PGREFILL, n);
 
 	for (unsigned i = 0; i < n; i++) {
 		struct page *p = &k->phys.pages[pfns[i]];
@@ -608,7 +608,7 @@ static unsigned rotate_hot(struct reclaim *r, struct mm_kernel *k, struct mm_tas
 	cp->hot_hand_pages += n;
 	cp->demotions += deact;
 	cp->test_ends += dct;
-	mm_count(&k->s->vs, MM_PGDEACTIVATE, deact);
+	mm_count(k->s->vs, MM_PGDEACTIVATE, deact);
 	return n;
 }
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/sim.h"
+#include "emu/core/sim.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 #include "models/reclaim/reclaim.h"
@@ -104,7 +104,7 @@ static void activate_locked(struct mm_kernel *k, struct mm_task *t, struct zone 
 	page_set(p, PG_active);
 	plist_add_head(k->phys.pages, &zs->active, pfn);
 	z->nr_active++;
-	mm_count(&k->s->vs, MM_PGACTIVATE, 1);
+	mm_count(k->s->vs, MM_PGACTIVATE, 1);
 	/* unlink + link: the page, two neighbours, the list head */
 	mm_charge(t, 4 * k->costs->page_op);
 }
@@ -204,8 +204,8 @@ static void refill_inactive_zone(struct mm_kernel *k, struct mm_task *t, struct 
 		mm_lru_putback(k, t, z, &back);
 	}
 	mm_lru_unlock(k, t, z);
-	mm_count(&k->s->vs, MM_PGREFILL, scanned);
-	mm_count(&k->s->vs, MM_PGDEACTIVATE, deact);
+	mm_count(k->s->vs, MM_PGREFILL, scanned);
+	mm_count(k->s->vs, MM_PGDEACTIVATE, deact);
 }
 
 /* shrink_cache(): isolate from the inactive tail in 32-page batches, shrink_list. */
@@ -240,7 +240,7 @@ static void shrink_cache(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 				continue;
 			if (verdict[i] == RECLAIM_ACTIVATE) {
 				page_set(p, PG_active);
-				mm_count(&k->s->vs, MM_PGACTIVATE, 1);
+				mm_count(k->s->vs, MM_PGACTIVATE, 1);
 			}
 			link_head(k, z, pfns[i]);
 			mm_charge(t, 2 * k->costs->page_op);

@@ -1,0 +1,380 @@
+/*
+ * cmd_replay.c - `mmemu replay`: replay a reference string or trace file against a
+ * reclaim policy and report faults (plain text, a textbook steps table, or JSON).
+ *
+ * Design: hand-rolled option parsing (no getopt state, so the command can be run
+ * many times in one process, e.g. from tests); --param key=value pairs become a
+ * JSON object handed to reclaim_create(), so modules see exactly what a scenario
+ * file would give them.  --steps records the frame contents after every reference
+ * (dense ids, nrefs x nframes cells, capped) and prints them with the original page
+ * numbers, wrapped into blocks of at most ~100 columns.
+ */
+#include "emu/cli/cli.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "models/reclaim/reclaim.h"
+#include "workloads/replay.h"
+#include "workloads/tracefile.h"
+
+#define STEPS_MAX_CELLS ((uint64_t)10 * 1000 * 1000)
+
+static void usage(FILE *f)
+{
+	fputs("usage: mmemu replay --policy NAME --frames N (--refs 1,2,3,... | --trace FILE)\n"
+	      "                    [--format auto|plain|txt|csv] [--obj-id-col N]\n"
+	      "                    [--param key=value ...] [--steps | --json] [--time]\n"
+	      "Replay a page reference string against a reclaim policy (untimed) and count\n"
+	      "faults.  Policies:", f);
+	const struct reclaim_ops *const *m = reclaim_modules();
+	for (size_t i = 0; m[i]; i++)
+		fprintf(f, "%s %s", i ? "," : "", m[i]->name);
+	fputs(".\n"
+	      "  --policy NAME      reclaim module\n"
+	      "  --frames N         number of page frames (>= 1)\n"
+	      "  --refs LIST        reference string, e.g. 7,0,1,2,0,3\n"
+	      "  --trace FILE       trace file (one page per line, or libCacheSim txt/csv)\n"
+	      "  --format F         trace format (default auto: .csv or commas -> csv)\n"
+	      "  --obj-id-col N     csv: 1-based column of the object id (default: header\n"
+	      "                     column obj_id, obj-id, objId or key)\n"
+	      "  --param KEY=VALUE  module parameter (VALUE as JSON if it parses, else string)\n"
+	      "  --steps            print the frame contents after each reference\n"
+	      "  --json             print one JSON object\n"
+	      "  --time             print load and replay times on stderr\n"
+	      "  --help             this text\n", f);
+}
+
+/*
+ * Match option @name at argv[*i], as "--name VALUE" or "--name=VALUE".
+ * Returns: 1 with *val set (and *i advanced past a separate value), 0 if argv[*i]
+ * is another option, -1 if the value is missing.
+ */
+static int optval(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*val = argv[++*i];
+	return 1;
+}
+
+/* Returns: 0 with *out in [lo, hi], or -1. */
+static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	char *end;
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct steps {
+	uint32_t *cells;   /* nrefs x nframes dense page ids */
+	uint8_t *fault;
+	uint32_t nframes;
+};
+
+static void record(void *arg, uint64_t i, uint32_t page, int fault, const uint32_t *page_of,
+		   uint32_t nframes)
+{
+	struct steps *s = arg;
+	(void)page;
+	memcpy(s->cells + i * nframes, page_of, nframes * sizeof *page_of);
+	s->fault[i] = (uint8_t)fault;
+}
+
+static int digits(uint64_t v)
+{
+	int d = 1;
+	while (v >= 10) {
+		v /= 10;
+		d++;
+	}
+	return d;
+}
+
+static void print_steps(const struct steps *s, const struct trace *t)
+{
+	int w = 1;
+	for (uint32_t p = 0; p < t->npages; p++)
+		if (digits(t->orig[p]) > w)
+			w = digits(t->orig[p]);
+	char lab[32];
+	int lw = snprintf(lab, sizeof lab, "frame %u", s->nframes - 1);
+	if (lw < 5)
+		lw = 5;
+	size_t per = (size_t)((100 - lw) / (w + 1));
+	if (per < 1)
+		per = 1;
+	for (size_t b = 0; b < t->nrefs; b += per) {
+		size_t e = b + per < t->nrefs ? b + per : t->nrefs;
+		if (b)
+			putchar('\n');
+		printf("%-*s", lw, "ref");
+		for (size_t i = b; i < e; i++)
+			printf(" %*llu", w, (unsigned long long)t->orig[t->refs[i]]);
+		putchar('\n');
+		for (uint32_t f = 0; f < s->nframes; f++) {
+			snprintf(lab, sizeof lab, "frame %u", f);
+			printf("%-*s", lw, lab);
+			for (size_t i = b; i < e; i++) {
+				uint32_t p = s->cells[i * s->nframes + f];
+				if (p == RECLAIM_NO_FRAME)
+					printf(" %*s", w, "");
+				else
+					printf(" %*llu", w, (unsigned long long)t->orig[p]);
+			}
+			putchar('\n');
+		}
+		printf("%-*s", lw, "fault");
+		for (size_t i = b; i < e; i++)
+			printf(" %*s", w, s->fault[i] ? "F" : "");
+		putchar('\n');
+	}
+	putchar('\n');
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	const char *policy = NULL, *refs = NULL, *tracef = NULL, *fmtname = "auto";
+	uint64_t frames = 0, col = 0;
+	bool steps = false, json = false, timing = false, have_frames = false;
+	enum trace_format fmt = TRACE_AUTO;
+	json_t *params = json_object();
+	int rc = 2;
+	struct trace t = { 0 };
+	struct reclaim *r = NULL;
+	struct replay rp = { 0 };
+	struct steps st = { 0 };
+	struct mm_err e = { { 0 } };
+	bool rp_init = false;
+
+	if (!params)
+		return cli_usage_error("replay", "out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		int m;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			rc = 0;
+			goto out;
+		} else if (strcmp(a, "--steps") == 0) {
+			steps = true;
+		} else if (strcmp(a, "--json") == 0) {
+			json = true;
+		} else if (strcmp(a, "--time") == 0) {
+			timing = true;
+		} else if ((m = optval(argc, argv, &i, "--policy", &v)) != 0) {
+			if (m < 0)
+				goto missing;
+			policy = v;
+		} else if ((m = optval(argc, argv, &i, "--frames", &v)) != 0) {
+			if (m < 0)
+				goto missing;
+			if (parse_uint(v, 1, RECLAIM_NO_FRAME - 1, &frames) < 0) {
+				cli_usage_error("replay", "--frames: expected a number of frames in 1..%u, got \"%s\"",
+				     RECLAIM_NO_FRAME - 1, v);
+				goto out;
+			}
+			have_frames = true;
+		} else if ((m = optval(argc, argv, &i, "--refs", &v)) != 0) {
+			if (m < 0)
+				goto missing;
+			refs = v;
+		} else if ((m = optval(argc, argv, &i, "--trace", &v)) != 0) {
+			if (m < 0)
+				goto missing;
+			tracef = v;
+		} else if ((m = optval(argc, argv, &i, "--format", &v)) != 0) {
+			if (m < 0)
+				goto missing;
+			if (trace_format_parse(v, &fmt) < 0) {
+				cli_usage_error("replay", "--format: expected auto, plain, txt or csv, got \"%s\"", v);
+				goto out;
+			}
+			fmtname = v;
+		} else if ((m = optval(argc, argv, &i, "--obj-id-col", &v)) != 0) {
+			if (m < 0)
+				goto missing;
+			if (parse_uint(v, 1, 1000000, &col) < 0) {
+				cli_usage_error("replay", "--obj-id-col: expected a 1-based column number, got \"%s\"", v);
+				goto out;
+			}
+		} else if ((m = optval(argc, argv, &i, "--param", &v)) != 0) {
+			if (m < 0)
+				goto missing;
+			const char *eq = strchr(v, '=');
+			if (!eq || eq == v) {
+				cli_usage_error("replay", "--param: expected KEY=VALUE, got \"%s\"", v);
+				goto out;
+			}
+			char key[128];
+			snprintf(key, sizeof key, "%.*s", (int)(eq - v), v);
+			json_t *jv = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
+			if (!jv)
+				jv = json_string(eq + 1);
+			json_object_set_new(params, key, jv);
+		} else {
+			cli_usage_error("replay", "unknown option \"%s\"", a);
+			goto out;
+		}
+		continue;
+missing:
+		cli_usage_error("replay", "%s: expected a value", a);
+		goto out;
+	}
+	(void)fmtname;
+	if (!policy) {
+		cli_usage_error("replay", "--policy is required");
+		goto out;
+	}
+	if (!have_frames) {
+		cli_usage_error("replay", "--frames is required");
+		goto out;
+	}
+	if (!!refs == !!tracef) {
+		cli_usage_error("replay", "give exactly one of --refs and --trace");
+		goto out;
+	}
+	if (steps && json) {
+		cli_usage_error("replay", "--steps and --json cannot be combined");
+		goto out;
+	}
+	if (refs && (fmt != TRACE_AUTO || col)) {
+		cli_usage_error("replay", "--format and --obj-id-col apply to --trace only");
+		goto out;
+	}
+
+	double t0 = now_s();
+	int lrc = refs ? trace_from_string(&t, refs, "--refs", &e)
+		       : trace_load(&t, tracef, fmt, (int)col, &e);
+	double t1 = now_s();
+	if (lrc < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		goto out;
+	}
+	r = reclaim_create(policy, params, (uint32_t)frames, NULL,
+			   reclaim_find(policy) ? "--param" : "--policy", NULL, &e);
+	if (!r) {
+		fprintf(stderr, "%s\n", e.msg);
+		goto out;
+	}
+	if (replay_init(&rp, r, t.npages, NULL, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		goto out;
+	}
+	rp_init = true;
+	if (steps) {
+		if ((uint64_t)t.nrefs * frames > STEPS_MAX_CELLS) {
+			cli_usage_error("replay", "--steps is for small strings: %zu references x %llu frames is more "
+			     "than %llu cells", t.nrefs, (unsigned long long)frames,
+			     (unsigned long long)STEPS_MAX_CELLS);
+			goto out;
+		}
+		st.nframes = (uint32_t)frames;
+		st.cells = malloc(t.nrefs * frames * sizeof *st.cells);
+		st.fault = malloc(t.nrefs);
+		if (!st.cells || !st.fault) {
+			fprintf(stderr, "mmemu replay: out of memory\n");
+			goto out;
+		}
+	}
+	double t2 = now_s();
+	if (replay_prepare(&rp, t.refs, t.nrefs, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		goto out;
+	}
+	double t3 = now_s();
+	if (replay_run(&rp, t.refs, t.nrefs, steps ? record : NULL, &st, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		goto out;
+	}
+	double t4 = now_s();
+
+	double ratio = rp.refs ? (double)rp.faults / (double)rp.refs : 0;
+	json_t *eff = reclaim_params_json(r);
+	if (eff)
+		json_object_del(eff, "module");
+	if (json) {
+		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:o}",
+				      "policy", r->ops->name, "frames", (json_int_t)frames,
+				      "pages", (json_int_t)t.npages,
+				      "refs", (json_int_t)rp.refs, "faults", (json_int_t)rp.faults,
+				      "hits", (json_int_t)rp.hits, "miss_ratio", ratio,
+				      "params", eff ? eff : json_object());
+		char *s = o ? json_dumps(o, JSON_REAL_PRECISION(10)) : NULL;
+		if (!s) {
+			json_decref(o);
+			fprintf(stderr, "mmemu replay: out of memory\n");
+			goto out;
+		}
+		printf("%s\n", s);
+		free(s);
+		json_decref(o);
+	} else {
+		if (steps)
+			print_steps(&st, &t);
+		printf("policy     %s\n", r->ops->name);
+		if (eff && json_object_size(eff)) {
+			char *s = json_dumps(eff, JSON_COMPACT);
+			if (s)
+				printf("params     %s\n", s);
+			free(s);
+		}
+		printf("frames     %llu\n", (unsigned long long)frames);
+		printf("pages      %u\n", t.npages);
+		printf("refs       %llu\n", (unsigned long long)rp.refs);
+		printf("faults     %llu\n", (unsigned long long)rp.faults);
+		printf("hits       %llu\n", (unsigned long long)rp.hits);
+		printf("miss ratio %.4f\n", ratio);
+		json_decref(eff);
+	}
+	fflush(stdout);
+	if (timing) {
+		double n = rp.refs ? (double)rp.refs : 1;
+		fprintf(stderr, "load       %.3f ms (%zu refs, %.1f ns/ref)\n", (t1 - t0) * 1e3,
+			t.nrefs, (t1 - t0) * 1e9 / n);
+		if (r->ops->prepare)
+			fprintf(stderr, "prepare    %.3f ms (%.1f ns/ref)\n", (t3 - t2) * 1e3,
+				(t3 - t2) * 1e9 / n);
+		fprintf(stderr, "replay     %.3f ms (%.1f ns/ref, %.2f Mrefs/s)\n", (t4 - t3) * 1e3,
+			(t4 - t3) * 1e9 / n, n / (t4 - t3) / 1e6);
+	}
+	rc = 0;
+out:
+	free(st.cells);
+	free(st.fault);
+	if (rp_init)
+		replay_fini(&rp);
+	reclaim_destroy(r);
+	trace_free(&t);
+	json_decref(params);
+	return rc;
+}

@@ -1,0 +1,238 @@
+/*
+ * cmd_run.c - `mmemu run` and `mmemu validate`.
+ *
+ * run: load and validate every scenario first (bad input exits 2 before any
+ * simulation starts and before any output is written), then run every
+ * (kernel, point, run) in a child process, print a summary table and write one
+ * results file per scenario.  With -j N (N > 1) the simulations run in the
+ * sweep pool (emu/sweep.c); the results file is the same, byte for byte, apart
+ * from "host".
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/cli/cli.h"
+#include "emu/analysis/report.h"
+#include "emu/engine/results.h"
+#include "emu/engine/runner.h"
+#include "emu/engine/scenario.h"
+#include "emu/engine/sweep.h"
+
+int cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return 1;
+	return 0;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "mmemu %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see mmemu %s --help)\n", cmd);
+	return 2;
+}
+
+static const char run_usage[] =
+	"usage: mmemu run [-o OUT] [-q] [-j N] SCENARIO.json...\n"
+	"Run every (kernel, sweep point, run) of each scenario and write its results.\n"
+	"  -o OUT   results file (one scenario) or directory (several);\n"
+	"           default results/runs/NAME.json where NAME is the scenario file's name\n"
+	"  -q       no summary table\n"
+	"  -j N     run N simulations at a time in worker processes (default 1);\n"
+	"           a progress bar on a terminal (see also `mmemu sweep`)\n"
+	"Exit: 0 all runs succeeded, 1 a run failed, 2 bad input or usage.\n";
+
+static const char validate_usage[] =
+	"usage: mmemu validate SCENARIO.json...\n"
+	"Check scenarios without running them: every (kernel, sweep point) is loaded with\n"
+	"the same code a run uses. Prints one line per scenario.\n"
+	"Exit: 0 all valid, 2 the first error, as FILE: JSON.PATH: what was expected.\n";
+
+static void default_out(const char *file, const char *outopt, int many, char *buf, size_t len)
+{
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	char stem[256];
+	snprintf(stem, sizeof stem, "%s", base);
+	char *dot = strrchr(stem, '.');
+	if (dot && strcmp(dot, ".json") == 0)
+		*dot = '\0';
+	if (outopt && !many)
+		snprintf(buf, len, "%s", outopt);
+	else
+		snprintf(buf, len, "%s/%s.json", outopt ? outopt : "results/runs", stem);
+}
+
+static void print_summary(const struct scenario *sc, json_t *res)
+{
+	printf("%s  (%s)\n", sc->name, sc->file);
+	printf("  %-18s %-32s %4s  %s\n", "kernel", "point", "run", "primary metric");
+	size_t i;
+	json_t *run;
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		char *lbl = scenario_point_label(json_object_get(run, "point"));
+		json_t *p = json_object_get(run, "primary");
+		printf("  %-18s %-32s %4lld  %s = %.6g %s (%s is better)\n",
+		       json_string_value(json_object_get(run, "kernel")), lbl && *lbl ? lbl : "-",
+		       (long long)json_integer_value(json_object_get(run, "run")),
+		       json_string_value(json_object_get(p, "name")),
+		       json_number_value(json_object_get(p, "value")),
+		       json_string_value(json_object_get(p, "unit")),
+		       json_string_value(json_object_get(p, "better")));
+		free(lbl);
+	}
+}
+
+/* run -j N: every scenario's simulations in one pool, then write as the serial path does. */
+/* Write scenario @sc's results @res (NULL: a simulation failed) where -o says and
+ * print its summary.  Returns: 0, or 1 if there was nothing or it could not be written. */
+static int write_results(const struct scenario *sc, json_t *res, const char *out, int many,
+			 int quiet)
+{
+	struct mm_err e = { "" };
+	char path[1200];
+	if (!res)
+		return 1;
+	default_out(sc->file, out, many, path, sizeof path);
+	if (results_write(res, path, &e)) {
+		fprintf(stderr, "mmemu: %s\n", e.msg);
+		return 1;
+	}
+	if (!quiet) {
+		print_summary(sc, res);
+		printf("  results: %s\n", path);
+	}
+	return 0;
+}
+
+static int run_parallel(struct scenario *sc, int n, int jobs, const char *out, int quiet)
+{
+	struct sweep_job *sj = calloc((size_t)n, sizeof *sj);
+	struct sweep_opts o = { .jobs = jobs, .progress = SWEEP_PROGRESS_BAR };
+	struct mm_err e = { "" };
+	int rc = 0;
+	for (int i = 0; i < n; i++)
+		if (sweep_job_init(&sj[i], &sc[i], &e))
+			rc = 1;
+	if (rc == 0 && sweep_run(sj, n, &o, &e)) {
+		fprintf(stderr, "mmemu: %s\n", e.msg);
+		rc = 1;
+	}
+	for (int i = 0; rc == 0 && i < n; i++)
+		if (sj[i].nfailed)
+			rc = 1;
+	for (int i = 0; i < n; i++) {
+		json_t *res = sj[i].nfailed ? NULL : sweep_merge(&sj[i]);
+		rc |= write_results(&sc[i], res, out, n > 1, quiet);
+		json_decref(res);
+		sweep_job_free(&sj[i]);
+	}
+	free(sj);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *out = NULL;
+	int quiet = 0, opt, jobs = 1;
+	long l;
+	if (cli_wants_help(argc, argv)) {
+		fputs(run_usage, stdout);
+		return 0;
+	}
+	optind = 1;
+	while ((opt = getopt(argc, argv, "o:qj:")) != -1) {
+		switch (opt) {
+		case 'o': out = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'j':
+			if (report_parse_long(optarg, 1, 1024, &l)) {
+				fprintf(stderr, "mmemu run: -j: expected an integer in [1, 1024], not \"%s\"\n", optarg);
+				return 2;
+			}
+			jobs = (int)l;
+			break;
+		default: fputs(run_usage, stderr); return 2;
+		}
+	}
+	int n = argc - optind;
+	if (n < 1) {
+		fputs(run_usage, stderr);
+		return 2;
+	}
+	struct scenario *sc = calloc((size_t)n, sizeof *sc);
+	struct mm_err e = { "" };
+	for (int i = 0; i < n; i++) {
+		if (scenario_load(&sc[i], argv[optind + i], &e)) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			for (int j = 0; j < i; j++)
+				scenario_free(&sc[j]);
+			free(sc);
+			return 2;
+		}
+	}
+	if (jobs > 1) {
+		int rc = run_parallel(sc, n, jobs, out, quiet);
+		for (int i = 0; i < n; i++)
+			scenario_free(&sc[i]);
+		free(sc);
+		return rc;
+	}
+	int rc = 0;
+	for (int i = 0; i < n; i++) {
+		json_t *res = results_new(&sc[i]);
+		int failed = 0;
+		for (int k = 0; k < sc[i].nsims; k++) {
+			struct scenario_sim *ss = &sc[i].sims[k];
+			json_t *r;
+			double t0 = now_seconds();
+			if (runner_run(ss->spec, sc[i].file, &r, &e) != RUNNER_OK) {
+				char *lbl = scenario_point_label(ss->point);
+				fprintf(stderr, "mmemu: %s: kernel %s, point %s, run %d: %s\n", sc[i].file,
+					ss->kernel, lbl ? lbl : "", ss->run, e.msg);
+				free(lbl);
+				failed = 1;
+				continue;
+			}
+			results_add_run(res, ss, r, now_seconds() - t0);
+		}
+		rc |= write_results(&sc[i], failed ? NULL : res, out, n > 1, quiet);
+		json_decref(res);
+	}
+	for (int i = 0; i < n; i++)
+		scenario_free(&sc[i]);
+	free(sc);
+	return rc;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		fputs(validate_usage, stdout);
+		return 0;
+	}
+	if (argc < 2) {
+		fputs(validate_usage, stderr);
+		return 2;
+	}
+	for (int i = 1; i < argc; i++) {
+		struct scenario sc;
+		struct mm_err e = { "" };
+		if (scenario_load(&sc, argv[i], &e)) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			return 2;
+		}
+		printf("%s: ok: \"%s\", %d kernels x %d points x %lld runs = %d simulations\n", argv[i],
+		       sc.name, sc.nkernels, sc.npoints, (long long)sc.runs, sc.nsims);
+		scenario_free(&sc);
+	}
+	return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * output.h - how every file mmemu writes reaches the disk: the results format
+ * tag and JSON layout shared by the writer (emu/engine) and the readers
+ * (emu/analysis), directory creation, and one atomic writer.
+ */
+#ifndef MMEMU_OUTPUT_H
+#define MMEMU_OUTPUT_H
+
+#include <stddef.h>
+
+#include "emu/core/err.h"
+
+#define RESULTS_FORMAT "mmemu-results/1"
+
+/** results_dump_flags() - Returns: the jansson flags every mmemu JSON file uses. */
+size_t results_dump_flags(void);
+
+/** mkdir_p() - create @dir and its parents. Returns: 0 or -1 (errno set). */
+int mkdir_p(const char *dir);
+
+/**
+ * out_write_text() - write @text to @path, creating its directory.  A regular
+ * file (or a missing one) is replaced atomically: written to PATH.tmp.PID and
+ * renamed over it, so readers never see half a file.  Anything else that exists
+ * at @path (a device such as /dev/stdout, a FIFO) is written in place, never
+ * replaced by a rename.
+ * Returns: 0, or -1 with @e naming @path.
+ */
+int out_write_text(const char *path, const char *text, struct mm_err *e);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * timemodel.c - paying pending cycles on the simulated CPU, and the lookahead
+ * that lets an actor skip payments nobody could observe (see timemodel.h).
+ */
+#include "emu/core/timemodel.h"
+
+#include <math.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+
+void tm_init(struct tm *t, double quantum_s, double clock_hz)
+{
+	t->pending = 0;
+	t->wait = 0;
+	t->quantum = quantum_s * clock_hz;
+	t->clock = clock_hz;
+	t->paid = 0;
+	t->executes = 0;
+	t->deferred = 0;
+	t->sharers = NULL;
+	t->pay = NULL;
+	t->w = NULL;
+	t->slot = -1;
+	t->wake = 0;
+	t->ahead = 0;
+	t->check = t->quantum;
+}
+
+void tm_world_init(struct tm_world *w, double end)
+{
+	w->n = 0;
+	w->ndead = 0;
+	w->off = 0;
+	w->end = end > 0 ? end : INFINITY;
+}
+
+int tm_world_add(struct tm_world *w, double *wake)
+{
+	if (w->n >= TM_MAX_PEERS)
+		return -1;
+	struct tm_peer *p = &w->peer[w->n];
+	p->wake = wake;
+	p->w = w;
+	p->hooked = 0;
+	p->dead = 0;
+	return (int)w->n++;
+}
+
+static void peer_exit(int failed, void *data)
+{
+	struct tm_peer *p = data;
+	(void)failed;
+	p->dead = 1;
+	p->w->ndead++;
+}
+
+void tm_world_hook(struct tm_world *w, int i)
+{
+	if (i < 0 || w->peer[i].hooked)
+		return;
+	w->peer[i].hooked = 1;
+	sg_actor_on_exit(peer_exit, &w->peer[i]);
+}
+
+int tm_join(struct tm *t, struct tm_world *w)
+{
+	int i = tm_world_add(w, &t->wake);
+	if (i < 0)
+		return -1;
+	t->w = w;
+	t->slot = i;
+	return 0;
+}
+
+void tm_woken(double *wake)
+{
+	*wake = simgrid_get_clock();
+}
+
+double tm_now(const struct tm *t)
+{
+	return simgrid_get_clock() + t->wait + t->pending / t->clock;
+}
+
+/* Spend @c cycles on the actor's CPU, then wait @w more seconds: through the pay
+ * hook or an execution when the CPU is shared (then a separate sleep for @w), else
+ * one sleep for both, whose end is published as the actor's wake time. */
+static void spend(struct tm *t, double c, double w)
+{
+	if (t->pay || !t->sharers || *t->sharers > 1) {
+		if (t->pay)
+			t->pay(t, c);
+		else
+			sg_actor_execute(c);
+		if (!(w > 0))
+			return;
+		c = 0;   /* only waits are left (a looking-ahead actor is never here) */
+	}
+	double d = c / t->clock + w;
+	t->wake = simgrid_get_clock() + d;   /* others may run until then */
+	sg_actor_sleep_for(d);
+}
+
+void tm_pay(struct tm *t, double c)
+{
+	spend(t, c, 0);
+}
+
+void tm_pay_pending(struct tm *t)
+{
+	double c = t->pending, w = t->wait;
+	t->pending = 0;
+	t->wait = 0;
+	t->paid += c;
+	t->executes++;
+	spend(t, c, w);
+}
+
+double tm_horizon(const struct tm *t)
+{
+	struct tm_world *w = t->w;
+	if (!w || w->off || t->pay || !t->sharers || *t->sharers > 1)
+		return -INFINITY;
+	tm_world_hook(w, t->slot);
+	if (sg_actor_count() != w->n - w->ndead)
+		return -INFINITY;
+	double h = w->end;
+	for (unsigned i = 0; i < w->n; i++)
+		if ((int)i != t->slot && !w->peer[i].dead && *w->peer[i].wake < h)
+			h = *w->peer[i].wake;
+	return h;
+}
+
+void tm_look(struct tm *t)
+{
+	if (t->pending != t->pending || (!(t->pending > 0) && !(t->wait > 0))) {
+		tm_sync(t);   /* nothing to defer (or NaN: paid as it always was) */
+		return;
+	}
+	double now = simgrid_get_clock();
+	/* cycles that fit before anyone else can act */
+	double room = (tm_horizon(t) - now - t->wait) * t->clock;
+	if (t->pending < room) {
+		t->ahead = room;
+		t->check = room > t->quantum ? room : t->quantum;
+		t->deferred++;
+		return;
+	}
+	tm_sync(t);
+}
+
+void tm_defer_wait(struct tm *t, double s)
+{
+	t->wait += s;
+	t->ahead = 0;          /* the room left before the horizon shrank: look again */
+	t->check = t->quantum;
+}

@@ -1,0 +1,497 @@
+/*
+ * scenario.c - loading, validating and expanding scenario files (see scenario.h).
+ */
+#include "emu/engine/scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "emu/core/rng.h"
+#include "emu/engine/engine.h"
+
+static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
+					"sweep", "runs", "seed", "engine", NULL };
+
+static int check_keys(json_t *o, const char *const *keys, const char *file, const char *path,
+		      struct mm_err *e)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(o, key, v) {
+		int ok = 0;
+		for (int i = 0; keys[i]; i++)
+			ok |= strcmp(keys[i], key) == 0;
+		if (!ok) {
+			char sub[256], list[256] = "";
+			snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", key);
+			for (int i = 0; keys[i]; i++) {
+				size_t n = strlen(list);
+				snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", keys[i]);
+			}
+			return mm_errf(e, file, sub, "unknown key (expected one of: %s)", list);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Set dotted @path (relative to @root) to @val, creating objects on the way.
+ * Returns: 0, or -1 when a value on the way is not an object; then @where receives
+ * the leading part of @path that names that value.
+ */
+static int set_path(json_t *root, const char *path, json_t *val, char *where, size_t wlen)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", path);
+	json_t *o = root;
+	char *save, *tok = strtok_r(buf, ".", &save);
+	while (tok) {
+		char *next = strtok_r(NULL, ".", &save);
+		if (!next)
+			return json_object_set(o, tok, val);
+		json_t *c = json_object_get(o, tok);
+		if (!c) {
+			c = json_object();
+			json_object_set_new(o, tok, c);
+		} else if (!json_is_object(c)) {
+			snprintf(where, wlen, "%.*s", (int)(tok - buf + strlen(tok)), path);
+			return -1;
+		}
+		o = c;
+		tok = next;
+	}
+	snprintf(where, wlen, "%s", path);
+	return -1;
+}
+
+/* Merge object @over into @base recursively (objects merge, anything else replaces). */
+static void merge(json_t *base, json_t *over)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(over, key, v) {
+		json_t *b = json_object_get(base, key);
+		if (json_is_object(b) && json_is_object(v))
+			merge(b, v);
+		else
+			json_object_set(base, key, v);
+	}
+}
+
+char *scenario_point_label(const json_t *point)
+{
+	size_t cap = 256, n = 0;
+	char *s = malloc(cap);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)point, key, v) {
+		char *val = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		const char *shortkey = strrchr(key, '.');
+		shortkey = shortkey ? shortkey + 1 : key;
+		size_t need = n + strlen(shortkey) + strlen(val ? val : "") + 4;
+		if (need > cap) {
+			cap = need * 2;
+			char *t = realloc(s, cap);
+			if (!t) {
+				free(val);
+				free(s);
+				return NULL;
+			}
+			s = t;
+		}
+		n += (size_t)sprintf(s + n, "%s%s=%s", n ? " " : "", shortkey, val ? val : "");
+		free(val);
+	}
+	return s;
+}
+
+static int load_json(const char *file, json_t **out, struct mm_err *e)
+{
+	json_error_t je;
+	struct stat st;
+	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode))
+		return mm_errf(e, file, NULL, "expected a scenario file, got a directory");
+	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		if (je.line < 1)
+			return mm_errf(e, file, NULL, "%s", je.text);
+		char where[64];
+		snprintf(where, sizeof where, "line %d", je.line);
+		return mm_errf(e, file, where, "%s", je.text);
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return mm_errf(e, file, "(top)", "expected a JSON object");
+	}
+	*out = root;
+	return 0;
+}
+
+/* For a sweep key "kernels.NAME.PARAM", find the kernel NAME (which may itself
+ * contain dots: the longest kernel name that fits wins).
+ * Returns: the PARAM part, or NULL if no kernel matches; *kn gets the name. */
+static const char *sweep_kernel(json_t *root, const char *key, const char **kn)
+{
+	const char *best = NULL, *name;
+	size_t bestlen = 0;
+	json_t *v;
+	json_object_foreach(json_object_get(root, "kernels"), name, v) {
+		size_t n = strlen(name);
+		if (strncmp(key + 8, name, n) == 0 && key[8 + n] == '.' && key[9 + n] && n >= bestlen) {
+			best = name;
+			bestlen = n;
+		}
+	}
+	*kn = best;
+	return best ? key + 9 + bestlen : NULL;
+}
+
+/* Validate the sweep section. Returns: number of points, or -1. */
+static int check_sweep(json_t *sweep, json_t *root, const char *file, struct mm_err *e)
+{
+	int points = 1;
+	if (!sweep)
+		return 1;
+	if (!json_is_object(sweep))
+		return mm_errf(e, file, "sweep", "expected an object mapping parameter paths to arrays");
+	const char *key;
+	json_t *v;
+	json_object_foreach(sweep, key, v) {
+		char sub[300];
+		snprintf(sub, sizeof sub, "sweep.%s", key);
+		int ok = strncmp(key, "machine.", 8) == 0 || strncmp(key, "workload.", 9) == 0 ||
+			 strncmp(key, "engine.", 7) == 0 || strncmp(key, "kernels.", 8) == 0;
+		if (!ok || key[strlen(key) - 1] == '.' || strstr(key, ".."))
+			return mm_errf(e, file, sub,
+				       "expected a parameter path starting with machine., workload., engine. or kernels.NAME.");
+		if (strcmp(key, "workload.type") == 0)
+			return mm_errf(e, file, sub, "the workload type cannot be swept");
+		if (strncmp(key, "kernels.", 8) == 0) {
+			const char *kn;
+			if (!sweep_kernel(root, key, &kn))
+				return mm_errf(e, file, sub, "expected kernels.NAME.PARAM with NAME a kernel of this scenario");
+		}
+		if (!json_is_array(v) || json_array_size(v) == 0)
+			return mm_errf(e, file, sub, "expected a non-empty array of values");
+		if (json_array_size(v) > 10000 || points > 100000 / (int)json_array_size(v))
+			return mm_errf(e, file, sub, "the sweep has too many points (limit 100000)");
+		points *= (int)json_array_size(v);
+	}
+	return points;
+}
+
+/*
+ * Build the spec of (kernel @kname, point @pi, run @run).  Order of application:
+ * the point's kernels.NAME.* values go into the kernel section first, then the
+ * kernel's machine overrides are merged into the machine section, then the point's
+ * machine.*, workload.* and engine.* values are set.
+ * Returns: the spec, or NULL with @e naming the sweep key that cannot be applied.
+ */
+static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, int run,
+			 int64_t seed, json_t **point_out, const char *file, struct mm_err *e)
+{
+	json_t *spec = json_object();
+	json_t *machine = json_deep_copy(json_object_get(root, "machine"));
+	json_t *kcfg = json_deep_copy(kobj);
+	json_t *point = json_object();
+	json_t *sweep = json_object_get(root, "sweep");
+	char where[256], sub[300];
+	int bad = 0;
+	size_t bk = 0;   /* the sweep key that cannot be applied */
+
+	json_object_set_new(spec, "kernel", json_string(kname));
+	json_object_set_new(spec, "seed", json_integer(seed));
+	json_object_set_new(spec, "run", json_integer(run));
+	json_object_set_new(spec, "machine", machine);
+	json_object_set_new(spec, "kernel_cfg", kcfg);
+	json_object_set_new(spec, "workload", json_deep_copy(json_object_get(root, "workload")));
+	json_t *eng = json_object_get(root, "engine");
+	json_object_set_new(spec, "engine", eng ? json_deep_copy(eng) : json_object());
+
+	/* cartesian product, last key fastest: compute the per-key index from the back */
+	size_t nkeys = sweep ? json_object_size(sweep) : 0;
+	const char **keys = calloc(nkeys + 1, sizeof *keys);
+	json_t **vals = calloc(nkeys + 1, sizeof *vals);
+	int *idx = calloc(nkeys + 1, sizeof *idx);
+	if (!keys || !vals || !idx) {
+		mm_errf(e, file, NULL, "out of memory");
+		bad = 1;
+		goto out;
+	}
+	size_t k = 0;
+	const char *key;
+	json_t *v;
+	if (sweep)
+		json_object_foreach(sweep, key, v) {
+			keys[k] = key;
+			vals[k++] = v;
+		}
+	int rest = pi;
+	for (size_t i = nkeys; i-- > 0;) {
+		int n = (int)json_array_size(vals[i]);
+		idx[i] = rest % n;
+		rest /= n;
+	}
+	for (size_t i = 0; i < nkeys; i++)
+		json_object_set(point, keys[i], json_array_get(vals[i], (size_t)idx[i]));
+	/* 1. this kernel's own sweep keys */
+	for (size_t i = 0; i < nkeys && !bad; i++) {
+		json_t *val = json_array_get(vals[i], (size_t)idx[i]);
+		if (strncmp(keys[i], "kernels.", 8) != 0)
+			continue;
+		const char *kn;
+		const char *param = sweep_kernel(root, keys[i], &kn);
+		if (param && strcmp(kn, kname) == 0 &&
+		    set_path(kcfg, param, val, where, sizeof where)) {
+			bad = 1;
+			bk = i;
+		}
+	}
+	if (bad) {
+		snprintf(sub, sizeof sub, "kernels.%s.%s", kname, where);
+		goto notobj;
+	}
+	/* 2. the kernel's machine overrides */
+	json_t *kmach = json_object_get(kcfg, "machine");
+	if (kmach && !json_is_object(kmach)) {
+		snprintf(sub, sizeof sub, "kernels.%s.machine", kname);
+		bad = 1;
+		for (size_t i = 0; i < nkeys; i++)
+			if (strncmp(keys[i], sub, strlen(sub)) == 0)
+				bk = i;
+		goto notobj;
+	}
+	if (kmach && json_is_object(machine))
+		merge(machine, kmach);
+	json_object_del(kcfg, "machine");
+	/* 3. machine, workload and engine sweep keys */
+	for (size_t i = 0; i < nkeys && !bad; i++) {
+		json_t *val = json_array_get(vals[i], (size_t)idx[i]);
+		if (strncmp(keys[i], "kernels.", 8) == 0)
+			continue;
+		if (set_path(spec, keys[i], val, where, sizeof where)) {
+			bad = 1;
+			bk = i;
+		}
+	}
+	if (bad) {
+		snprintf(sub, sizeof sub, "%s", where);
+		goto notobj;
+	}
+	goto out;
+notobj: {
+		char *lbl = scenario_point_label(point);
+		char spath[300];
+		size_t wl = strlen(sub);
+		int hint = wl >= 8 && strcmp(sub + wl - 8, ".reclaim") == 0;
+		snprintf(spath, sizeof spath, "sweep.%s", keys[bk] ? keys[bk] : "");
+		mm_errf(e, file, spath, "cannot apply sweep point %d (%s): %s is not an object%s", pi,
+			lbl ? lbl : "", sub,
+			hint ? " (write the module as {\"module\": NAME} to sweep its parameters)" : "");
+		free(lbl);
+	}
+out:
+	free(keys);
+	free(vals);
+	free(idx);
+	if (bad) {
+		json_decref(spec);
+		json_decref(point);
+		return NULL;
+	}
+	*point_out = point;
+	return spec;
+}
+
+/*
+ * After a failed sim_prepare of kernel @kname: when the error names machine.KEY and
+ * KEY came from the kernel's machine overrides (and not from the sweep point),
+ * rewrite the path to kernels.NAME.machine.KEY, where the user wrote the value.
+ */
+static void blame_override(struct mm_err *e, const char *file, const char *kname,
+			   json_t *kobj, json_t *point)
+{
+	json_t *kmach = json_object_get(kobj, "machine");
+	char prefix[MM_ERR_MAX], key[128], swept[160];
+	snprintf(prefix, sizeof prefix, "%s: machine.", file);
+	size_t pl = strlen(prefix);
+	if (!json_is_object(kmach) || strncmp(e->msg, prefix, pl) != 0)
+		return;
+	size_t kl = strcspn(e->msg + pl, ".[: ");
+	if (kl == 0 || kl >= sizeof key)
+		return;
+	memcpy(key, e->msg + pl, kl);
+	key[kl] = '\0';
+	snprintf(swept, sizeof swept, "machine.%s", key);
+	const char *pk;
+	json_t *pv;
+	json_object_foreach(point, pk, pv)
+		if (strcmp(pk, swept) == 0 ||
+		    (strncmp(pk, swept, strlen(swept)) == 0 && pk[strlen(swept)] == '.'))
+			return;
+	if (!json_object_get(kmach, key))
+		return;
+	char rest[MM_ERR_MAX];
+	snprintf(rest, sizeof rest, "%s", e->msg + pl);
+	char out[3 * MM_ERR_MAX];
+	snprintf(out, sizeof out, "%s: kernels.%s.machine.%s", file, kname, rest);
+	out[sizeof e->msg - 1] = '\0';
+	memcpy(e->msg, out, sizeof e->msg);
+}
+
+int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
+{
+	memset(sc, 0, sizeof *sc);
+	sc->file = strdup(file);
+	if (!sc->file)
+		return mm_errf(e, file, NULL, "out of memory");
+	if (load_json(file, &sc->root, e))
+		goto fail;
+	json_t *root = sc->root;
+	if (check_keys(root, top_keys, file, "", e))
+		goto fail;
+
+	json_t *name = json_object_get(root, "name");
+	if (!name) {
+		mm_errf(e, file, "name", "missing (expected a string)");
+		goto fail;
+	}
+	if (!json_is_string(name) || !*json_string_value(name)) {
+		mm_errf(e, file, "name", "expected a non-empty string");
+		goto fail;
+	}
+	sc->name = json_string_value(name);
+	json_t *desc = json_object_get(root, "description");
+	if (desc && !json_is_string(desc)) {
+		mm_errf(e, file, "description", "expected a string");
+		goto fail;
+	}
+	static const char *const req[] = { "machine", "kernels", "workload", NULL };
+	for (int i = 0; req[i]; i++) {
+		json_t *o = json_object_get(root, req[i]);
+		if (!o) {
+			mm_errf(e, file, req[i], "missing (expected an object)");
+			goto fail;
+		}
+		if (!json_is_object(o)) {
+			mm_errf(e, file, req[i], "expected an object");
+			goto fail;
+		}
+	}
+	json_t *runs = json_object_get(root, "runs");
+	sc->runs = 1;
+	if (runs) {
+		if (!json_is_integer(runs) || json_integer_value(runs) < 1 ||
+		    json_integer_value(runs) > 1000) {
+			mm_errf(e, file, "runs", "expected an integer in [1, 1000]");
+			goto fail;
+		}
+		sc->runs = json_integer_value(runs);
+	}
+	json_t *seed = json_object_get(root, "seed");
+	sc->seed = 1;
+	if (seed) {
+		if (!json_is_integer(seed) || json_integer_value(seed) < 0) {
+			mm_errf(e, file, "seed", "expected a non-negative integer");
+			goto fail;
+		}
+		sc->seed = json_integer_value(seed);
+	}
+	json_t *kernels = json_object_get(root, "kernels");
+	sc->nkernels = (int)json_object_size(kernels);
+	if (sc->nkernels == 0) {
+		mm_errf(e, file, "kernels", "expected at least one kernel");
+		goto fail;
+	}
+	const char *kname;
+	json_t *kobj;
+	json_object_foreach(kernels, kname, kobj) {
+		char sub[256];
+		snprintf(sub, sizeof sub, "kernels.%s", kname);
+		if (!*kname || kname[strlen(kname) - 1] == '.') {
+			mm_errf(e, file, sub, "expected a non-empty kernel name not ending in a dot");
+			goto fail;
+		}
+		if (!json_is_object(kobj)) {
+			mm_errf(e, file, sub, "expected an object");
+			goto fail;
+		}
+		json_t *km = json_object_get(kobj, "machine");
+		if (km && !json_is_object(km)) {
+			snprintf(sub, sizeof sub, "kernels.%s.machine", kname);
+			mm_errf(e, file, sub, "expected an object of machine overrides");
+			goto fail;
+		}
+	}
+	sc->npoints = check_sweep(json_object_get(root, "sweep"), root, file, e);
+	if (sc->npoints < 0)
+		goto fail;
+
+	char *canon = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT);
+	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
+	free(canon);
+
+	sc->nsims = sc->nkernels * sc->npoints * (int)sc->runs;
+	if (sc->nsims > 100000) {
+		mm_errf(e, file, "runs", "too many simulations (%d; limit 100000)", sc->nsims);
+		goto fail;
+	}
+	sc->sims = calloc((size_t)sc->nsims, sizeof *sc->sims);
+	if (!sc->sims) {
+		mm_errf(e, file, NULL, "out of memory");
+		goto fail;
+	}
+	int n = 0;
+	json_object_foreach(kernels, kname, kobj) {
+		for (int p = 0; p < sc->npoints; p++) {
+			for (int r = 0; r < sc->runs; r++) {
+				struct scenario_sim *ss = &sc->sims[n++];
+				ss->kernel = kname;
+				ss->point_index = p;
+				ss->run = r;
+				ss->spec = make_spec(root, kname, kobj, p, r, sc->seed, &ss->point, file, e);
+				if (!ss->spec) {
+					ss->point = NULL;
+					goto fail;
+				}
+				if (r > 0)
+					continue;   /* runs differ only in their index */
+				struct sim_state s;
+				if (sim_prepare(&s, ss->spec, file, e)) {
+					sim_release(&s);
+					blame_override(e, file, kname, kobj, ss->point);
+					if (json_object_size(ss->point)) {
+						char *lbl = scenario_point_label(ss->point);
+						size_t len = strlen(e->msg);
+						snprintf(e->msg + len, sizeof e->msg - len, " (sweep point %d: %s)",
+							 p, lbl ? lbl : "");
+						free(lbl);
+					}
+					goto fail;
+				}
+				sim_release(&s);
+			}
+		}
+	}
+	return 0;
+fail:
+	scenario_free(sc);
+	return -1;
+}
+
+void scenario_free(struct scenario *sc)
+{
+	for (int i = 0; sc->sims && i < sc->nsims; i++) {
+		json_decref(sc->sims[i].spec);
+		json_decref(sc->sims[i].point);
+	}
+	free(sc->sims);
+	json_decref(sc->root);
+	free(sc->file);
+	memset(sc, 0, sizeof *sc);
+}

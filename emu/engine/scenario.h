@@ -1,0 +1,51 @@
+/*
+ * scenario.h - scenario files: load, validate, expand the sweep.
+ *
+ * A scenario is {name, description?, machine, kernels, workload, sweep?, runs?,
+ * seed?, engine?}.  Expansion yields one spec per (kernel, sweep point, run), in
+ * that nesting order (kernels in file order, sweep points as the cartesian
+ * product with the first sweep key varying slowest, then runs).  Every spec is
+ * validated with the same loaders a run uses, so `validate` and `run` agree.
+ */
+#ifndef MMEMU_SCENARIO_H
+#define MMEMU_SCENARIO_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "emu/core/err.h"
+
+struct scenario_sim {
+	const char *kernel;   /* points into root */
+	json_t *point;        /* {"sweep.key": value, ...} */
+	int point_index;
+	int run;
+	json_t *spec;         /* materialised: kernel, seed, run, machine, kernel_cfg, workload, engine */
+};
+
+struct scenario {
+	char *file;
+	json_t *root;
+	const char *name;
+	char hash[17];        /* FNV-1a 64 of the canonical (sorted, compact) JSON */
+	int64_t runs;
+	int64_t seed;
+	int nkernels, npoints;
+	int nsims;
+	struct scenario_sim *sims;
+};
+
+/**
+ * scenario_load() - read, validate and expand @file.
+ * Returns: 0, or -1 with @e holding one line "FILE: PATH: what was expected".
+ */
+int scenario_load(struct scenario *sc, const char *file, struct mm_err *e);
+
+/** scenario_free() - release everything scenario_load() allocated. */
+void scenario_free(struct scenario *sc);
+
+/** scenario_point_label() - Returns: a short text for a sweep point ("range_mb=[100,1000]"), malloc'ed. */
+char *scenario_point_label(const json_t *point);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * sweep.h - run many simulations in parallel worker processes (libevent pool).
+ *
+ * A pool takes one or more loaded scenarios and runs every (kernel, point, run)
+ * that is not already finished, at most @jobs at a time.  Each worker is a
+ * runner_spawn() child; a libevent loop watches the workers' pipes, SIGCHLD and
+ * per-simulation time-outs (SIGKILL on expiry).  When a keep directory is given,
+ * each finished simulation is written at once to DIR/STEM.d/NNNN.json (NNNN = its
+ * index in scenario expansion; temp file + rename), and simulations whose file is
+ * already there (same scenario hash and tool version) are reused, not rerun: a
+ * killed sweep resumes where it stopped.  sweep_merge() builds the same results
+ * document a serial `mmemu run` builds, runs ordered by expansion index.
+ */
+#ifndef MMEMU_SWEEP_H
+#define MMEMU_SWEEP_H
+
+#include <jansson.h>
+
+#include "emu/core/err.h"
+#include "emu/engine/scenario.h"
+
+enum sweep_progress {
+	SWEEP_PROGRESS_NONE = 0,   /* nothing but failures */
+	SWEEP_PROGRESS_AUTO,       /* a bar on a terminal (isatty(2)), plain lines otherwise */
+	SWEEP_PROGRESS_BAR,        /* a bar on a terminal, nothing otherwise */
+};
+
+struct sweep_opts {
+	int jobs;                  /* worker processes, >= 1 */
+	double timeout;            /* seconds per simulation; 0 = none */
+	const char *keep_dir;      /* per-simulation files under DIR/STEM.d/, or NULL */
+	enum sweep_progress progress;
+	int fresh;                 /* rerun even simulations already kept */
+};
+
+enum sweep_state { SWEEP_PENDING = 0, SWEEP_RAN, SWEEP_REUSED, SWEEP_FAILED };
+
+struct sweep_sim {
+	enum sweep_state state;
+	json_t *result;            /* the simulation's result object (owned) */
+	double wall;               /* host seconds it took */
+	char *error;               /* when failed (malloc'ed) */
+};
+
+/** struct sweep_job - one scenario in a pool. */
+struct sweep_job {
+	const struct scenario *sc;
+	char dir[1100];            /* DIR/STEM.d or "" */
+	struct sweep_sim *sims;    /* sc->nsims entries */
+	int nran, nreused, nfailed;
+};
+
+/**
+ * sweep_job_init() - prepare @j for scenario @sc.
+ * Returns: 0, or -1 with @e set (out of memory).
+ */
+int sweep_job_init(struct sweep_job *j, const struct scenario *sc, struct mm_err *e);
+
+/** sweep_job_free() - release the results @j holds. */
+void sweep_job_free(struct sweep_job *j);
+
+/**
+ * sweep_run() - run every unfinished simulation of @jobs in a worker pool.
+ * Failures are printed on stderr as they happen ("mmemu: FILE: kernel K, point P,
+ * run R: why") and recorded; the other simulations still run.
+ * Returns: 0 when the pool ran (check each job's nfailed), -1 with @e set when it
+ * could not (no event base, cannot create the keep directory).
+ */
+int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, struct mm_err *e);
+
+/**
+ * sweep_merge() - the results document of a job whose simulations all finished.
+ * Returns: a new document (runs in expansion order, "host" from the walls), or
+ * NULL when a simulation failed or is missing.
+ */
+json_t *sweep_merge(const struct sweep_job *j);
+
+/**
+ * sweep_merge_partial() - like sweep_merge(), with only the simulations that have
+ * a result (for reports on an incomplete sweep; never written as a results file).
+ * Returns: a new document.
+ */
+json_t *sweep_merge_partial(const struct sweep_job *j);
+
+/**
+ * sweep_stem() - the scenario file's name without directories and ".json".
+ * Returns: @buf.
+ */
+char *sweep_stem(const char *file, char *buf, size_t len);
+
+#endif
