@@ -17,7 +17,7 @@
  * requester's host and ties at one simulated time resolve in another order (one
  * last-digit change in lru_lock_wait_s of seed 001's reaim runs).
  *
- * Lookahead (emu/timemodel.h): the driver publishes when it can next act: the end
+ * Lookahead (emu/core/timemodel.h): the driver publishes when it can next act: the end
  * of the positioning sleep, a lower bound of the transfer's end, +inf while idle;
  * it sets a requester's wake slot to now when it completes its request.
  */

@@ -2,10 +2,10 @@
  * machine.c - loading and echoing the machine section (see machine.h).
  *
  * machine.variation is read here by hand rather than through a params table: its
- * values are percentages ("0.5%"), a unit emu/params.c does not have, and a bare
+ * values are percentages ("0.5%"), a unit emu/core/params.c does not have, and a bare
  * number would be ambiguous (0.5 = 0.5% or 50%?), so only strings with "%" (and
  * the number 0) are accepted.  The per-run factors are drawn from named streams of
- * emu/rng.c, so they depend only on (scenario seed, run index): the same for every
+ * emu/core/rng.c, so they depend only on (scenario seed, run index): the same for every
  * kernel at one run index (the same "host" runs each kernel, as in an A/B test on
  * one box), different between run indexes.  One clock factor for the whole machine,
  * not one per CPU: the CPUs of an SMP box share one clock source and one memory
@@ -104,7 +104,7 @@ int machine_parse_percent(json_t *v, double *out)
 	if (!json_is_string(v))
 		return -1;
 	const char *s = json_string_value(v);
-	/* a plain decimal number: no sign, no hex, no "inf"/"nan" (as emu/params.c) */
+	/* a plain decimal number: no sign, no hex, no "inf"/"nan" (as emu/core/params.c) */
 	if (!isdigit((unsigned char)s[0]) && !(s[0] == '.' && isdigit((unsigned char)s[1])))
 		return -1;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))

@@ -17,12 +17,14 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -589,6 +591,76 @@ static void determinism(void **state)
  * A simulation that fails at run time exits 1 and writes no results: here the child
  * cannot create SimGrid's platform file because $TMPDIR does not exist.
  */
+/* The pids of @pid's children (Linux /proc), at most @max. Returns: how many. */
+static int children_of(pid_t pid, pid_t *out, int max)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	FILE *f = fopen(path, "r");
+	int n = 0;
+	if (!f)
+		return 0;
+	while (n < max && fscanf(f, "%d", &out[n]) == 1)
+		n++;
+	fclose(f);
+	return n;
+}
+
+/* Killing `mmemu run` kills the simulation it is running (issue 17: a hung worker
+ * outlived its killed parent).  This process becomes the subreaper, so an
+ * orphaned worker would be reparented here and still be running after 5 s. */
+static void killed_run_takes_children(void **state)
+{
+	(void)state;
+	char scen[200], outfile[200];
+	snprintf(scen, sizeof scen, "%s/long.json", tmpdir);
+	snprintf(outfile, sizeof outfile, "%s/long-out.json", tmpdir);
+	json_t *sc = json_load_file("scenarios/teaching/2read-small.json", 0, NULL);
+	assert_non_null(sc);
+	json_object_del(sc, "sweep");
+	json_object_set_new(json_object_get(sc, "workload"), "duration", json_string("100000s"));
+	json_object_set_new(json_object_get(sc, "workload"), "range_mb", json_pack("[i,i]", 16, 56));
+	json_object_del(json_object_get(sc, "kernels"), "clockpro");
+	assert_int_equal(json_dump_file(sc, scen, 0), 0);
+	json_decref(sc);
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(getenv("MMEMU"), "mmemu", "run", "-o", outfile, scen, (char *)NULL);
+		_exit(127);
+	}
+	pid_t kids[4];
+	int n = 0;
+	for (int i = 0; i < 100 && n == 0; i++) {
+		usleep(50000);
+		n = children_of(pid, kids, 4);
+	}
+	assert_true(n > 0);   /* the run forked its simulation */
+	kill(pid, SIGKILL);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	int gone = 0;
+	for (int i = 0; i < 100 && !gone; i++) {
+		pid_t w = waitpid(-1, &st, WNOHANG);
+		if (w < 0 && errno == ECHILD)
+			gone = 1;
+		else if (w == 0)
+			usleep(50000);
+	}
+	for (int i = 0; !gone && i < n; i++)
+		kill(kids[i], SIGKILL);   /* do not leave it behind when the test fails */
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	assert_true(gone);
+	assert_false(exists(outfile));
+}
+
 static void run_failure_exits_1(void **state)
 {
 	char outfile[200];
@@ -603,6 +675,29 @@ static void run_failure_exits_1(void **state)
 }
 
 /* The results cannot be written (the output's parent is a regular file): exit 1. */
+/* -o naming a device writes to it and never renames over it (issue 17: as root,
+ * `run -o /dev/full` replaced the device node with a JSON file).  /dev/full
+ * refuses every write: exit 1, one line naming it, and it is still a device. */
+static void results_to_device(void **state)
+{
+	(void)state;
+	struct stat st;
+	if (stat("/dev/full", &st) || !S_ISCHR(st.st_mode))
+		skip();
+	struct out o = run("run", "-q", "-o", "/dev/full", "scenarios/teaching/trace-policies.json");
+	CHECK(o.status == 1, o, "run -o /dev/full");
+	CHECK(one_line(o.err), o, "run -o /dev/full");
+	CHECK(strstr(o.err, "/dev/full") != NULL, o, "run -o /dev/full");
+	out_free(&o);
+	assert_int_equal(stat("/dev/full", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	o = run("run", "-q", "-o", "/dev/null", "scenarios/teaching/trace-policies.json");
+	CHECK(o.status == 0, o, "run -o /dev/null");
+	out_free(&o);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+}
+
 static void unwritable_results_exit_1(void **state)
 {
 	char blocker[200], outfile[260];
@@ -639,7 +734,9 @@ int main(void)
 		cmocka_unit_test(missing_scenario_file),
 		cmocka_unit_test(determinism),
 		cmocka_unit_test(run_failure_exits_1),
+		cmocka_unit_test(killed_run_takes_children),
 		cmocka_unit_test(unwritable_results_exit_1),
+		cmocka_unit_test(results_to_device),
 	};
 	int failed = cmocka_run_group_tests_name("bad scenarios", bad, group_setup, group_teardown);
 	failed += cmocka_run_group_tests_name("cli", other, group_setup, group_teardown);

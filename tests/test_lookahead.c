@@ -1,5 +1,5 @@
 /*
- * test_lookahead.c - the time model's lookahead (emu/timemodel.h) on a whole 2read
+ * test_lookahead.c - the time model's lookahead (emu/core/timemodel.h) on a whole 2read
  * simulation, black box through the built binary.
  *
  * Design: a scaled-down seed 000 (64 MiB, both access patterns, both reclaim

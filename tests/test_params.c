@@ -1,5 +1,5 @@
 /*
- * test_params.c - unit tests of emu/params.c, the one loader of parameter tables.
+ * test_params.c - unit tests of emu/core/params.c, the one loader of parameter tables.
  *
  * Design: a local config struct with one field of every kind and a table over it
  * (spec) exercises mm_params_load() the way scenario sections and modules use it;

@@ -73,7 +73,7 @@ static void test_classic(void **state)
 	assert_int_equal(faults("lru", classic, N(classic), 4), 8);
 	assert_int_equal(faults("opt", classic, N(classic), 4), 8);
 	/* enough frames: only the 6 compulsory misses */
-	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", NULL };
+	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", "random", NULL };
 	     *p; p++)
 		assert_int_equal(faults(*p, classic, N(classic), 6), 6);
 }
@@ -119,6 +119,51 @@ static void test_classic(void **state)
  *   0  hit           0(1)
  *   1  F   2(0) out                                      = 14 faults
  */
+/*
+ * random (models/reclaim/random.c, the worked example of docs/hacking.md).  Exact
+ * counts where the victim choice cannot matter, then the properties that make it
+ * the textbook baseline: reproducible per seed, immune to LRU's looping worst case,
+ * never better than OPT.
+ */
+static void test_random(void **state)
+{
+	(void)state;
+	/* enough frames: only the 6 compulsory misses; one frame: every change misses */
+	assert_int_equal(faults("random", classic, N(classic), 6), 6);
+	assert_int_equal(faults("random", classic, N(classic), 1), 20);
+	/* 1 2 3 3 3 1 with 3 frames: 3 misses, whatever is drawn */
+	static const uint32_t small[] = { 1, 2, 3, 3, 3, 1 };
+	assert_int_equal(faults("random", small, N(small), 3), 3);
+	/* a loop of 4 pages through 3 frames, 100 times: LRU and FIFO miss every one */
+	uint32_t loop[400];
+	for (size_t i = 0; i < N(loop); i++)
+		loop[i] = (uint32_t)(i % 4);
+	assert_int_equal(faults("lru", loop, N(loop), 3), 400);
+	assert_int_equal(faults("fifo", loop, N(loop), 3), 400);
+	uint64_t r1 = faults_p("random", "{\"seed\": 1}", loop, N(loop), 4, 3);
+	uint64_t opt = faults("opt", loop, N(loop), 3);
+	assert_true(r1 < 400);
+	assert_true(r1 >= opt);
+	/* the same seed gives the same evictions; the default seed is 1 */
+	assert_int_equal(faults_p("random", "{\"seed\": 1}", loop, N(loop), 4, 3), r1);
+	assert_int_equal(faults("random", loop, N(loop), 3), r1);
+	int differs = 0;
+	for (int sd = 2; sd < 10; sd++) {
+		char pj[32];
+		snprintf(pj, sizeof pj, "{\"seed\": %d}", sd);
+		uint64_t f = faults_p("random", pj, loop, N(loop), 4, 3);
+		assert_true(f >= opt && f < 400);
+		differs |= f != r1;
+	}
+	assert_true(differs);
+	/* a bad seed is refused with its path */
+	struct mm_err e = { { 0 } };
+	json_t *bad = json_loads("{\"seed\": -1}", 0, NULL);
+	assert_null(reclaim_create("random", bad, 3, NULL, "s.json", "kernels.k.reclaim", &e));
+	json_decref(bad);
+	assert_non_null(strstr(e.msg, "s.json: kernels.k.reclaim.seed"));
+}
+
 static void test_clock(void **state)
 {
 	(void)state;
@@ -284,7 +329,7 @@ static void test_stack_property(void **state)
 static void test_remove(void **state)
 {
 	(void)state;
-	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", NULL };
+	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", "random", NULL };
 	     *p; p++) {
 		struct mm_err e;
 		struct reclaim *r = reclaim_create(*p, NULL, 8, NULL, NULL, NULL, &e);
@@ -325,7 +370,7 @@ static void test_registry_errors(void **state)
 	assert_null(reclaim_create("x", NULL, 4, NULL, "s.json", "kernels.k.reclaim", &e));
 	assert_non_null(strstr(e.msg, "s.json: kernels.k.reclaim: unknown reclaim module \"x\" "
 				      "(expected one of: "));
-	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", NULL };
+	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", "random", NULL };
 	     *p; p++)
 		assert_non_null(strstr(e.msg, *p));
 
@@ -529,6 +574,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classic),
 		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_belady_anomaly),
 		cmocka_unit_test(test_stack_property),
 		cmocka_unit_test(test_remove),

@@ -1,5 +1,5 @@
 /*
- * test_stats.c - emu/stats.c against hand-computed and published values.
+ * test_stats.c - emu/analysis/stats.c against hand-computed and published values.
  *
  * Descriptive statistics on {1, 2, 3, 4} are exact fractions; the t CDF is checked
  * against the closed forms for 1, 2 and 4 degrees of freedom and the tabulated

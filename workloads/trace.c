@@ -5,7 +5,7 @@
  * One actor on cpu0 walks the trace through the kernel's reclaim module with the
  * same replay loop as `mmemu replay` (workloads/replay.c), so fault counts agree
  * exactly with the untimed replay.  Every reference costs ref_cycles of CPU, charged
- * as pending cycles (emu/timemodel.h); a fault additionally costs fault_cycles of
+ * as pending cycles (emu/core/timemodel.h); a fault additionally costs fault_cycles of
  * kernel time and a synchronous disk read of one page at the page's own offset
  * (page id x page size), so the disk model's seek and rotation see the trace's
  * locality.  Primary metric: simulated run time (lower is better).

@@ -5,7 +5,7 @@
  * validation time (cross-field rules, input files), and a start() that creates its
  * actors inside a prepared simulation.  When the simulation ends, finish() fills the
  * run's metrics.  Workloads read the machine and kernel through struct sim
- * (emu/sim.h) and never parse JSON themselves.
+ * (emu/core/sim.h) and never parse JSON themselves.
  */
 #ifndef MMEMU_WORKLOAD_H
 #define MMEMU_WORKLOAD_H

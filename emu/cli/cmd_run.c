@@ -5,7 +5,7 @@
  * simulation starts and before any output is written), then run every
  * (kernel, point, run) in a child process, print a summary table and write one
  * results file per scenario.  With -j N (N > 1) the simulations run in the
- * sweep pool (emu/sweep.c); the results file is the same, byte for byte, apart
+ * sweep pool (emu/engine/sweep.c); the results file is the same, byte for byte, apart
  * from "host".
  */
 #include <getopt.h>

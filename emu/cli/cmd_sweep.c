@@ -2,7 +2,7 @@
  * cmd_sweep.c - `mmemu sweep`: run scenarios in a parallel, resumable worker pool.
  *
  * Every scenario is loaded and validated first (exit 2 before anything runs).
- * The pool (emu/sweep.c) keeps each finished simulation as DIR/STEM.d/NNNN.json,
+ * The pool (emu/engine/sweep.c) keeps each finished simulation as DIR/STEM.d/NNNN.json,
  * so a rerun after a failure, a time-out or a killed sweep runs only what is
  * missing.  When every simulation of a scenario has a result, the merged file
  * DIR/STEM.json is written: byte-identical to `mmemu run`'s apart from "host".

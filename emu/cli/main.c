@@ -1,5 +1,5 @@
 /*
- * main.c - the mmemu command line: dispatch to a subcommand (emu/cli.h).
+ * main.c - the mmemu command line: dispatch to a subcommand (emu/cli/cli.h).
  */
 #include <stdio.h>
 #include <string.h>

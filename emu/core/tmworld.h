@@ -1,6 +1,6 @@
 /*
  * tmworld.h - the actors of one simulation and when each can next act: the
- * lookahead of the time model (emu/timemodel.h).  Kept apart from timemodel.h
+ * lookahead of the time model (emu/core/timemodel.h).  Kept apart from timemodel.h
  * because struct tm there clashes with <time.h> in files that only need this.
  */
 #ifndef MMEMU_TMWORLD_H

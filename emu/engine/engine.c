@@ -256,7 +256,7 @@ int sim_prepare(struct sim_state *st, json_t *spec, const char *file, struct mm_
 			       mod, s->wl->name);
 	if (ro && !s->wl->kernel && !reclaim_has_frames(ro))
 		return mm_errf(e, file, rpath,
-			       "module %s needs zones; the %s workload runs frame-level modules (fifo, lru, clock, opt)",
+			       "module %s needs zones; the %s workload runs frame-level modules (fifo, lru, clock, opt, random)",
 			       mod, s->wl->name);
 	json_object_set_new(s->effective, "machine", machine_dump(s->machine));
 	json_object_set_new(s->effective, "engine", mm_params_dump(engine_params, &s->engine));

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ pid_t runner_spawn(json_t *spec, const char *file, int *fd_out, struct mm_err *e
 		return mm_errf(e, file, NULL, "pipe: %s", strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(p[0]);
@@ -48,6 +50,11 @@ pid_t runner_spawn(json_t *spec, const char *file, int *fd_out, struct mm_err *e
 		return mm_errf(e, file, NULL, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		/* a killed parent takes its simulations with it (they would run on for
+		 * nothing, possibly forever on a bad input); the check closes the race
+		 * with a parent that died before the prctl */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(1);
 		close(p[0]);
 		struct mm_err ce = { "" };
 		json_t *res = sim_run(spec, file, &ce);

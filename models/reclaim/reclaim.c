@@ -18,6 +18,7 @@ extern const struct reclaim_ops reclaim_fifo;
 extern const struct reclaim_ops reclaim_lru;
 extern const struct reclaim_ops reclaim_clock;
 extern const struct reclaim_ops reclaim_opt;
+extern const struct reclaim_ops reclaim_random;
 extern const struct reclaim_ops reclaim_lru2q;
 extern const struct reclaim_ops reclaim_clockpro;
 
@@ -26,6 +27,7 @@ static const struct reclaim_ops *const registry[] = {
 	&reclaim_lru,
 	&reclaim_clock,
 	&reclaim_opt,
+	&reclaim_random,
 	&reclaim_lru2q,
 	&reclaim_clockpro,
 	NULL,
