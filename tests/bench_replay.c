@@ -53,7 +53,19 @@ int main(int argc, char **argv)
 	const char *pol[16];
 	int npol = 0;
 	struct mm_err e = { { 0 } };
+	static const char usage[] =
+		"usage: bench_replay [--refs N] [--pages P] [--frames F] [--kind zipf|tworegion|loop]\n"
+		"                    [--alpha A] [--policy NAME]...\n";
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			return 0;
+		}
+	if (argc % 2 == 0) {   /* every option takes a value */
+		fprintf(stderr, "bench_replay: %s needs a value\n%s", argv[argc - 1], usage);
+		return 2;
+	}
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--refs"))
 			c.refs = strtoull(argv[i + 1], NULL, 10);
@@ -68,13 +80,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--policy") && npol < 16)
 			pol[npol++] = argv[i + 1];
 		else {
-			fprintf(stderr, "bench_replay: bad option %s\n", argv[i]);
+			fprintf(stderr, "bench_replay: bad option %s\n%s", argv[i], usage);
 			return 2;
 		}
 	}
 	if (!npol) {
-		static const char *const def[] = { "fifo", "lru", "clock", "opt" };
-		for (int i = 0; i < 4; i++)
+		static const char *const def[] = { "fifo", "lru", "clock", "opt", "random" };
+		for (int i = 0; i < 5; i++)
 			pol[npol++] = def[i];
 	}
 

@@ -524,7 +524,16 @@ static void test_cmd_replay(void **state)
 				 "got \"x\"\n");
 	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
 				 "--policy", "x", "--frames", "3", "--refs", "1", NULL), 2);
-	assert_non_null(strstr(err, "--policy: unknown reclaim module \"x\" (expected one of: "));
+	assert_string_equal(err, "--policy: unknown reclaim module \"x\" (replay runs: fifo, lru, "
+				 "clock, opt, random; lru2q, clockpro need zones: run them in a "
+				 "scenario)\n");
+	/* replay lists and runs only the frame-level modules */
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "clockpro", "--frames", "3", "--refs", "1", NULL), 2);
+	assert_non_null(strstr(err, "--policy: zone-level reclaim module \"clockpro\" (replay runs: "));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay", "--help",
+				 NULL), 0);
+	assert_non_null(strstr(out, "Policies: fifo, lru, clock, opt, random.\n"));
 	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
 				 "--policy", "clock", "--frames", "3", "--refs", "1",
 				 "--param", "new_page_referenced=maybe", NULL), 2);

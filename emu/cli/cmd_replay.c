@@ -26,16 +26,28 @@
 
 #define STEPS_MAX_CELLS ((uint64_t)10 * 1000 * 1000)
 
+/* The reclaim modules that run on frames (@frames: fifo, lru, ... which replay
+ * runs) or only on zones (lru2q, clockpro: kernel workloads), as "a, b, c". */
+static void policies(char *buf, size_t len, int frames)
+{
+	const struct reclaim_ops *const *m = reclaim_modules();
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; m[i] && n < len; i++)
+		if (!reclaim_has_frames(m[i]) == !frames)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", m[i]->name);
+}
+
 static void usage(FILE *f)
 {
+	char names[256];
+	policies(names, sizeof names, 1);
 	fputs("usage: mmemu replay --policy NAME --frames N (--refs 1,2,3,... | --trace FILE)\n"
 	      "                    [--format auto|plain|txt|csv] [--obj-id-col N]\n"
 	      "                    [--param key=value ...] [--steps | --json] [--time]\n"
 	      "Replay a page reference string against a reclaim policy (untimed) and count\n"
-	      "faults.  Policies:", f);
-	const struct reclaim_ops *const *m = reclaim_modules();
-	for (size_t i = 0; m[i]; i++)
-		fprintf(f, "%s %s", i ? "," : "", m[i]->name);
+	      "faults.  Policies: ", f);
+	fputs(names, f);
 	fputs(".\n"
 	      "  --policy NAME      reclaim module\n"
 	      "  --frames N         number of page frames (>= 1)\n"
@@ -280,8 +292,16 @@ missing:
 		fprintf(stderr, "%s\n", e.msg);
 		goto out;
 	}
-	r = reclaim_create(policy, params, (uint32_t)frames, NULL,
-			   reclaim_find(policy) ? "--param" : "--policy", NULL, &e);
+	const struct reclaim_ops *ro = reclaim_find(policy);
+	if (!ro || !reclaim_has_frames(ro)) {
+		char names[256], zoned[256];
+		policies(names, sizeof names, 1);
+		policies(zoned, sizeof zoned, 0);
+		fprintf(stderr, "--policy: %s reclaim module \"%s\" (replay runs: %s; %s need zones: run them in a scenario)\n",
+			ro ? "zone-level" : "unknown", policy, names, zoned);
+		goto out;
+	}
+	r = reclaim_create(policy, params, (uint32_t)frames, NULL, "--param", NULL, &e);
 	if (!r) {
 		fprintf(stderr, "%s\n", e.msg);
 		goto out;
