@@ -125,6 +125,11 @@ static const struct bad_case bad_cases[] = {
 	{ "kernel-machine-string.json", "kernels.lru.machine", "expected an object of machine overrides" },
 	{ "kernel-machine-bad-field.json", "kernels.lru.machine.memory", "expected a size" },
 	{ "kernel-machine-unknown-key.json", "kernels.lru.machine.mem", "unknown key" },
+	/* names are quoted: control bytes escaped, long ones cut in the middle */
+	{ "kernel-name-control.json", "kernels.a\\nb\\u001b[31m.machine.mem", "unknown key" },
+	{ "machine-key-very-long.json",
+	  "machine.kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk",
+	  "unknown key (expected one of: cpus, clock," },
 	/* machine.variation (per-host differences) */
 	{ "variation-negative.json", "machine.variation.clock", "expected a percentage in [0%, 50%]" },
 	{ "variation-too-big.json", "machine.variation.disk", "expected a percentage in [0%, 50%]" },

@@ -11,6 +11,7 @@
 #define MMEMU_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #define MM_ERR_MAX 512
 
@@ -30,5 +31,14 @@ int mm_errf(struct mm_err *e, const char *file, const char *path, const char *fm
 
 /** mm_verrf() - va_list form of mm_errf(). Returns: -1. */
 int mm_verrf(struct mm_err *e, const char *file, const char *path, const char *fmt, va_list ap);
+
+/**
+ * mm_err_quote() - @s as one line of printable text for a message: control bytes
+ * as JSON escapes (\n, \t, \u001b), and when that is longer than @max
+ * characters, its start and its end joined by "...".
+ * @out: receives the text, NUL-terminated (at most @cap - 1 characters)
+ * Returns: the length written.
+ */
+size_t mm_err_quote(char *out, size_t cap, const char *s, size_t max);
 
 #endif

@@ -336,12 +336,15 @@ static void blame_override(struct mm_err *e, const char *file, const char *kname
 			return;
 	if (!json_object_get(kmach, key))
 		return;
-	char rest[MM_ERR_MAX];
+	/* "KEY...: what" -> path kernels.KNAME.machine.KEY..., quoted like any path */
+	char rest[MM_ERR_MAX], path[3 * MM_ERR_MAX];
 	snprintf(rest, sizeof rest, "%s", e->msg + pl);
-	char out[3 * MM_ERR_MAX];
-	snprintf(out, sizeof out, "%s: kernels.%s.machine.%s", file, kname, rest);
-	out[sizeof e->msg - 1] = '\0';
-	memcpy(e->msg, out, sizeof e->msg);
+	char *what = strstr(rest, ": ");
+	if (!what)
+		return;
+	*what = '\0';
+	snprintf(path, sizeof path, "kernels.%s.machine.%s", kname, rest);
+	mm_errf(e, file, path, "%s", what + 2);
 }
 
 int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
