@@ -1,6 +1,6 @@
 /*
  * test_kernbench.c - the kernbench workload (workloads/kernbench.c) on tiny trees:
- * exact and invariant checks of the scheduler wiring (models/mm/kernel.c).
+ * exact and invariant checks of the scheduler wiring (models/mm/task.c).
  *
  * Each case writes a one-run scenario (1 GHz CPUs, so cycles = ns), runs the
  * built `mmemu run` on it ($MMEMU, set by meson test) and reads the metrics:

@@ -1,5 +1,5 @@
 /*
- * test_spinlock.c - the spinlock model of the mm core (mm_spin_lock, kernel.c).
+ * test_spinlock.c - the spinlock model of the mm core (mm_spin_lock, models/mm/spinlock.c).
  *
  * Each case runs SimGrid in a forked child (SimGrid runs once per process) on a
  * machine with a 1 GHz clock, so one cycle is one nanosecond.  Cases: the

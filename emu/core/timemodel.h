@@ -44,7 +44,7 @@ struct tm {
 	uint64_t deferred;    /* observation points passed without a payment (lookahead) */
 	const int *sharers;   /* actors bound to this CPU, or NULL (unknown) */
 	/* optional payment hook (a scheduled task pays through its CPU scheduler,
-	 * models/mm/kernel.c); NULL: the built-in sleep/execute rule below */
+	 * models/mm/task.c); NULL: the built-in sleep/execute rule below */
 	void (*pay)(struct tm *t, double cycles);
 	struct tm_world *w;   /* lookahead world, or NULL (no lookahead) */
 	int slot;             /* this actor's index in w */

@@ -10,6 +10,11 @@
  * Costs are charged where Linux 2.6.15 pays them (kernel-mechanisms.md 1.3, 1.6):
  * atomics, struct page lines, lock acquisitions, copies; sleeps (congestion waits,
  * allocation retry naps) are real simulated sleeps of the task that takes them.
+ *
+ * This is the header callers include.  It brings spinlock.h (spinlock.c) and
+ * swap.h (swap.c: the LRU pagevecs) and declares, by the file that defines them,
+ * the set-up (kernel.c), tasks (task.c), the page allocator (page_alloc.c) and the
+ * page cache (filemap.c); reclaim and kswapd are in vmscan.h.
  */
 #ifndef MMEMU_KERNEL_H
 #define MMEMU_KERNEL_H
@@ -22,10 +27,11 @@
 #include "emu/core/timemodel.h"
 #include "models/alloc/alloc.h"
 #include "models/machine.h"
+#include "models/mm/spinlock.h"
+#include "models/mm/swap.h"
 #include "models/mm/zone.h"
 #include "models/reclaim/reclaim.h"
 
-#define PAGEVEC_SIZE 14          /* 2.6.10-2.6.15 [K2614 pagevec.h] */
 #define MM_MAX_FILES 16
 #define MM_HZ_S(x) ((double)(x) / 1000.0)   /* jiffies at HZ=1000 -> seconds */
 
@@ -56,36 +62,6 @@ struct mm_task {
 	uint64_t lru_acq;          /* lru_lock acquisitions by this task */
 	double lru_hold_s;         /* ... and the simulated seconds it held it */
 };
-
-/*
- * A spinlock (zone->lru_lock, later zone->lock and kmap_lock).  Uncontended, it
- * costs one locked RMW and no SimGrid call beyond paying the holder's pending
- * cycles (the lock and unlock are observation points of the time model: with
- * lookahead, not even that when no other actor could come meanwhile).
- * Contended, the waiter blocks on a SimGrid condition until the holder releases;
- * the release wakes one waiter, which must then win the lock again (test-and-set:
- * no fairness, as a 2.6 spinlock).
- */
-struct mm_spinlock {
-	bool held;
-	uint32_t waiters;
-	int last_cpu;              /* CPU of the last holder (cache-line bounces) */
-	sg_mutex_t mx;             /* only for the condition wait of contended acquires */
-	sg_cond_t cv;
-	uint64_t acquisitions, contended, bounces;
-	double wait_s;             /* simulated seconds spent waiting */
-	double hold_s;             /* simulated seconds held (acquire to release) */
-	double t_acq;              /* when the current holder got it */
-};
-
-struct pagevec {
-	unsigned nr;
-	uint32_t pfn[PAGEVEC_SIZE];
-	uint8_t hint[PAGEVEC_SIZE];
-};
-
-/* lru_cache_add hints */
-enum { MM_LRU_INACTIVE = 0, MM_LRU_ACTIVE = 1, MM_LRU_USE_ONCE = 2 };
 
 /* Readahead state of one open file (struct file_ra_state, simplified). */
 struct mm_ra {
@@ -162,11 +138,13 @@ struct mm_kernel {
 	/* anonymous memory, processes and swap (proc.h) */
 	struct mm_procs *proc;
 	uint64_t nr_mapped;                /* pages mapped by page tables (mapcount > 0) */
-	/* out_of_memory()'s rate limit (kernel.c) */
+	/* out_of_memory()'s rate limit (page_alloc.c) */
 	double oom_first, oom_last, oom_lastkill;
 	unsigned oom_count;
 	uint64_t oom_kills;
 };
+
+/* ---- set-up (kernel.c) ---- */
 
 extern const struct mm_param mm_kernel_params[];
 
@@ -193,14 +171,18 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e);
 /** mm_kernel_fini() - free everything mm_kernel_init() and the files allocated. */
 void mm_kernel_fini(struct mm_kernel *k);
 
-/**
- * mm_kernel_lock_metrics() - add the spinlock counters to @s's metrics, summed over
- * zones: lru_lock_ and zone_lock_ acquisitions, contended, wait_s, hold_s, bounces.
- */
-void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s);
-
 /** mm_kernel_check() - Returns: 0, or -1 with @e naming the first broken invariant. */
 int mm_kernel_check(struct mm_kernel *k, struct mm_err *e);
+
+/**
+ * mm_set_untimed() - switch functional mode on or off.  Untimed, the core runs the
+ * same mechanisms without simulated time: no cycles are charged, disk reads
+ * complete at once, naps are skipped, and a kswapd wake-up runs balance_pgdat()
+ * inline in kswapd's name.  Used to warm the cache before measuring.
+ */
+void mm_set_untimed(struct mm_kernel *k, bool on);
+
+/* ---- tasks (task.c) ---- */
 
 /** mm_task_init() - set up @t for an actor on @cpu. */
 void mm_task_init(struct mm_task *t, struct mm_kernel *k, int cpu, const char *name);
@@ -265,57 +247,10 @@ static inline void mm_observe(struct mm_task *t)
 		tm_observe(&t->tm);
 }
 
-/** mm_spin_init() - set up a spinlock (inside a simulation). */
-void mm_spin_init(struct mm_spinlock *l);
-/** mm_spin_lock() - acquire @l as task @t (pays pending cycles first). */
-void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l);
-/** mm_spin_unlock() - release @l (pays the hold time first). */
-void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l);
-
 /** mm_sleep() - pay pending cycles, then sleep @sec simulated seconds; adds to *@acct. */
 void mm_sleep(struct mm_task *t, double sec, double *acct);
 
-/* zone->lru_lock: pays pending cycles (a synchronisation point), then the lock. */
-void mm_lru_lock(struct mm_kernel *k, struct mm_task *t, struct zone *z);
-void mm_lru_unlock(struct mm_kernel *k, struct mm_task *t, struct zone *z);
-
-/** mm_lru_cache_add() - lru_cache_add(): queue @pfn on this CPU's pagevec. */
-void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint);
-
-/**
- * mm_release_pages() - release_pages(): drop one reference to each of @n pages; a
- * page whose count reaches zero is unlinked from its LRU list under its zone's
- * lru_lock (taken once per run of pages of one zone) and freed.  A page that
- * reclaim holds isolated is left for the isolating task to free (see
- * mm_lru_putback()).
- */
-void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pfns, unsigned n);
-
-/* A batch of pages to release (the pagevec of release_pages callers: zap,
- * truncate, munmap): full batches go through mm_release_pages(). */
-struct mm_relvec {
-	unsigned nr;
-	uint32_t pfn[PAGEVEC_SIZE];
-};
-
-/** mm_relvec_add() - queue @pfn's reference in @rv, releasing the batch when full. */
-static inline void mm_relvec_add(struct mm_kernel *k, struct mm_task *t, struct mm_relvec *rv,
-				 uint32_t pfn)
-{
-	rv->pfn[rv->nr++] = pfn;
-	if (rv->nr == PAGEVEC_SIZE) {
-		mm_release_pages(k, t, rv->pfn, rv->nr);
-		rv->nr = 0;
-	}
-}
-
-/** mm_relvec_flush() - release what @rv still holds. */
-static inline void mm_relvec_flush(struct mm_kernel *k, struct mm_task *t, struct mm_relvec *rv)
-{
-	if (rv->nr)
-		mm_release_pages(k, t, rv->pfn, rv->nr);
-	rv->nr = 0;
-}
+/* ---- page-table helpers for proc.c and fmap.c ---- */
 
 /* A page-table entry now maps / no longer maps @p: mapcount and nr_mapped. */
 static inline void mm_page_map(struct mm_kernel *k, struct page *p)
@@ -337,11 +272,7 @@ static inline void mm_charge_fault(struct mm_task *t)
 	mm_charge(t, c->syscall + 2 * c->page_op + c->atomic);
 }
 
-/** mm_lru_add_drain() - lru_add_drain(): drain the calling CPU's pagevec. */
-void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t);
-
-/** mm_mark_page_accessed() - mark_page_accessed() through the reclaim module. */
-void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
+/* ---- page allocator (page_alloc.c) ---- */
 
 /**
  * mm_page_alloc() - __alloc_pages() of one page for zone class @cls with reclaim:
@@ -355,20 +286,6 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 
 /** mm_page_free() - free one page (hot per-CPU list). */
 void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
-
-/**
- * mm_set_untimed() - switch functional mode on or off.  Untimed, the core runs the
- * same mechanisms without simulated time: no cycles are charged, disk reads
- * complete at once, naps are skipped, and a kswapd wake-up runs balance_pgdat()
- * inline in kswapd's name.  Used to warm the cache before measuring.
- */
-void mm_set_untimed(struct mm_kernel *k, bool on);
-
-/**
- * mm_wakeup_kswapd() - wake kswapd if it sleeps (wakeup_kswapd); the waker @t
- * pays its pending cycles first, so kswapd starts at the waker's time.
- */
-void mm_wakeup_kswapd(struct mm_kernel *k, struct mm_task *t, unsigned order);
 
 /* ---- page cache (filemap.c) ---- */
 

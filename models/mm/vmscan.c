@@ -1,6 +1,6 @@
 /*
- * vmscan.c - the reclaim core: shrink_list, direct reclaim, kswapd (2.6.15
- * mm/vmscan.c; kernel-mechanisms.md 1.2), see vmscan.h.
+ * vmscan.c - the reclaim core: shrink_list, direct reclaim, kswapd and its wake-up
+ * (2.6.15 mm/vmscan.c; kernel-mechanisms.md 1.2), see vmscan.h.
  *
  * What a policy module does not decide lives here: the priority loops of
  * try_to_free_pages() and balance_pgdat(), the all_unreclaimable bookkeeping,
@@ -298,6 +298,28 @@ static void kswapd_actor(int argc, char **argv)
 		sg_mutex_unlock(k->kswapd_mx);
 		balance_pgdat(k, t, order);
 	}
+}
+
+void mm_wakeup_kswapd(struct mm_kernel *k, struct mm_task *t, unsigned order)
+{
+	if (k->untimed) {
+		mm_count(k->s->vs, MM_KSWAPD_WAKEUP, 1);
+		mm_kswapd_balance(k, order);
+		return;
+	}
+	if (order > k->kswapd_order)
+		k->kswapd_order = order;
+	if (!k->kswapd_sleeping)
+		return;
+	mm_sync(t);
+	sg_mutex_lock(k->kswapd_mx);
+	if (k->kswapd_sleeping) {
+		k->kswapd_sleeping = false;
+		tm_woken(&k->kswapd.tm.wake);
+		mm_count(k->s->vs, MM_KSWAPD_WAKEUP, 1);
+		sg_cond_notify_one(k->kswapd_wait);
+	}
+	sg_mutex_unlock(k->kswapd_mx);
 }
 
 void mm_kswapd_start(struct mm_kernel *k, int cpu)

@@ -118,6 +118,12 @@ void mm_kswapd_balance(struct mm_kernel *k, unsigned order);
 /** mm_kswapd_start() - create the kswapd actor on CPU @cpu. */
 void mm_kswapd_start(struct mm_kernel *k, int cpu);
 
+/**
+ * mm_wakeup_kswapd() - wake kswapd if it sleeps (wakeup_kswapd); the waker @t
+ * pays its pending cycles first, so kswapd starts at the waker's time.
+ */
+void mm_wakeup_kswapd(struct mm_kernel *k, struct mm_task *t, unsigned order);
+
 /** mm_congestion_wait() - blk_congestion_wait(WRITE, @sec): a real sleep of @t. */
 void mm_congestion_wait(struct mm_kernel *k, struct mm_task *t, double sec);
 

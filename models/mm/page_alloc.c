@@ -1,0 +1,143 @@
+/*
+ * page_alloc.c - the page allocator's entry points with reclaim (see kernel.h),
+ * beside zone.c, which does the boot-time half of mm/page_alloc.c.
+ *
+ * Models Linux 2.6.15 mm/page_alloc.c.  Allocation follows __alloc_pages() around
+ * mm_alloc_pages() (which does the watermark walks): on failure wake kswapd, then
+ * direct reclaim in the allocating task (PF_MEMALLOC while it runs), then retry at
+ * pages_min; when direct reclaim made no progress, one last try at pages_high;
+ * when the kernel would loop (order <= 3), blk_congestion_wait(WRITE, HZ/50) and
+ * start over.  Without progress, the rate limit of 2.6.10's out_of_memory()
+ * (mm/oom_kill.c) decides when the allocation finally fails.  Freeing is
+ * free_hot_page() to the per-CPU list.  What the allocator module did under
+ * zone->lock is replayed on the zone_lock spinlocks.
+ */
+#include "models/mm/kernel.h"
+
+#include <string.h>
+
+#include "emu/core/sim.h"
+#include "models/coloring/coloring.h"
+#include "models/mm/vmscan.h"
+
+/* The allocator module works on its lists without a task; what it did under
+ * zone->lock (pcp refills and drains, buddy operations) shows in its per-zone lock
+ * counts.  Replay each new acquisition on the zone's spinlock with the pages it
+ * moved as hold time, so zone->lock contends like lru_lock does. */
+static void zone_lock_replay(struct mm_kernel *k, struct mm_task *t, const uint64_t *before,
+			     uint64_t pages_before)
+{
+	const struct alloc_stats *st = &k->alloc->st;
+	if (memcmp(before, st->zone_lock, sizeof st->zone_lock) == 0)
+		return;   /* the common case: a per-CPU list served it, no zone->lock */
+	uint64_t moved = st->locked_pages - pages_before;
+	for (int z = 0; z < MM_NR_ZONES; z++) {
+		uint64_t n = st->zone_lock[z] - before[z];
+		for (uint64_t i = 0; i < n; i++) {
+			mm_spin_lock(k, t, &k->zone_lock[z]);
+			/* each page moved touches its struct page and a list neighbour */
+			mm_charge(t, (double)(moved / (n ? n : 1)) * 2 * k->costs->page_op);
+			mm_spin_unlock(k, t, &k->zone_lock[z]);
+		}
+	}
+}
+
+/* mm_alloc_pages() with zone->lock replayed on the spinlock model. */
+static void alloc_locked(struct mm_kernel *k, struct mm_task *t, int cls, unsigned flags,
+			 struct mm_alloc_result *res)
+{
+	uint64_t before[MM_NR_ZONES];
+	memcpy(before, k->alloc->st.zone_lock, sizeof before);
+	uint64_t pages = k->alloc->st.locked_pages;
+	mm_alloc_pages(&k->phys, cls, 0, MM_RCLM_EASY, t->cpu, flags, res);
+	zone_lock_replay(k, t, before, pages);
+}
+
+/* The rate limit of 2.6.10's out_of_memory() (mm/oom_kill.c): not OOM if the last
+ * failure was more than 5 s ago, if failures started less than 1 s ago, if there
+ * were fewer than 10 of them, or if the last kill was less than 5 s ago.
+ * Returns: true when the kernel would kill a task (here: the allocation fails). */
+static bool oom_ready(struct mm_kernel *k, struct mm_task *t)
+{
+	double now = tm_now(&t->tm);
+	double since = now - k->oom_last;
+	k->oom_last = now;
+	if (since > 5.0)
+		goto reset;
+	if (now - k->oom_first < 1.0)
+		return false;
+	if (++k->oom_count < 10)
+		return false;
+	if (k->oom_kills && now - k->oom_lastkill < 5.0)
+		return false;
+	k->oom_lastkill = now;
+	k->oom_kills++;
+	k->oom_first = now;
+	k->oom_count = 0;
+	return true;
+reset:
+	k->oom_first = now;
+	k->oom_count = 0;
+	return false;
+}
+
+uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
+{
+	struct mm_alloc_result res;
+	unsigned flags = gfp | (t->memalloc ? MM_ALLOC_MEMALLOC : 0);
+
+	/* the colouring policy's preference (the buddy allocator's LIFO order meets
+	 * only "any page", -1; colour-aware allocation comes with seed 004) */
+	int color = coloring_pick(k->coloring, t);
+	for (;;) {
+		alloc_locked(k, t, cls, flags, &res);
+		mm_charge(t, 100 + 20.0 * res.wmark_checks);
+		if (res.wake_kswapd)
+			mm_wakeup_kswapd(k, t, res.kswapd_order);
+		if (res.status == MM_ALLOC_OK)
+			break;
+		if (res.status != MM_ALLOC_NEED_RECLAIM)
+			return PFN_NONE;
+		/* direct reclaim, as the allocating task */
+		mm_count(k->s->vs, MM_ALLOCSTALL, 1);
+		t->direct_reclaims++;
+		t->memalloc = true;
+		bool progress = mm_try_to_free_pages(k, t, cls, gfp);
+		t->memalloc = false;
+		alloc_locked(k, t, cls, flags | (progress ? MM_ALLOC_AFTER_RECLAIM : MM_ALLOC_LAST_TRY),
+			     &res);
+		if (res.status == MM_ALLOC_OK)
+			break;
+		if (!progress && res.status == MM_ALLOC_NEED_OOM) {
+			/* out_of_memory(): 2.6.10 kills only after failures for a while;
+			 * until then __alloc_pages starts over */
+			if (k->untimed || oom_ready(k, t))
+				return PFN_NONE;
+			mm_count(k->s->vs, MM_OOM_RETRY, 1);
+			continue;
+		}
+		/* do_retry: blk_congestion_wait(WRITE, HZ/50) then rebalance */
+		mm_sleep(t, MM_HZ_S(20), &t->retry_nap_s);
+	}
+	struct page *p = &k->phys.pages[res.pfn];
+	if (color >= 0 && k->coloring->ncolors && res.pfn % k->coloring->ncolors == (uint32_t)color)
+		k->coloring->honoured++;
+	p->count = 1;   /* PGALLOC is counted by the allocator */
+	return res.pfn;
+}
+
+void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	p->count = 0;
+	p->mapping = 0;
+	p->flags &= (1u << PG_reserved) | (1u << PG_highmem);
+	mm_charge(t, 100);
+	/* the allocator's free_pages_bulk() clears the zone's scan state when pages
+	 * reach the buddy lists (not while they sit on a per-CPU list) */
+	uint64_t before[MM_NR_ZONES];
+	memcpy(before, k->alloc->st.zone_lock, sizeof before);
+	uint64_t pages = k->alloc->st.locked_pages;
+	mm_free_pages(&k->phys, pfn, 0, t->cpu, false);   /* counts PGFREE */
+	zone_lock_replay(k, t, before, pages);
+}

@@ -1,0 +1,139 @@
+/*
+ * swap.c - the per-CPU pagevecs of the LRU lists: lru_cache_add(),
+ * mark_page_accessed() (plain and batched), release_pages() and the pagevec
+ * drains (see swap.h).
+ *
+ * Models Linux 2.6.15 mm/swap.c (kernel-mechanisms.md 1.2, 2.1): a page joins the
+ * LRU through this CPU's lru_add pagevec (PAGEVEC_SIZE 14), drained under
+ * lru_lock, re-taken only when the zone changes, after which release_pages()
+ * drops the pagevec's references; lru_add_drain() drains only the calling CPU's
+ * pagevec.  mark_page_accessed() goes straight to the reclaim module or, with
+ * vm.batch_mark_accessed, through Nikita Danilov's per-CPU page_accessed pagevec
+ * (2004-11), drained under lru_lock the same way.
+ */
+#include "models/mm/swap.h"
+#include "models/mm/kernel.h"
+
+#include "emu/core/sim.h"
+#include "models/mm/vmscan.h"
+
+/* Hold @z's lru_lock, dropping *@locked's first when it is another zone's (the
+ * batched walks of release_pages() and the pagevec drains). */
+static void lru_relock(struct mm_kernel *k, struct mm_task *t, struct zone **locked, struct zone *z)
+{
+	if (*locked == z)
+		return;
+	if (*locked)
+		mm_lru_unlock(k, t, *locked);
+	mm_lru_lock(k, t, z);
+	*locked = z;
+}
+
+/* Drain @pv into the module's lists, re-taking lru_lock whenever the zone changes,
+ * then drop the pagevec's references (release_pages). */
+static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *pv)
+{
+	struct zone *locked = NULL;
+	for (unsigned i = 0; i < pv->nr; i++) {
+		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
+		lru_relock(k, t, &locked, z);
+		/* TestSetPageLRU (+ PG_active) and the list link: page + neighbour lines */
+		mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
+		mm_count(k->s->vs, MM_POLICY_ADD, 1);
+		k->kops->lru_add(k->rc, k, z, pv->pfn[i], pv->hint[i]);
+	}
+	if (locked)
+		mm_lru_unlock(k, t, locked);
+	mm_release_pages(k, t, pv->pfn, pv->nr);
+	pv->nr = 0;
+}
+
+void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pfns, unsigned n)
+{
+	struct zone *locked = NULL;
+	uint32_t dead[PAGEVEC_SIZE];
+	unsigned ndead = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct page *p = &k->phys.pages[pfns[i]];
+		mm_charge(t, k->costs->atomic);   /* put_page_testzero */
+		if (--p->count > 0)
+			continue;
+		/* a page off the lists is isolated by reclaim, which frees it when
+		 * it puts the batch back (mm_lru_orphan) */
+		if (!page_test(p, PG_lru))
+			continue;
+		struct zone *z = mm_zone_of(&k->phys, pfns[i]);
+		lru_relock(k, t, &locked, z);
+		/* lru_lock may have been waited for: re-check (TestClearPageLRU) */
+		if (!page_test(p, PG_lru))
+			continue;
+		mm_count(k->s->vs, MM_POLICY_REMOVE, 1);
+		k->kops->lru_del(k->rc, k, z, pfns[i]);
+		mm_charge(t, 2 * k->costs->page_op);
+		dead[ndead++] = pfns[i];
+		if (ndead == PAGEVEC_SIZE) {
+			/* the free pagevec is full: free it outside the lock */
+			if (locked)
+				mm_lru_unlock(k, t, locked);
+			locked = NULL;
+			for (unsigned j = 0; j < ndead; j++)
+				mm_page_free(k, t, dead[j]);
+			ndead = 0;
+		}
+	}
+	if (locked)
+		mm_lru_unlock(k, t, locked);
+	for (unsigned j = 0; j < ndead; j++)
+		mm_page_free(k, t, dead[j]);
+}
+
+void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint)
+{
+	struct pagevec *pv = &k->lru_add_pvec[t->cpu];
+	k->phys.pages[pfn].count++;      /* page_cache_get */
+	mm_charge(t, k->costs->atomic);
+	pv->pfn[pv->nr] = pfn;
+	pv->hint[pv->nr] = (uint8_t)hint;
+	if (++pv->nr == PAGEVEC_SIZE)
+		pagevec_drain(k, t, pv);
+}
+
+void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t)
+{
+	struct pagevec *pv = &k->lru_add_pvec[t->cpu];
+	if (pv->nr)
+		pagevec_drain(k, t, pv);
+}
+
+/* Drain this CPU's page_accessed_pvec: the state changes under lru_lock, re-taken
+ * whenever the zone changes from one page to the next, then release_pages(). */
+static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *pv)
+{
+	struct zone *locked = NULL;
+	for (unsigned i = 0; i < pv->nr; i++) {
+		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
+		lru_relock(k, t, &locked, z);
+		mm_charge(t, k->costs->page_op);
+		k->kops->mark_accessed_locked(k->rc, k, t, z, pv->pfn[i]);
+	}
+	if (locked)
+		mm_lru_unlock(k, t, locked);
+	mm_release_pages(k, t, pv->pfn, pv->nr);
+	pv->nr = 0;
+}
+
+void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	mm_count(k->s->vs, MM_POLICY_ACCESS, 1);
+	if (!k->cfg.batch_mark_accessed) {
+		k->kops->mark_accessed(k->rc, k, t, pfn);
+		return;
+	}
+	/* the patch: page_cache_get (atomic), append to this CPU's pagevec, drain when full */
+	struct pagevec *pv = &k->accessed_pvec[t->cpu];
+	k->phys.pages[pfn].count++;
+	mm_charge(t, k->costs->atomic);
+	pv->pfn[pv->nr] = pfn;
+	if (++pv->nr == PAGEVEC_SIZE)
+		accessed_drain(k, t, pv);
+}
