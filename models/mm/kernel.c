@@ -82,7 +82,8 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	k->copy_cycles_per_byte = s->machine->clock / s->machine->copy_bw;
 	snprintf(path, sizeof path, "kernels.%s", s->kernel_name ? s->kernel_name : "?");
 
-	if (mm_kernel_load_cfg(&k->cfg, s->kernel, s->file, path, e))
+	if (mm_kernel_load_cfg(&k->cfg, s->kernel, s->file, path, e) ||
+	    mm_kernel_cfg_check(&k->cfg, s->machine, s->file, path, e))
 		return -1;
 	struct mm_phys_cfg pc = s->machine->mem;
 	pc.cpus = s->machine->cpus;
@@ -129,14 +130,8 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	k->pagecache_cls = MM_ZONE_HIGHMEM;
 	k->pagecache_dma = k->kops->pagecache_dma ? k->kops->pagecache_dma(k->rc) : true;
 	struct mm_swap_cfg swc = { .size = k->cfg.swap_size };
-	if (swc.size) {
-		const struct disk_cfg *d = s->machine->ndisks ? &s->machine->disks[s->machine->ndisks - 1] : NULL;
-		if (!d || swc.size > d->size / 2) {
-			char sub[256];
-			snprintf(sub, sizeof sub, "%s.vm.swap", path);
-			return mm_errf(e, s->file, sub,
-				       "expected at most half of the machine's last disk (the swap area lives at its end)");
-		}
+	if (swc.size) {   /* fits: mm_kernel_cfg_check() above */
+		const struct disk_cfg *d = &s->machine->disks[s->machine->ndisks - 1];
 		swc.disk = s->machine->ndisks - 1;
 		swc.off = (d->size - swc.size) & ~(k->phys.page_size - 1);
 	}
