@@ -32,7 +32,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "emu/cli/cli.h"
 #include "emu/core/version.h"
+#include "emu/engine/scenario.h"
 
 /* ---- the malformed scenarios ------------------------------------------------- */
 
@@ -666,6 +668,69 @@ static void killed_run_takes_children(void **state)
 	assert_false(exists(outfile));
 }
 
+/* --set overrides a scenario value before validation; --check turns the invariant
+ * checker on and fails on a violation (issue 17: the seed invariant job). */
+static void run_set_and_check(void **state)
+{
+	(void)state;
+	char outfile[200];
+	snprintf(outfile, sizeof outfile, "%s/check.json", tmpdir);
+	struct out o = run("run", "-q", "--check", "--set", "workload.duration=2s", "--set", "runs=1",
+			   "-o", outfile, "scenarios/teaching/2read-small.json");
+	CHECK(o.status == 0, o, "run --check");
+	out_free(&o);
+	json_t *r = json_load_file(outfile, 0, NULL);
+	assert_non_null(r);
+	json_t *runs = json_object_get(r, "runs");
+	assert_int_equal(json_array_size(runs), 8);   /* 2 kernels x 4 points x 1 run */
+	size_t i;
+	json_t *v;
+	json_array_foreach(runs, i, v) {
+		json_t *w = json_object_get(json_object_get(v, "params"), "workload");
+		assert_true(json_number_value(json_object_get(w, "duration")) == 2.0);   /* --set */
+		assert_true(json_is_true(json_object_get(w, "check")));                 /* --check */
+		assert_true(json_number_value(json_object_get(json_object_get(v, "metrics"),
+							      "invariants_ok")) == 1.0);
+	}
+	json_decref(r);
+	/* a workload without an invariant checker: refused before anything runs */
+	o = run("run", "-q", "--check", "-o", outfile, "scenarios/teaching/trace-policies.json");
+	CHECK(o.status == 2, o, "run --check on trace");
+	CHECK(one_line(o.err), o, "run --check on trace");
+	CHECK(strstr(o.err, "workload.check: unknown key") != NULL, o, "run --check on trace");
+	out_free(&o);
+	o = run("run", "--set", "machine.cpus.x=1", "-o", outfile, "scenarios/teaching/2read-small.json");
+	CHECK(o.status == 2, o, "run --set through a number");
+	CHECK(strstr(o.err, "--set: machine.cpus.x: expected a path through objects") != NULL, o,
+	      "run --set through a number");
+	out_free(&o);
+	o = run("run", "--set", "runs", "-o", outfile, "scenarios/teaching/2read-small.json");
+	CHECK(o.status == 2, o, "run --set without =");
+	out_free(&o);
+}
+
+/* cli_check_invariants(): a run with invariants_ok 0 (or without it) fails --check. */
+static void check_verdict(void **state)
+{
+	(void)state;
+	struct scenario sc;
+	memset(&sc, 0, sizeof sc);
+	sc.file = "s.json";
+	json_t *res = json_loads("{\"runs\": [{\"kernel\": \"k\", \"point\": {}, \"run\": 0,"
+				 " \"metrics\": {\"invariants_ok\": 1}}]}", 0, NULL);
+	assert_int_equal(cli_check_invariants(&sc, res), 0);
+	json_decref(res);
+	res = json_loads("{\"runs\": [{\"kernel\": \"k\", \"point\": {}, \"run\": 0,"
+			 " \"metrics\": {\"invariants_ok\": 1}}, {\"kernel\": \"k\", \"point\": {},"
+			 " \"run\": 1, \"metrics\": {\"invariants_ok\": 0}}]}", 0, NULL);
+	assert_int_equal(cli_check_invariants(&sc, res), 1);
+	json_decref(res);
+	res = json_loads("{\"runs\": [{\"kernel\": \"k\", \"point\": {}, \"run\": 0, \"metrics\": {}}]}",
+			 0, NULL);
+	assert_int_equal(cli_check_invariants(&sc, res), 1);
+	json_decref(res);
+}
+
 static void run_failure_exits_1(void **state)
 {
 	char outfile[200];
@@ -739,6 +804,8 @@ int main(void)
 		cmocka_unit_test(missing_scenario_file),
 		cmocka_unit_test(determinism),
 		cmocka_unit_test(run_failure_exits_1),
+		cmocka_unit_test(run_set_and_check),
+		cmocka_unit_test(check_verdict),
 		cmocka_unit_test(killed_run_takes_children),
 		cmocka_unit_test(unwritable_results_exit_1),
 		cmocka_unit_test(results_to_device),

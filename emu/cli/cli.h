@@ -6,6 +6,8 @@
 #ifndef MMEMU_CLI_H
 #define MMEMU_CLI_H
 
+#include <jansson.h>
+
 int cmd_replay(int argc, char **argv);
 int cmd_tracegen(int argc, char **argv);
 int cmd_run(int argc, char **argv);
@@ -25,5 +27,21 @@ int cli_wants_help(int argc, char **argv);
  * Returns: 2, the exit status of a usage error.
  */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct scenario;
+
+/**
+ * cli_keyvalue() - parse @arg "KEY=VALUE" of option @opt into @obj[KEY] (VALUE as
+ * JSON if it parses, else a string).
+ * Returns: 0, or 2 after printing a usage error for @cmd.
+ */
+int cli_keyvalue(json_t *obj, const char *cmd, const char *opt, const char *arg);
+
+/**
+ * cli_check_invariants() - the --check verdict on scenario @sc's results @res:
+ * every run must report metrics.invariants_ok = 1.
+ * Returns: 0, or 1 after printing one line per run that does not.
+ */
+int cli_check_invariants(const struct scenario *sc, json_t *res);
 
 #endif

@@ -242,17 +242,8 @@ int cmd_replay(int argc, char **argv)
 		} else if ((m = optval(argc, argv, &i, "--param", &v)) != 0) {
 			if (m < 0)
 				goto missing;
-			const char *eq = strchr(v, '=');
-			if (!eq || eq == v) {
-				cli_usage_error("replay", "--param: expected KEY=VALUE, got \"%s\"", v);
+			if (cli_keyvalue(params, "replay", "--param", v))
 				goto out;
-			}
-			char key[128];
-			snprintf(key, sizeof key, "%.*s", (int)(eq - v), v);
-			json_t *jv = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
-			if (!jv)
-				jv = json_string(eq + 1);
-			json_object_set_new(params, key, jv);
 		} else {
 			cli_usage_error("replay", "unknown option \"%s\"", a);
 			goto out;

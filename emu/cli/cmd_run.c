@@ -41,13 +41,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 }
 
 static const char run_usage[] =
-	"usage: mmemu run [-o OUT] [-q] [-j N] SCENARIO.json...\n"
+	"usage: mmemu run [-o OUT] [-q] [-j N] [--set KEY=VALUE]... [--check] SCENARIO.json...\n"
 	"Run every (kernel, sweep point, run) of each scenario and write its results.\n"
 	"  -o OUT   results file (one scenario) or directory (several);\n"
 	"           default results/runs/NAME.json where NAME is the scenario file's name\n"
 	"  -q       no summary table\n"
 	"  -j N     run N simulations at a time in worker processes (default 1);\n"
 	"           a progress bar on a terminal (see also `mmemu sweep`)\n"
+	"  --set KEY=VALUE  override a scenario value before validation (KEY a dotted\n"
+	"           path such as workload.duration or runs; VALUE as JSON if it parses,\n"
+	"           else a string), e.g. --set runs=1 --set workload.duration=20s\n"
+	"  --check  run the mm invariant checker in every simulation (workload.check)\n"
+	"           and fail (exit 1) when any run reports a violation\n"
 	"Exit: 0 all runs succeeded, 1 a run failed, 2 bad input or usage.\n";
 
 static const char validate_usage[] =
@@ -55,6 +60,40 @@ static const char validate_usage[] =
 	"Check scenarios without running them: every (kernel, sweep point) is loaded with\n"
 	"the same code a run uses. Prints one line per scenario.\n"
 	"Exit: 0 all valid, 2 the first error, as FILE: JSON.PATH: what was expected.\n";
+
+int cli_keyvalue(json_t *obj, const char *cmd, const char *opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return cli_usage_error(cmd, "%s: expected KEY=VALUE, got \"%s\"", opt, arg);
+	char key[512];
+	if (snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg) >= (int)sizeof key)
+		return cli_usage_error(cmd, "%s: key longer than %zu characters", opt, sizeof key - 1);
+	json_t *jv = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
+	json_object_set_new(obj, key, jv ? jv : json_string(eq + 1));
+	return 0;
+}
+
+int cli_check_invariants(const struct scenario *sc, json_t *res)
+{
+	size_t i;
+	json_t *r;
+	int bad = 0;
+	json_array_foreach(json_object_get(res, "runs"), i, r) {
+		json_t *ok = json_object_get(json_object_get(r, "metrics"), "invariants_ok");
+		if (json_is_number(ok) && json_number_value(ok) == 1)
+			continue;
+		char *lbl = scenario_point_label(json_object_get(r, "point"));
+		fprintf(stderr, "mmemu: %s: kernel %s, point %s, run %lld: %s\n", sc->file,
+			json_string_value(json_object_get(r, "kernel")) ?: "?", lbl ? lbl : "",
+			(long long)json_integer_value(json_object_get(r, "run")),
+			ok ? "the mm invariant checker found a violation (metrics.invariants_ok = 0)"
+			   : "no invariant check was run (metrics.invariants_ok missing)");
+		free(lbl);
+		bad = 1;
+	}
+	return bad;
+}
 
 static void default_out(const char *file, const char *outopt, int many, char *buf, size_t len)
 {
@@ -113,7 +152,7 @@ static int write_results(const struct scenario *sc, json_t *res, const char *out
 	return 0;
 }
 
-static int run_parallel(struct scenario *sc, int n, int jobs, const char *out, int quiet)
+static int run_parallel(struct scenario *sc, int n, int jobs, const char *out, int quiet, int check)
 {
 	struct sweep_job *sj = calloc((size_t)n, sizeof *sj);
 	struct sweep_opts o = { .jobs = jobs, .progress = SWEEP_PROGRESS_BAR };
@@ -132,6 +171,8 @@ static int run_parallel(struct scenario *sc, int n, int jobs, const char *out, i
 	for (int i = 0; i < n; i++) {
 		json_t *res = sj[i].nfailed ? NULL : sweep_merge(&sj[i]);
 		rc |= write_results(&sc[i], res, out, n > 1, quiet);
+		if (res && check)
+			rc |= cli_check_invariants(&sc[i], res);
 		json_decref(res);
 		sweep_job_free(&sj[i]);
 	}
@@ -142,45 +183,65 @@ static int run_parallel(struct scenario *sc, int n, int jobs, const char *out, i
 int cmd_run(int argc, char **argv)
 {
 	const char *out = NULL;
-	int quiet = 0, opt, jobs = 1;
+	int quiet = 0, opt, jobs = 1, check = 0;
 	long l;
 	if (cli_wants_help(argc, argv)) {
 		fputs(run_usage, stdout);
 		return 0;
 	}
+	static const struct option longopts[] = {
+		{ "set", required_argument, NULL, 'S' },
+		{ "check", no_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 },
+	};
+	json_t *set = json_object();
 	optind = 1;
-	while ((opt = getopt(argc, argv, "o:qj:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:qj:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'S':
+			if (cli_keyvalue(set, "run", "--set", optarg)) {
+				json_decref(set);
+				return 2;
+			}
+			break;
+		case 'C':
+			check = 1;
+			json_object_set_new(set, "workload.check", json_true());
+			break;
 		case 'j':
 			if (report_parse_long(optarg, 1, 1024, &l)) {
 				fprintf(stderr, "mmemu run: -j: expected an integer in [1, 1024], not \"%s\"\n", optarg);
+				json_decref(set);
 				return 2;
 			}
 			jobs = (int)l;
 			break;
-		default: fputs(run_usage, stderr); return 2;
+		default: fputs(run_usage, stderr); json_decref(set); return 2;
 		}
 	}
 	int n = argc - optind;
 	if (n < 1) {
 		fputs(run_usage, stderr);
+		json_decref(set);
 		return 2;
 	}
 	struct scenario *sc = calloc((size_t)n, sizeof *sc);
 	struct mm_err e = { "" };
 	for (int i = 0; i < n; i++) {
-		if (scenario_load(&sc[i], argv[optind + i], &e)) {
+		if (scenario_load_set(&sc[i], argv[optind + i], set, &e)) {
 			fprintf(stderr, "mmemu: %s\n", e.msg);
 			for (int j = 0; j < i; j++)
 				scenario_free(&sc[j]);
 			free(sc);
+			json_decref(set);
 			return 2;
 		}
 	}
+	json_decref(set);
 	if (jobs > 1) {
-		int rc = run_parallel(sc, n, jobs, out, quiet);
+		int rc = run_parallel(sc, n, jobs, out, quiet, check);
 		for (int i = 0; i < n; i++)
 			scenario_free(&sc[i]);
 		free(sc);
@@ -205,6 +266,8 @@ int cmd_run(int argc, char **argv)
 			results_add_run(res, ss, r, now_seconds() - t0);
 		}
 		rc |= write_results(&sc[i], failed ? NULL : res, out, n > 1, quiet);
+		if (!failed && check)
+			rc |= cli_check_invariants(&sc[i], res);
 		json_decref(res);
 	}
 	for (int i = 0; i < n; i++)

@@ -347,7 +347,44 @@ static void blame_override(struct mm_err *e, const char *file, const char *kname
 	mm_errf(e, file, path, "%s", what + 2);
 }
 
+/* Apply the command line's overrides {"a.b.c": value} to @root: each dotted path
+ * names objects down to the key it sets (created when absent). Returns: 0 or -1. */
+static int apply_set(json_t *root, json_t *set, struct mm_err *e)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(set, key, v) {
+		char buf[512];
+		if (snprintf(buf, sizeof buf, "%s", key) >= (int)sizeof buf || !*key)
+			return mm_errf(e, "--set", key, "expected a dotted path of at most 511 characters");
+		json_t *o = root;
+		char *part = buf, *dot;
+		while ((dot = strchr(part, '.'))) {
+			*dot = '\0';
+			json_t *next = json_object_get(o, part);
+			if (!next) {
+				next = json_object();
+				json_object_set_new(o, part, next);
+			}
+			if (!json_is_object(next) || !*part)
+				return mm_errf(e, "--set", key, "expected a path through objects (%s is not one)",
+					       *part ? part : "an empty name");
+			o = next;
+			part = dot + 1;
+		}
+		if (!*part)
+			return mm_errf(e, "--set", key, "expected a key after the last dot");
+		json_object_set(o, part, v);
+	}
+	return 0;
+}
+
 int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
+{
+	return scenario_load_set(sc, file, NULL, e);
+}
+
+int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct mm_err *e)
 {
 	memset(sc, 0, sizeof *sc);
 	sc->file = strdup(file);
@@ -356,6 +393,8 @@ int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
 	if (load_json(file, &sc->root, e))
 		goto fail;
 	json_t *root = sc->root;
+	if (set && apply_set(root, set, e))
+		goto fail;
 	if (check_keys(root, top_keys, file, "", e))
 		goto fail;
 

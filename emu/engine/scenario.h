@@ -42,6 +42,15 @@ struct scenario {
  */
 int scenario_load(struct scenario *sc, const char *file, struct mm_err *e);
 
+/**
+ * scenario_load_set() - scenario_load() with the command line's overrides @set
+ * ({"workload.duration": "20s", "runs": 1}; NULL: none) applied to the file's
+ * JSON before it is validated, so they are checked like the file's own values
+ * and enter the scenario's hash (a resumed sweep never mixes them up).
+ * Returns: 0, or -1 with @e set ("--set: PATH: ..." for a path that is not one).
+ */
+int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct mm_err *e);
+
 /** scenario_free() - release everything scenario_load() allocated. */
 void scenario_free(struct scenario *sc);
 

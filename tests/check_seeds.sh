@@ -1,0 +1,24 @@
+#!/bin/sh
+# check_seeds.sh MMEMU - every seed scenario, shortened, with the mm invariant
+# checker on (mmemu run --check: page conservation, list membership, buddy and
+# per-CPU list consistency, process and swap state at every report point or at the
+# end, per workload).  Fails on any violation or failed run.
+# Shortening: one run per cell and the smallest sizes that still reach reclaim and
+# the code paths of each workload; the scenarios' own values stay in the files.
+set -eu
+mmemu=$1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+run() { # run SCENARIO [--set K=V]...
+	f=$1; shift
+	echo "check: $f $*"
+	"$mmemu" run -q -j 2 --check --set runs=1 "$@" -o "$out/$(basename "$f")" "$f"
+}
+run scenarios/seeds/000-clockpro-2read.json --set workload.duration=20s --set workload.warmup_passes=1
+run scenarios/seeds/001-pagevec-reaim.json --set workload.users_max=16
+run scenarios/seeds/001-pagevec-reaim-fixed.json
+run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
+run scenarios/seeds/001-pagevec-kernbench-proc.json --set workload.files=64
+n=$(ls scenarios/seeds/*.json | wc -l)
+[ "$n" -eq 5 ] || { echo "check_seeds.sh: $n seed scenarios, 5 listed here: add the new ones" >&2; exit 1; }
+echo "check: all seed scenarios pass the invariant checker"
