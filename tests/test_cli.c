@@ -676,13 +676,14 @@ static void run_set_and_check(void **state)
 	char outfile[200];
 	snprintf(outfile, sizeof outfile, "%s/check.json", tmpdir);
 	struct out o = run("run", "-q", "--check", "--set", "workload.duration=2s", "--set", "runs=1",
-			   "-o", outfile, "scenarios/teaching/2read-small.json");
+			   "--set", "sweep={}", "--set", "workload.range_mb=[16,56]", "-o", outfile,
+			   "scenarios/teaching/2read-small.json");
 	CHECK(o.status == 0, o, "run --check");
 	out_free(&o);
 	json_t *r = json_load_file(outfile, 0, NULL);
 	assert_non_null(r);
 	json_t *runs = json_object_get(r, "runs");
-	assert_int_equal(json_array_size(runs), 8);   /* 2 kernels x 4 points x 1 run */
+	assert_int_equal(json_array_size(runs), 2);   /* 2 kernels x 1 point x 1 run */
 	size_t i;
 	json_t *v;
 	json_array_foreach(runs, i, v) {
@@ -754,14 +755,16 @@ static void results_to_device(void **state)
 	struct stat st;
 	if (stat("/dev/full", &st) || !S_ISCHR(st.st_mode))
 		skip();
-	struct out o = run("run", "-q", "-o", "/dev/full", "scenarios/teaching/trace-policies.json");
+	struct out o = run("run", "-q", "--set", "sweep={}", "-o", "/dev/full",
+			   "scenarios/teaching/trace-policies.json");
 	CHECK(o.status == 1, o, "run -o /dev/full");
 	CHECK(one_line(o.err), o, "run -o /dev/full");
 	CHECK(strstr(o.err, "/dev/full") != NULL, o, "run -o /dev/full");
 	out_free(&o);
 	assert_int_equal(stat("/dev/full", &st), 0);
 	assert_true(S_ISCHR(st.st_mode));
-	o = run("run", "-q", "-o", "/dev/null", "scenarios/teaching/trace-policies.json");
+	o = run("run", "-q", "--set", "sweep={}", "-o", "/dev/null",
+		"scenarios/teaching/trace-policies.json");
 	CHECK(o.status == 0, o, "run -o /dev/null");
 	out_free(&o);
 	assert_int_equal(stat("/dev/null", &st), 0);
