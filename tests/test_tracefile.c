@@ -140,6 +140,65 @@ static void test_errors(void **state)
 	assert_string_equal(e.msg, "/tmp: expected a trace file, got a directory");
 }
 
+/* Parse @text from an exactly-sized heap copy: no terminating NUL, as
+ * mm_read_file() returns a file.  The ASan build catches any read past it. */
+static int parse_unterminated(struct trace *t, const char *text, enum trace_format fmt, int col,
+			      struct mm_err *e)
+{
+	size_t n = strlen(text);
+	char *b = malloc(n);
+	assert_non_null(b);
+	memcpy(b, text, n);
+	int rc = trace_parse(t, b, n, "t", fmt, col, e);
+	free(b);
+	return rc;
+}
+
+/* The parser reads only the bytes it is given (fuzzing: a one-byte csv "5" with
+ * --obj-id-col 1 sent strspn() past the end of the buffer). */
+static void test_unterminated(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		enum trace_format fmt;
+		int col;
+		uint64_t last;
+	} ok[] = {
+		{ "5", TRACE_CSV, 1, 5 },
+		{ "1,5", TRACE_CSV, 2, 5 },
+		{ "a,b\n1,5", TRACE_CSV, 2, 5 },
+		{ "t,obj_id\n1,5", TRACE_AUTO, 0, 5 },
+		{ "5", TRACE_PLAIN, 0, 5 },
+		{ "3\n5  ", TRACE_AUTO, 0, 5 },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct trace t;
+		struct mm_err e = { { 0 } };
+		if (parse_unterminated(&t, ok[i].text, ok[i].fmt, ok[i].col, &e) < 0)
+			fail_msg("case %zu: %s", i, e.msg);
+		assert_true(t.orig[t.refs[t.nrefs - 1]] == ok[i].last);
+		trace_free(&t);
+	}
+	static const struct {
+		const char *text;
+		enum trace_format fmt;
+		int col;
+		const char *msg;
+	} bad[] = {
+		{ "5x", TRACE_PLAIN, 0, "t: line 1: expected one page number per line, got \"5x\"" },
+		{ "1,5x", TRACE_CSV, 2, "t: line 2: expected at least one data line, got end of file" },
+		{ "t,obj_id\n1,5x", TRACE_CSV, 0,
+		  "t: line 2: expected an object id (decimal integer) in column 2, got \"5x\"" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct trace t;
+		struct mm_err e = { { 0 } };
+		assert_int_equal(parse_unterminated(&t, bad[i].text, bad[i].fmt, bad[i].col, &e), -1);
+		assert_string_equal(e.msg, bad[i].msg);
+	}
+}
+
 static void test_refs_string(void **state)
 {
 	(void)state;
@@ -259,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_unterminated),
 		cmocka_unit_test(test_refs_string),
 		cmocka_unit_test(test_formats_names),
 		cmocka_unit_test(test_tracegen),

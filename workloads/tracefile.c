@@ -3,7 +3,8 @@
  *
  * Design: the whole file is read into one buffer (read(2) in a loop, so pipes work
  * too) and parsed by hand: a line counter, a digit loop with overflow check, no
- * stdio per line.  The refs array is sized once from a newline count.  Original ids
+ * stdio per line.  Every scan is bounded by the buffer's end (it is not
+ * NUL-terminated), never by a terminator.  The refs array is sized once from a newline count.  Original ids
  * are mapped to dense ids in first-seen order by an id map: ids below 2^22 go
  * through a direct table (grown on demand; these are most real page numbers and
  * the lookups stay cache-friendly), larger ones through an open-addressing hash
@@ -307,6 +308,17 @@ static int csv_field(const char *p, const char *end, int col, const char **fs, c
 	return 0;
 }
 
+/* Whether [s, e) is non-empty and all decimal digits (looks only inside it). */
+static bool all_digits(const char *s, const char *e)
+{
+	if (s == e)
+		return false;
+	for (; s < e; s++)
+		if ((unsigned)(*s - '0') > 9)
+			return false;
+	return true;
+}
+
 static bool is_id_column(const char *s, const char *e)
 {
 	static const char *const names[] = { "obj_id", "obj-id", "objId", "key" };
@@ -331,10 +343,11 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 		const char *le = memchr(p, '\n', (size_t)(end - p));
 		if (!le)
 			le = end;
+		const char *next = le < end ? le + 1 : end;
 		while (ls < le && is_blank(*ls))
 			ls++;
 		if (ls == le || *ls == '#') {
-			p = le + 1;
+			p = next;
 			line++;
 			continue;
 		}
@@ -352,14 +365,13 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 						break;
 				}
 				col = c;
-				p = le + 1;
+				p = next;
 				line++;
 				continue;
 			}
 			/* explicit column: the first line is a header unless that field is a number */
-			if (csv_field(ls, le, col, &fs, &fe) < 0 || fs == fe ||
-			    strspn(fs, "0123456789") < (size_t)(fe - fs)) {
-				p = le + 1;
+			if (csv_field(ls, le, col, &fs, &fe) < 0 || !all_digits(fs, fe)) {
+				p = next;
 				line++;
 				continue;
 			}
@@ -377,7 +389,7 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 		if (idmap_get(m, id, &refs[n]) < 0)
 			return oom(e, name);
 		n++;
-		p = le + 1;
+		p = next;
 		line++;
 	}
 	if (header)
@@ -402,7 +414,7 @@ static enum trace_format detect(const char *buf, size_t len, const char *name)
 			s++;
 		if (s < le && *s != '#')
 			return memchr(s, ',', (size_t)(le - s)) ? TRACE_CSV : TRACE_PLAIN;
-		p = le + 1;
+		p = le < end ? le + 1 : end;
 	}
 	return TRACE_PLAIN;
 }

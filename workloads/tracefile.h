@@ -42,6 +42,7 @@ int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj
 
 /**
  * trace_parse() - parse a trace already in memory (same rules as trace_load()).
+ * @buf: the text; only its @len bytes are read (it need not be NUL-terminated)
  * @name: the name used in messages
  * Returns: 0, or -1 with @e set.
  */
