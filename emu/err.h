@@ -11,6 +11,7 @@
 #define MMEMU_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #define MM_ERR_MAX 512
 
@@ -30,5 +31,24 @@ int mm_errf(struct mm_err *e, const char *file, const char *path, const char *fm
 
 /** mm_verrf() - va_list form of mm_errf(). Returns: -1. */
 int mm_verrf(struct mm_err *e, const char *file, const char *path, const char *fmt, va_list ap);
+
+/* Size of a buffer for mm_err_quote(): up to 27 plain characters whole, longer
+ * input cut to 24 and "...". */
+#define MM_ERR_QUOTE_SIZE 30
+
+/**
+ * mm_err_quote() - quote input bytes for an error message, so that whatever the
+ * input holds reaches the terminal as printable ASCII on one line.
+ * @buf: receives the quote, NUL-terminated
+ * @size: bytes of @buf, at least 8 (see MM_ERR_QUOTE_SIZE)
+ * @s: the bytes (need not be NUL-terminated; may contain NUL bytes)
+ * @len: how many bytes of @s to quote
+ * The quote is in double quotes, with JSON-style escapes: \" \\ \n \r \t, and
+ * \u00XX (XX the byte's value in hex) for every other byte outside 0x20..0x7e,
+ * NUL and bytes of UTF-8 sequences included.  When the escaped text does not fit
+ * in @size, it is cut after a whole character and "..." precedes the closing quote.
+ * Returns: @buf.
+ */
+const char *mm_err_quote(char *buf, size_t size, const char *s, size_t len);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "emu/err.h"
 #include "workloads/tracefile.h"
 #include "workloads/tracegen.h"
 
@@ -132,8 +133,27 @@ static void test_errors(void **state)
 		   "line 2: expected at least one data line, got end of file");
 	expect_err("", ".csv", TRACE_CSV, 0, "line 1: expected a csv header line, got an empty file");
 
+	/* the bad line is quoted escaped (no raw control bytes reach the terminal),
+	 * and cut with "..." after 24 characters */
+	expect_err("1\n\033[2J\033[31m7\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected a page number (decimal integer), got \"\\u001b[2J\\u001b[31m7\"");
+	expect_err("1\n2\t\001\r\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected one page number per line, got \"2\\t\\u0001\"");
+	expect_err("1\n\"5\"\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected a page number (decimal integer), got \"\\\"5\\\"\"");
+	expect_err("\xc3\xa9\n", "", TRACE_PLAIN, 0,
+		   "line 1: expected a page number (decimal integer), got \"\\u00c3\\u00a9\"");
+	expect_err("123456789012345678901234567890\n", "", TRACE_PLAIN, 0,
+		   "line 1: expected a page number below 2^64, got \"123456789012345678901234...\"");
+	expect_err("t,obj_id\n1,a\177\\b\n", ".csv", TRACE_AUTO, 0,
+		   "line 2: expected an object id (decimal integer) in column 2, got "
+		   "\"a\\u007f\\\\b\"");
+
 	struct trace t;
 	struct mm_err e;
+	assert_int_equal(trace_from_string(&t, "1,\n\033x", "--refs", &e), -1);
+	assert_string_equal(e.msg, "--refs: position 4: expected a page number (decimal integer), "
+			    "got \"\\u001bx\"");
 	assert_int_equal(trace_load(&t, "/nonexistent/x.trace", TRACE_AUTO, 0, &e), -1);
 	assert_string_equal(e.msg, "/nonexistent/x.trace: cannot open (No such file or directory)");
 	assert_int_equal(trace_load(&t, "/tmp", TRACE_AUTO, 0, &e), -1);
@@ -196,6 +216,42 @@ static void test_unterminated(void **state)
 		struct mm_err e = { { 0 } };
 		assert_int_equal(parse_unterminated(&t, bad[i].text, bad[i].fmt, bad[i].col, &e), -1);
 		assert_string_equal(e.msg, bad[i].msg);
+	}
+}
+
+/* mm_err_quote(): JSON-style escapes, cut after a whole character to fit. */
+static void test_err_quote(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		size_t len, size;
+		const char *out;
+	} c[] = {
+		{ "", 0, MM_ERR_QUOTE_SIZE, "\"\"" },
+		{ "abc", 3, MM_ERR_QUOTE_SIZE, "\"abc\"" },
+		{ "a\0b", 3, MM_ERR_QUOTE_SIZE, "\"a\\u0000b\"" },
+		{ "\"\\\n\r\t\x7f\xff ~", 9, MM_ERR_QUOTE_SIZE,
+		  "\"\\\"\\\\\\n\\r\\t\\u007f\\u00ff ~\"" },
+		/* MM_ERR_QUOTE_SIZE: 27 characters whole, more cut to 24 and "..." */
+		{ "abcdefghijklmnopqrstuvwxyz0", 27, MM_ERR_QUOTE_SIZE,
+		  "\"abcdefghijklmnopqrstuvwxyz0\"" },
+		{ "abcdefghijklmnopqrstuvwxyz01", 28, MM_ERR_QUOTE_SIZE,
+		  "\"abcdefghijklmnopqrstuvwx...\"" },
+		{ "abcdefghijklmnopqrstuvwxyz01", 24, MM_ERR_QUOTE_SIZE, "\"abcdefghijklmnopqrstuvwx\"" },
+		/* the cut never splits an escape */
+		{ "abc\001def", 7, 12, "\"abc...\"" },
+		{ "abcdef", 6, 8, "\"ab...\"" },
+		{ "abcde", 5, 8, "\"abcde\"" },
+		{ "abc", 3, 8, "\"abc\"" },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char buf[64];
+		memset(buf, 'Z', sizeof buf);
+		assert_ptr_equal(mm_err_quote(buf, c[i].size, c[i].in, c[i].len), buf);
+		assert_string_equal(buf, c[i].out);
+		assert_true(strlen(buf) < c[i].size);
+		assert_true(buf[c[i].size - 1] == 'Z' || strlen(buf) == c[i].size - 1);
 	}
 }
 
@@ -319,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_unterminated),
+		cmocka_unit_test(test_err_quote),
 		cmocka_unit_test(test_refs_string),
 		cmocka_unit_test(test_formats_names),
 		cmocka_unit_test(test_tracegen),

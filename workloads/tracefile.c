@@ -173,20 +173,18 @@ static inline bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* Quote up to 24 characters of the token at @p (to end of line) into @buf. */
-static const char *token(const char *p, const char *end, char *buf, size_t len)
+/* Quote the rest of the line at @p (without its line end) into @buf of
+ * MM_ERR_QUOTE_SIZE bytes: escaped, cut with "..." (mm_err_quote()). */
+static const char *token(const char *p, const char *end, char *buf, size_t size)
 {
-	size_t n = 0;
 	if (p >= end || *p == '\n')
 		return "end of line";
-	buf[n++] = '"';
-	while (p < end && *p != '\n' && *p != '\r' && n + 5 < len && n < 26)
-		buf[n++] = *p++;
-	if (p < end && *p != '\n' && *p != '\r')
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-	buf[n++] = '"';
-	buf[n] = '\0';
-	return buf;
+	const char *le = memchr(p, '\n', (size_t)(end - p));
+	if (!le)
+		le = end;
+	if (le - p > 1 && le[-1] == '\r')
+		le--;
+	return mm_err_quote(buf, size, p, (size_t)(le - p));
 }
 
 /*
@@ -247,7 +245,7 @@ static int parse_plain(const char *buf, size_t len, const char *name, struct idm
 {
 	const char *p = buf, *end = buf + len;
 	size_t line = 1, n = 0;
-	char tb[40];
+	char tb[MM_ERR_QUOTE_SIZE];
 	while (p < end) {
 		while (p < end && is_blank(*p))
 			p++;
@@ -337,7 +335,7 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 	size_t line = 1, n = 0;
 	int col = obj_id_col - 1;
 	bool header = true;
-	char tb[40];
+	char tb[MM_ERR_QUOTE_SIZE];
 	while (p < end) {
 		const char *ls = p;
 		const char *le = memchr(p, '\n', (size_t)(end - p));
@@ -482,7 +480,7 @@ int trace_from_string(struct trace *t, const char *s, const char *name, struct m
 	if (!refs)
 		return oom(e, name);
 	const char *p = s, *end = s + len;
-	char pos[48], tb[40];
+	char pos[48], tb[MM_ERR_QUOTE_SIZE];
 	bool need = true;  /* a number must come next (start, or after a comma) */
 	while (p < end) {
 		if (is_blank(*p) || *p == '\n') {
