@@ -341,10 +341,10 @@ static void test_errors(void **state)
 	expect_err("1 sieve\n\n\n# x\n  7 sieve_x\n0 add_int\n",
 		   "line 5: expected a reaim test name, got \"sieve_x\" (unknown; did you mean "
 		   "\"sieve\"?)");
-	/* non-printable bytes are shown as '?' */
+	/* non-printable bytes are shown escaped (mm_err_quote()) */
 	expect_err("1 si\001eve\n",
-		   "line 1: expected a reaim test name, got \"si?eve\" (unknown; did you mean "
-		   "\"sieve\"?)");
+		   "line 1: expected a reaim test name, got \"si\\u0001eve\" (unknown; did you "
+		   "mean \"sieve\"?)");
 }
 
 /* Load tests/workfiles/@file and expect "<its path>: @msg". */

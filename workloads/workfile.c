@@ -263,22 +263,10 @@ static inline const char *tok_end(const char *p, const char *end)
 	return p;
 }
 
-/* Quote the token [p, q) into @buf, shortened to ~24 characters. */
+/* Quote the token [p, q) into @buf of MM_ERR_QUOTE_SIZE bytes (mm_err_quote()). */
 static const char *quote(const char *p, const char *q, char *buf, size_t size)
 {
-	size_t n = 0, len = (size_t)(q - p);
-	if (len == 0)
-		return "end of line";
-	buf[n++] = '"';
-	for (size_t i = 0; i < len && i < 24 && n + 6 < size; i++) {
-		unsigned char c = (unsigned char)p[i];
-		buf[n++] = isprint(c) ? (char)c : '?';
-	}
-	if (len > 24)
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-	buf[n++] = '"';
-	buf[n] = '\0';
-	return buf;
+	return p == q ? "end of line" : mm_err_quote(buf, size, p, (size_t)(q - p));
 }
 
 static int line_err(struct mm_err *e, const char *name, size_t line, const char *fmt, ...)
@@ -316,7 +304,7 @@ struct parser {
 static int parse_size(struct parser *ps, struct workfile *w, const char *p, const char *lab_end,
 		      const char *eol)
 {
-	char q[40], q2[40];
+	char q[MM_ERR_QUOTE_SIZE], q2[MM_ERR_QUOTE_SIZE];
 	size_t lablen = (size_t)(lab_end - p);
 	if (lablen && p[lablen - 1] == ':')
 		lablen--;
@@ -391,7 +379,7 @@ static int parse_size(struct parser *ps, struct workfile *w, const char *p, cons
 /* "<hits> <test_name>" at [p, eol); p is at a digit, '+' or '-'. */
 static int parse_test(struct parser *ps, struct workfile *w, const char *p, const char *eol)
 {
-	char q[40], q2[40];
+	char q[MM_ERR_QUOTE_SIZE], q2[MM_ERR_QUOTE_SIZE];
 	const char *he = tok_end(p, eol);
 	uint64_t v = 0;
 	const char *d = p;
