@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "emu/err.h"
+#include "emu/readfile.h"
 #include "workloads/tracefile.h"
 #include "workloads/tracegen.h"
 
@@ -219,6 +220,68 @@ static void test_unterminated(void **state)
 	}
 }
 
+/* A UTF-8 byte-order mark at the start is not data (it made a plain trace invalid). */
+static void test_bom(void **state)
+{
+	(void)state;
+	static const uint64_t w[] = { 1, 2, 1 };
+	expect_ids("\xEF\xBB\xBF" "1\n2\n1\n", ".txt", TRACE_AUTO, 0, w, 3, 2);
+	expect_ids("\xEF\xBB\xBF" "obj_id,size\n1,4\n2,4\n1,4\n", ".csv", TRACE_AUTO, 0, w, 3, 2);
+	expect_ids("\xEF\xBB\xBF" "t,obj_id\n5,1\n6,2\n7,1\n", "", TRACE_AUTO, 0, w, 3, 2);
+	expect_err("\xEF\xBB\xBF", "", TRACE_PLAIN, 0,
+		   "line 1: expected at least one page number, got end of file");
+	/* only a whole mark at the very start is skipped */
+	expect_err("\xEF\xBB" "1\n", "", TRACE_PLAIN, 0,
+		   "line 1: expected a page number (decimal integer), got \"\\u00ef\\u00bb1\"");
+	expect_err("1\n\xEF\xBB\xBF" "2\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected a page number (decimal integer), got "
+		   "\"\\u00ef\\u00bb\\u00bf2\"");
+}
+
+/* Input files are read with a size limit, also when they are not regular files. */
+static void test_file_limits(void **state)
+{
+	(void)state;
+	struct mm_err e = { { 0 } };
+	char *buf;
+	size_t len;
+	/* a device that never ends: refused after max + 1 bytes */
+	assert_int_equal(mm_read_file("/dev/zero", "trace file", 100000, &buf, &len, &e), -1);
+	assert_null(buf);
+	assert_string_equal(e.msg, "/dev/zero: expected a trace file of at most 100000 bytes, got more");
+	assert_int_equal(mm_read_file("/dev/zero", "trace file", 3 << 20, &buf, &len, &e), -1);
+	assert_string_equal(e.msg, "/dev/zero: expected a trace file of at most 3 MiB, got more");
+	/* a pipe is read to its end */
+	int fds[2];
+	char path[64];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], "1\n2\n", 4), 4);
+	close(fds[1]);
+	snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+	assert_int_equal(mm_read_file(path, "trace file", 4, &buf, &len, &e), 0);
+	assert_int_equal(len, 4);
+	assert_memory_equal(buf, "1\n2\n", 4);
+	free(buf);
+	close(fds[0]);
+	/* a regular file: exactly max is fine, one byte more is refused unread */
+	const char *p = tmpfile_with("1\n2\n", "");
+	assert_int_equal(mm_read_file(p, "trace file", 4, &buf, &len, &e), 0);
+	assert_int_equal(len, 4);
+	free(buf);
+	assert_int_equal(mm_read_file(p, "trace file", 3, &buf, &len, &e), -1);
+	char want[600];
+	snprintf(want, sizeof want, "%s: expected a trace file of at most 3 bytes, got 4 bytes", p);
+	assert_string_equal(e.msg, want);
+	/* trace_load's limit, on a sparse file one byte larger */
+	assert_int_equal(truncate(p, (off_t)TRACE_FILE_MAX + 1), 0);
+	struct trace t;
+	assert_int_equal(trace_load(&t, p, TRACE_AUTO, 0, &e), -1);
+	snprintf(want, sizeof want, "%s: expected a trace file of at most 1 GiB, got %zu bytes", p,
+		 TRACE_FILE_MAX + 1);
+	assert_string_equal(e.msg, want);
+	unlink(p);
+}
+
 /* mm_err_quote(): JSON-style escapes, cut after a whole character to fit. */
 static void test_err_quote(void **state)
 {
@@ -376,6 +439,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_unterminated),
 		cmocka_unit_test(test_err_quote),
+		cmocka_unit_test(test_bom),
+		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_refs_string),
 		cmocka_unit_test(test_formats_names),
 		cmocka_unit_test(test_tracegen),

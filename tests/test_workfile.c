@@ -347,6 +347,27 @@ static void test_errors(void **state)
 		   "mean \"sieve\"?)");
 }
 
+/* A UTF-8 byte-order mark at the start is skipped (it made line 1 an error). */
+static void test_bom(void **state)
+{
+	(void)state;
+	struct workfile w;
+	parse_ok(&w, "\xEF\xBB\xBF# mix\n3 sieve\n");
+	assert_int_equal(w.ntests, 1);
+	assert_int_equal(w.tests[0].line, 2);
+	workfile_free(&w);
+	parse_ok(&w, "\xEF\xBB\xBF" "FILESIZE: 20K\n1 sieve\n");
+	assert_true(w.filesize == 20 * 1024);
+	workfile_free(&w);
+	parse_ok(&w, "\xEF\xBB\xBF" "5 add_int");
+	assert_int_equal(w.tests[0].hits, 5);
+	workfile_free(&w);
+	/* only at the very start */
+	expect_err("1 sieve\n\xEF\xBB\xBF" "2 add_int\n",
+		   "line 2: expected \"<hits> <test_name>\", FILESIZE: or POOLSIZE:, got "
+		   "\"\\u00ef\\u00bb\\u00bf2\"");
+}
+
 /* Load tests/workfiles/@file and expect "<its path>: @msg". */
 static void expect_file_err(const char *file, const char *msg)
 {
@@ -384,6 +405,14 @@ static void test_error_files(void **state)
 			"\"add_double\" (a test line needs its hit count first)");
 	expect_file_err("zero-hits.txt", "line 2: expected a positive hit count, got \"0\"");
 
+	/* a device that never ends is refused at the size limit (it was read until
+	 * memory ran out) */
+	struct workfile w0;
+	struct mm_err e0 = { { 0 } };
+	assert_int_equal(workfile_load(&w0, "/dev/zero", &e0), -1);
+	assert_string_equal(e0.msg, "/dev/zero: expected a workfile of at most 1 MiB, got more");
+	assert_null(w0.tests);
+
 	/* a missing file and a directory are named in the message */
 	struct workfile w;
 	struct mm_err e = { { 0 } };
@@ -407,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_dbase),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_syntax_ok),
+		cmocka_unit_test(test_bom),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_known),
 		cmocka_unit_test(test_errors),

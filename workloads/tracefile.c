@@ -424,6 +424,9 @@ int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
 	memset(t, 0, sizeof *t);
 	if (obj_id_col < 0)
 		return mm_errf(e, name, NULL, "expected a csv obj-id column >= 1, got %d", obj_id_col);
+	size_t bom = mm_bom_len(buf, len);   /* an editor's UTF-8 mark, not data */
+	buf += bom;
+	len -= bom;
 	if (fmt == TRACE_AUTO)
 		fmt = detect(buf, len, name);
 	size_t cap = count_lines(buf, len);
@@ -462,7 +465,7 @@ int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj
 	memset(t, 0, sizeof *t);
 	char *buf;
 	size_t len;
-	if (mm_read_file(path, "trace file", &buf, &len, e))
+	if (mm_read_file(path, "trace file", TRACE_FILE_MAX, &buf, &len, e))
 		return -1;
 	int rc = trace_parse(t, buf, len, path, fmt, obj_id_col, e);
 	free(buf);

@@ -469,7 +469,7 @@ int workfile_parse(struct workfile *w, const char *buf, size_t len, const char *
 	w->filesize = WORKFILE_DEFAULT_FILESIZE;
 	w->poolsize = WORKFILE_DEFAULT_POOLSIZE;
 
-	const char *p = buf, *end = buf + len;
+	const char *p = buf + mm_bom_len(buf, len), *end = buf + len;
 	int rc = 0;
 	for (ps->line = 1; p < end && rc == 0; ps->line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -508,7 +508,7 @@ int workfile_load(struct workfile *w, const char *path, struct mm_err *e)
 	memset(w, 0, sizeof *w);
 	char *buf;
 	size_t len;
-	if (mm_read_file(path, "workfile", &buf, &len, e))
+	if (mm_read_file(path, "workfile", WORKFILE_FILE_MAX, &buf, &len, e))
 		return -1;
 	int rc = workfile_parse(w, buf, len, path, e);
 	free(buf);

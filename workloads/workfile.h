@@ -5,6 +5,7 @@
  * `POOLSIZE:` lines; a reaim job runs the listed tests in proportion to their hits.
  * The accepted syntax (and where it is stricter than reaim's own reader):
  *
+ *   (byte-order mark)     a UTF-8 BOM at the very start is skipped (editors add it)
  *   # comment             a line whose first non-blank character is '#'
  *   (blank line)          ignored (reaim 7 itself rejects blank lines)
  *   FILESIZE: 100K        file size of the disk tests; POOLSIZE: likewise.  The label
@@ -39,6 +40,7 @@
 #define WORKFILE_DEFAULT_FILESIZE (10ULL << 10)  /* reaim.config: FILESIZE 10k */
 #define WORKFILE_DEFAULT_POOLSIZE (1ULL << 20)   /* reaim.config: POOLSIZE 1m */
 #define WORKFILE_NAME_MAX 32                     /* test names are shorter */
+#define WORKFILE_FILE_MAX ((size_t)1 << 20)      /* largest workfile read (reaim's: < 2 KiB) */
 
 /* What a reaim test mostly exercises (for choosing how mmemu models it). */
 enum workfile_category {
@@ -78,15 +80,18 @@ struct workfile {
  * @w: filled on success (free with workfile_free())
  * @path: the file
  * @e: error out
+ * The file may be a pipe or a device; at most WORKFILE_FILE_MAX bytes are read.
  * Returns: 0, or -1 with @e set to "FILE: line N: expected ..." for a malformed
- * line, "FILE: expected at least one ..." for a workfile without tests, or
- * "FILE: cannot open (...)".  @w is left empty on failure.
+ * line, "FILE: expected at least one ..." for a workfile without tests,
+ * "FILE: expected a workfile of at most 1 MiB, ..." or "FILE: cannot open (...)".
+ * @w is left empty on failure.
  */
 int workfile_load(struct workfile *w, const char *path, struct mm_err *e);
 
 /**
  * workfile_parse() - parse a workfile already in memory (same rules as workfile_load()).
- * @buf: the text (need not be NUL-terminated)
+ * @buf: the text (need not be NUL-terminated; a leading UTF-8 byte-order mark is
+ *       skipped)
  * @len: its length in bytes
  * @name: the name used in messages
  * Returns: 0, or -1 with @e set.  @w is left empty on failure.
