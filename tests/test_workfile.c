@@ -127,9 +127,9 @@ static void test_sizes(void **state)
 	assert_int_equal(w.has_poolsize, 1);
 	workfile_free(&w);
 	/* reaim.config style: no colon, lower-case suffix; G is an mmemu extension */
-	parse_ok(&w, "FILESIZE 10k\nPOOLSIZE\t2g\n1 sieve");
+	parse_ok(&w, "FILESIZE 10k\nPOOLSIZE\t1g\n1 sieve");
 	assert_true(w.filesize == 10 * 1024);
-	assert_true(w.poolsize == 2ULL << 30);
+	assert_true(w.poolsize == 1ULL << 30);
 	workfile_free(&w);
 	parse_ok(&w, "1 sieve\nPOOLSIZE: 1024m   # STP\n");
 	assert_int_equal(w.has_filesize, 0);
@@ -141,9 +141,13 @@ static void test_sizes(void **state)
 	assert_true(w.filesize == 80 * 1024);
 	assert_true(w.poolsize == 0);
 	workfile_free(&w);
-	/* the largest size that fits */
-	parse_ok(&w, "FILESIZE: 17179869183G\n1 sieve\n");
-	assert_true(w.filesize == 17179869183ULL << 30);
+	/* the largest sizes: WORKFILE_MAX_SIZE in each unit */
+	parse_ok(&w, "FILESIZE: 1048576K\nPOOLSIZE: 1024M\n1 sieve\n");
+	assert_true(w.filesize == WORKFILE_MAX_SIZE);
+	assert_true(w.poolsize == WORKFILE_MAX_SIZE);
+	workfile_free(&w);
+	parse_ok(&w, "FILESIZE: 1G\n1 sieve\n");
+	assert_true(w.filesize == 1ULL << 30);
 	workfile_free(&w);
 }
 
@@ -323,10 +327,27 @@ static void test_errors(void **state)
 	expect_err("filesize: 10K\n",
 		   "line 1: expected \"<hits> <test_name>\", FILESIZE: or POOLSIZE:, got "
 		   "\"filesize:\"");
+	/* sizes are range-checked (fuzzing: 18014398509481983K overflowed the reaim
+	 * workload's disk-fit check and the run hung; 4096G validated) */
+	expect_err("FILESIZE: 18014398509481983K\n1 sieve\n",
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got "
+		   "\"18014398509481983K\"");
+	expect_err("1 sieve\nPOOLSIZE: 4096G\n",
+		   "line 2: expected a POOLSIZE of at most 1G (1048576K), got \"4096G\"");
+	expect_err("FILESIZE: 1048577K\n1 sieve\n",
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got \"1048577K\"");
+	expect_err("POOLSIZE: 1025m\n1 sieve\n",
+		   "line 1: expected a POOLSIZE of at most 1G (1048576K), got \"1025m\"");
+	expect_err("FILESIZE: 2G\n1 sieve\n",
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got \"2G\"");
 	expect_err("FILESIZE: 17179869184G\n",
-		   "line 1: expected a smaller FILESIZE, got \"17179869184G\"");
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got \"17179869184G\"");
 	expect_err("FILESIZE: 99999999999999999999999K\n",
-		   "line 1: expected a smaller FILESIZE, got \"99999999999999999999999K\"");
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got "
+		   "\"99999999999999999999999K\"");
+	expect_err("FILESIZE: 99999999999999999999999\n",
+		   "line 1: expected a size suffix K, M or G right after the number of "
+		   "FILESIZE, got \"99999999999999999999999\"");
 	expect_err("FILESIZE: 0K\nPOOLSIZE: 0M\n1 sieve\n",
 		   "line 2: expected FILESIZE or POOLSIZE above 0 (reaim refuses both 0)");
 	/* duplicate tests */

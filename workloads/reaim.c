@@ -141,9 +141,9 @@ static const struct mm_param ru_params[] = {
 		 "no step beyond this many users"),
 	MM_PARAM(struct ru_cfg, tasks_per_job, "tasks_per_job", MM_P_INT, 1, 100000, "20",
 		 "tests one user runs per job, drawn by the workfile's hits (calibration: a scaled-down job)"),
-	MM_PARAM(struct ru_cfg, filesize, "filesize", MM_P_SIZE, 0, 1 << 30, "0",
+	MM_PARAM(struct ru_cfg, filesize, "filesize", MM_P_SIZE, 0, WORKFILE_MAX_SIZE, "0",
 		 "FILESIZE of the disk tests (0: the workfile's, else reaim.config's 10k)"),
-	MM_PARAM(struct ru_cfg, poolsize, "poolsize", MM_P_SIZE, 0, 1 << 30, "0",
+	MM_PARAM(struct ru_cfg, poolsize, "poolsize", MM_P_SIZE, 0, WORKFILE_MAX_SIZE, "0",
 		 "POOLSIZE of the memory tests (0: the workfile's, else reaim.config's 1m)"),
 	MM_PARAM(struct ru_cfg, cpu_cycles, "cpu_cycles", MM_P_DOUBLE, 0, 1e13, "2e7",
 		 "user-mode cycles of one arithmetic or library test (calibration)"),
@@ -174,6 +174,17 @@ static int ru_max_users(const struct ru_cfg *c)
 	return (int)(c->mode == MODE_FIXED ? c->users : c->users_max);
 }
 
+/* Bytes of disk 0 the users' files take: a MiB of slack, two FILESIZE regions per
+ * user and the shared file, each MiB-rounded (the layout ru_start() creates).
+ * Returns: that, or UINT64_MAX if it does not fit in 64 bits. */
+static uint64_t files_bytes(const struct ru_cfg *c)
+{
+	uint64_t users = (uint64_t)ru_max_users(c);
+	if (c->fsz > (UINT64_MAX - 3 * MIB) / (2 * users + 1))
+		return UINT64_MAX;
+	return MIB + mib_round(2 * c->fsz * users) + mib_round(c->fsz);
+}
+
 static int ru_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
 		    struct mm_err *e)
 {
@@ -201,12 +212,14 @@ static int ru_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 		return mm_errf(e, file, "machine.disks", "the reaim workload needs a disk");
 	if (m->cpus > MACHINE_MAX_CPUS)
 		return mm_errf(e, file, "machine.cpus", "too many CPUs");
-	uint64_t need = MIB + mib_round(2 * c->fsz * (uint64_t)ru_max_users(c)) + mib_round(c->fsz);
+	uint64_t need = files_bytes(c);
 	if (need > m->disks[0].size / 2) {
+		char amount[32] = "over 2^64";
+		if (need < UINT64_MAX)
+			snprintf(amount, sizeof amount, "%llu", (unsigned long long)need);
 		snprintf(sub, sizeof sub, "%s.users_max", path);
-		return mm_errf(e, file, sub,
-			       "the users' files (%llu bytes) need more than half of disk 0",
-			       (unsigned long long)need);
+		return mm_errf(e, file, sub, "the users' files (%s bytes) need more than half of disk 0",
+			       amount);
 	}
 	return 0;
 }

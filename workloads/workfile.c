@@ -335,14 +335,9 @@ static int parse_size(struct parser *ps, struct workfile *w, const char *p, cons
 				quote(s, se, q, sizeof q));
 	uint64_t v = 0;
 	const char *d = s;
-	while (d < se && (unsigned)(*d - '0') <= 9) {
-		unsigned dig = (unsigned)(*d - '0');
-		if (v > (UINT64_MAX - dig) / 10)
-			return line_err(ps->e, ps->name, ps->line, "expected a smaller %s, got %s",
-					label, quote(s, se, q, sizeof q));
-		v = v * 10 + dig;
-		d++;
-	}
+	for (; d < se && (unsigned)(*d - '0') <= 9; d++)
+		if (v <= WORKFILE_MAX_SIZE)   /* stops growing above the limit: no overflow */
+			v = v * 10 + (unsigned)(*d - '0');
 	unsigned shift;
 	switch (d < se ? *d : '\0') {
 	case 'K': case 'k': shift = 10; break;
@@ -357,9 +352,10 @@ static int parse_size(struct parser *ps, struct workfile *w, const char *p, cons
 		return line_err(ps->e, ps->name, ps->line,
 				"expected a size suffix K, M or G right after the number of %s, got %s",
 				label, quote(s, se, q, sizeof q));
-	if (v > (UINT64_MAX >> shift))
-		return line_err(ps->e, ps->name, ps->line, "expected a smaller %s, got %s", label,
-				quote(s, se, q, sizeof q));
+	if (v > (WORKFILE_MAX_SIZE >> shift))
+		return line_err(ps->e, ps->name, ps->line, "expected a %s of at most %lluG (%lluK), got %s",
+				label, (unsigned long long)(WORKFILE_MAX_SIZE >> 30),
+				(unsigned long long)(WORKFILE_MAX_SIZE >> 10), quote(s, se, q, sizeof q));
 	const char *g;
 	if (!rest_is_empty(se, eol, &g))
 		return line_err(ps->e, ps->name, ps->line, "expected end of line after %s %s, got %s",

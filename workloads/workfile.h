@@ -14,6 +14,9 @@
  *                         number is decimal and the suffix follows it directly:
  *                         K/k (KiB) or M/m (MiB) as in reaim, G/g (GiB) as an mmemu
  *                         extension.  No suffix is an error, as in reaim.  At most
+ *                         WORKFILE_MAX_SIZE (1G, as the reaim workload's filesize
+ *                         and poolsize parameters; reaim itself has no limit but
+ *                         its int count of KiB).  At most
  *                         one FILESIZE and one POOLSIZE line (reaim silently kept
  *                         the last one).
  *   50  add_double        hits (a positive decimal integer below 2^32) and a test
@@ -39,6 +42,7 @@
 
 #define WORKFILE_DEFAULT_FILESIZE (10ULL << 10)  /* reaim.config: FILESIZE 10k */
 #define WORKFILE_DEFAULT_POOLSIZE (1ULL << 20)   /* reaim.config: POOLSIZE 1m */
+#define WORKFILE_MAX_SIZE (1ULL << 30)           /* largest FILESIZE, POOLSIZE: 1G */
 #define WORKFILE_NAME_MAX 32                     /* test names are shorter */
 #define WORKFILE_FILE_MAX ((size_t)1 << 20)      /* largest workfile read (reaim's: < 2 KiB) */
 
