@@ -156,13 +156,13 @@ static void test_syntax_ok(void **state)
 	(void)state;
 	struct workfile w;
 	/* CRLF, tabs, leading blanks, trailing comments, no final newline, max hits */
-	parse_ok(&w, "\r\n  # c\r\n\t10\tsieve\t# ten\r\n4294967295 add_int\r\n  \r\n2 fun_cal15");
+	parse_ok(&w, "\r\n  # c\r\n\t10\tsieve\t# ten\r\n16777204 add_int\r\n  \r\n2 fun_cal15");
 	assert_int_equal(w.ntests, 3);
 	assert_int_equal(w.tests[0].line, 3);
-	assert_int_equal(w.tests[1].hits, 4294967295U);
+	assert_int_equal(w.tests[1].hits, 16777204);
 	assert_int_equal(w.tests[2].line, 6);
 	assert_string_equal(w.tests[2].name, "fun_cal15");
-	assert_true(w.total_hits == 4294967295ULL + 12);
+	assert_true(w.total_hits == WORKFILE_MAX_HITS);
 	workfile_free(&w);
 	workfile_free(&w);   /* twice is fine */
 	workfile_free(NULL);
@@ -291,6 +291,12 @@ static void test_errors(void **state)
 		   "line 1: expected a hit count below 2^32, got \"4294967296\"");
 	expect_err("99999999999999999999999 sieve\n",
 		   "line 1: expected a hit count below 2^32, got \"99999999999999999999999\"");
+	/* at most 2^24 hits in all (fuzzing: more validated, then the run failed with
+	 * "workload: out of memory") */
+	expect_err("16777216 sieve\n# c\n1 add_int\n",
+		   "line 3: expected at most 16777216 (2^24) hits in all, got 16777217 with this line");
+	expect_err("4294967295 add_int\n",
+		   "line 1: expected at most 16777216 (2^24) hits in all, got 4294967295 with this line");
 	/* trailing garbage */
 	expect_err("50 sieve extra\n",
 		   "line 1: expected end of line after the test name \"sieve\", got \"extra\"");

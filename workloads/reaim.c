@@ -560,7 +560,7 @@ static void driver_main(int argc, char **argv)
  * Returns: a malloc'ed array of total_hits test indices, or NULL. */
 static int *build_seq(const struct workfile *w)
 {
-	if (w->total_hits == 0 || w->total_hits > (1u << 24))
+	if (w->total_hits == 0 || w->total_hits > WORKFILE_MAX_HITS)   /* refused by the parse */
 		return NULL;
 	int *seq = malloc(w->total_hits * sizeof *seq);
 	int64_t *credit = calloc((size_t)w->ntests, sizeof *credit);

@@ -432,6 +432,10 @@ static int parse_test(struct parser *ps, struct workfile *w, const char *p, cons
 		return line_err(ps->e, ps->name, ps->line,
 				"expected end of line after the test name %s, got %s",
 				quote(n, ne, q, sizeof q), quote(g, tok_end(g, eol), q2, sizeof q2));
+	if (w->total_hits + v > WORKFILE_MAX_HITS)
+		return line_err(ps->e, ps->name, ps->line,
+				"expected at most %u (2^24) hits in all, got %llu with this line",
+				WORKFILE_MAX_HITS, (unsigned long long)(w->total_hits + v));
 	if (ps->test_line[id])
 		return line_err(ps->e, ps->name, ps->line,
 				"duplicate test \"%s\" (first on line %zu; reaim would count both "

@@ -19,7 +19,9 @@
  *                         its int count of KiB).  At most
  *                         one FILESIZE and one POOLSIZE line (reaim silently kept
  *                         the last one).
- *   50  add_double        hits (a positive decimal integer below 2^32) and a test
+ *   50  add_double        hits (a positive decimal integer below 2^32; all lines
+ *                         together at most WORKFILE_MAX_HITS = 2^24, since a reaim
+ *                         run holds one cycle of that many entries) and a test
  *                         name that reaim 7 registers (workfile_known_*()); blanks
  *                         or tabs between; an optional trailing "# comment".  Each
  *                         test at most once: reaim 7 overwrote the test's hits with
@@ -44,6 +46,7 @@
 #define WORKFILE_DEFAULT_POOLSIZE (1ULL << 20)   /* reaim.config: POOLSIZE 1m */
 #define WORKFILE_MAX_SIZE (1ULL << 30)           /* largest FILESIZE, POOLSIZE: 1G */
 #define WORKFILE_NAME_MAX 32                     /* test names are shorter */
+#define WORKFILE_MAX_HITS (1u << 24)             /* hits of all lines together, at most */
 #define WORKFILE_FILE_MAX ((size_t)1 << 20)      /* largest workfile read (reaim's: < 2 KiB) */
 
 /* What a reaim test mostly exercises (for choosing how mmemu models it). */
