@@ -48,6 +48,7 @@ static void expect_mix(const char *rel, const struct want *want, int n, uint64_t
 		assert_true(w.tests[i].cum == sum);
 	}
 	assert_true(w.total_hits == total);
+	assert_true(w.mix_hits == total);   /* no test is repeated */
 	assert_true(sum == total);
 	/* the shipped files leave the sizes to the config, as the real ones do */
 	assert_int_equal(w.has_filesize, 0);
@@ -168,12 +169,48 @@ static void test_syntax_ok(void **state)
 	workfile_free(NULL);
 }
 
+/* A repeated test, as reaim reads it: the later hit count replaces the earlier,
+ * the total counts both lines, the test keeps its first place. */
+static void test_repeated(void **state)
+{
+	(void)state;
+	struct workfile w;
+	parse_ok(&w, "1 sieve\n# c\n2 add_int\n3 sieve\n");
+	assert_int_equal(w.ntests, 2);
+	assert_string_equal(w.tests[0].name, "sieve");
+	assert_int_equal(w.tests[0].hits, 3);
+	assert_int_equal(w.tests[0].line, 4);
+	assert_true(w.tests[0].cum == 3);
+	assert_string_equal(w.tests[1].name, "add_int");
+	assert_true(w.tests[1].cum == 5);
+	assert_true(w.mix_hits == 5);
+	assert_true(w.total_hits == 6);
+	assert_int_equal(workfile_pick(&w, 2), 0);
+	assert_int_equal(workfile_pick(&w, 4), 1);
+	assert_int_equal(workfile_pick(&w, 5), -1);
+	workfile_free(&w);
+
+	/* reaim's own workfile.alltests lists string_rtns twice (20, then 30) */
+	struct mm_err e = { { 0 } };
+	if (workfile_load(&w, src("workloads/reaim/workfile.alltests"), &e) < 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(w.ntests, 62);
+	assert_true(w.total_hits == 1000);
+	assert_true(w.mix_hits == 980);
+	assert_true(w.tests[w.ntests - 1].cum == 980);
+	assert_string_equal(w.tests[38].name, "string_rtns");
+	assert_int_equal(w.tests[38].hits, 30);
+	assert_int_equal(w.tests[38].line, 9 + 43);   /* 9 comment lines, then data line 43 */
+	assert_string_equal(w.tests[39].name, "fifo_test");
+	workfile_free(&w);
+}
+
 static void test_pick(void **state)
 {
 	(void)state;
 	struct workfile w;
 	parse_ok(&w, "3 sieve\n1 add_int\n5 page_test\n1 disk_rd\n");
-	assert_true(w.total_hits == 10);
+	assert_true(w.mix_hits == 10);
 	assert_int_equal(workfile_pick(&w, 0), 0);
 	assert_int_equal(workfile_pick(&w, 2), 0);
 	assert_int_equal(workfile_pick(&w, 3), 1);
@@ -189,14 +226,15 @@ static void test_pick(void **state)
 	/* over every r of the shipped mixes, each test gets exactly its hits */
 	const char *mixes[] = { "workloads/reaim/workfile.compute",
 				"workloads/reaim/workfile.new_dbase",
-				"workloads/reaim/workfile.dbase" };
-	for (size_t m = 0; m < 3; m++) {
+				"workloads/reaim/workfile.dbase",
+				"workloads/reaim/workfile.alltests" };
+	for (size_t m = 0; m < sizeof mixes / sizeof mixes[0]; m++) {
 		struct mm_err e = { { 0 } };
 		if (workfile_load(&w, src(mixes[m]), &e) < 0)
 			fail_msg("%s", e.msg);
 		uint64_t count[80] = { 0 };
 		assert_true(w.ntests <= 80);
-		for (uint64_t r = 0; r < w.total_hits; r++) {
+		for (uint64_t r = 0; r < w.mix_hits; r++) {
 			int i = workfile_pick(&w, r);
 			assert_true(i >= 0 && i < w.ntests);
 			count[i]++;
@@ -204,8 +242,8 @@ static void test_pick(void **state)
 		for (int i = 0; i < w.ntests; i++)
 			assert_true(count[i] == w.tests[i].hits);
 		assert_int_equal(workfile_pick(&w, 0), 0);
-		assert_int_equal(workfile_pick(&w, w.total_hits - 1), w.ntests - 1);
-		assert_int_equal(workfile_pick(&w, w.total_hits), -1);
+		assert_int_equal(workfile_pick(&w, w.mix_hits - 1), w.ntests - 1);
+		assert_int_equal(workfile_pick(&w, w.mix_hits), -1);
 		workfile_free(&w);
 	}
 }
@@ -356,10 +394,9 @@ static void test_errors(void **state)
 		   "FILESIZE, got \"99999999999999999999999\"");
 	expect_err("FILESIZE: 0K\nPOOLSIZE: 0M\n1 sieve\n",
 		   "line 2: expected FILESIZE or POOLSIZE above 0 (reaim refuses both 0)");
-	/* duplicate tests */
-	expect_err("1 sieve\n# c\n2 add_int\n3 sieve\n",
-		   "line 4: duplicate test \"sieve\" (first on line 1; reaim would count both "
-		   "lines in its total but keep only the later hit count)");
+	/* the total counts a repeated test's every line */
+	expect_err("16777216 sieve\n1 sieve\n",
+		   "line 2: expected at most 16777216 (2^24) hits in all, got 16777217 with this line");
 	/* no tests */
 	expect_err("", "expected at least one \"<hits> <test_name>\" line, found none");
 	expect_err("# only\n\n  \n# comments\nFILESIZE: 1K\n",
@@ -422,9 +459,6 @@ static void test_error_files(void **state)
 	expect_file_err("bad-suffix.txt",
 			"line 2: expected a size suffix K, M or G right after the number of "
 			"POOLSIZE, got \"25O\"");
-	expect_file_err("duplicate-test.txt",
-			"line 4: duplicate test \"string_rtns\" (first on line 3; reaim would count "
-			"both lines in its total but keep only the later hit count)");
 	expect_file_err("trailing-garbage.txt",
 			"line 2: expected end of line after the test name \"add_int\", got \"30\"");
 	expect_file_err("missing-hits.txt",
@@ -464,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_syntax_ok),
 		cmocka_unit_test(test_bom),
+		cmocka_unit_test(test_repeated),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_known),
 		cmocka_unit_test(test_errors),

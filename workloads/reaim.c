@@ -106,7 +106,7 @@ struct ru_cfg {
 	struct mm_as *drv_as;
 	struct mm_file *tmp, *shared;
 	struct mm_rng rng;
-	int *seq;                  /* [wf.total_hits] test indices, hits-weighted cycle */
+	int *seq;                  /* [wf.mix_hits] test indices, hits-weighted cycle */
 	uint64_t seq_pos;
 	struct ru_user *user;      /* [users_max] (reused by every step) */
 	int nuser_init;            /* sched tasks initialised over all steps */
@@ -456,7 +456,7 @@ static void user_main(int argc, char **argv)
 	struct sched_task *st = t->st;
 	wl_smp_enter(&c->w, t);
 	for (int64_t i = 0; i < c->tasks_per_job; i++) {
-		int ti = c->seq[c->seq_pos++ % c->wf.total_hits];
+		int ti = c->seq[c->seq_pos++ % c->wf.mix_hits];
 		int id = c->wf.tests[ti].id;
 		c->tests++;
 		uint64_t acq = t->lru_acq;
@@ -557,26 +557,26 @@ static void driver_main(int argc, char **argv)
 
 /* The hits-weighted cycle (smooth weighted round robin): at every position each
  * test gains its hits, the test with the most credit is chosen and pays the total.
- * Returns: a malloc'ed array of total_hits test indices, or NULL. */
+ * Returns: a malloc'ed array of mix_hits test indices, or NULL. */
 static int *build_seq(const struct workfile *w)
 {
-	if (w->total_hits == 0 || w->total_hits > WORKFILE_MAX_HITS)   /* refused by the parse */
+	if (w->mix_hits == 0 || w->mix_hits > WORKFILE_MAX_HITS)   /* refused by the parse */
 		return NULL;
-	int *seq = malloc(w->total_hits * sizeof *seq);
+	int *seq = malloc(w->mix_hits * sizeof *seq);
 	int64_t *credit = calloc((size_t)w->ntests, sizeof *credit);
 	if (!seq || !credit) {
 		free(seq);
 		free(credit);
 		return NULL;
 	}
-	for (uint64_t pos = 0; pos < w->total_hits; pos++) {
+	for (uint64_t pos = 0; pos < w->mix_hits; pos++) {
 		int best = 0;
 		for (int i = 0; i < w->ntests; i++) {
 			credit[i] += w->tests[i].hits;
 			if (credit[i] > credit[best])
 				best = i;
 		}
-		credit[best] -= (int64_t)w->total_hits;
+		credit[best] -= (int64_t)w->mix_hits;
 		seq[pos] = best;
 	}
 	free(credit);
@@ -590,7 +590,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 		return -1;
 	mm_task_init(&c->drv, &c->w.k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
-	c->seq_pos = mm_rng_below(&c->rng, c->wf.total_hits);
+	c->seq_pos = mm_rng_below(&c->rng, c->wf.mix_hits);
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
 	c->seq = build_seq(&c->wf);
 	c->ts = calloc((size_t)c->wf.ntests, sizeof *c->ts);

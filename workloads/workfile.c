@@ -7,11 +7,12 @@
  * pointer arithmetic; no sscanf, no stdio per line.  Test names are looked up in a
  * static, read-only table of every test reaim 7 registers (osdl-aim-7 sources, see
  * workloads/reaim/README.md); a miss is reported with the nearest known name by
- * case-insensitive edit distance.  Duplicates are found by a per-id "first line"
- * array (the table has under a hundred entries).  Every malformed line yields one
- * "FILE: line N: expected ..." error and -1; nothing is kept on failure.  Each test
- * stores its cumulative hits, so workfile_pick() is a binary search: test i owns
- * the values of r in [cum[i] - hits[i], cum[i]).
+ * case-insensitive edit distance.  A repeated test is found by a per-id slot array
+ * (the table has under a hundred entries) and updated in place, as reaim does.
+ * Every malformed line yields one "FILE: line N: expected ..." error and -1;
+ * nothing is kept on failure.  Once all lines are read, each test stores its
+ * cumulative hits, so workfile_pick() is a binary search: test i owns the values
+ * of r in [cum[i] - hits[i], cum[i]).
  */
 #include "workloads/workfile.h"
 
@@ -237,7 +238,7 @@ void workfile_free(struct workfile *w)
 
 int workfile_pick(const struct workfile *w, uint64_t r)
 {
-	if (!w || w->ntests <= 0 || r >= w->total_hits)
+	if (!w || w->ntests <= 0 || r >= w->mix_hits)
 		return -1;
 	int lo = 0, hi = w->ntests - 1;   /* the answer is the first i with cum > r */
 	while (lo < hi) {
@@ -297,7 +298,7 @@ struct parser {
 	struct mm_err *e;
 	size_t line;
 	size_t size_line[2];     /* line of FILESIZE / POOLSIZE, 0 if absent */
-	size_t test_line[NKNOWN];
+	int slot[NKNOWN];        /* known test id -> its index in w->tests + 1, 0 if absent */
 };
 
 /* "FILESIZE: 100K" at [p, eol); @lab_end ends the label token. */
@@ -436,19 +437,18 @@ static int parse_test(struct parser *ps, struct workfile *w, const char *p, cons
 		return line_err(ps->e, ps->name, ps->line,
 				"expected at most %u (2^24) hits in all, got %llu with this line",
 				WORKFILE_MAX_HITS, (unsigned long long)(w->total_hits + v));
-	if (ps->test_line[id])
-		return line_err(ps->e, ps->name, ps->line,
-				"duplicate test \"%s\" (first on line %zu; reaim would count both "
-				"lines in its total but keep only the later hit count)",
-				known[id].name, ps->test_line[id]);
-	ps->test_line[id] = ps->line;
-	struct workfile_test *t = &w->tests[w->ntests++];
-	memcpy(t->name, known[id].name, strlen(known[id].name) + 1);
+	/* a repeated test keeps its place; its later hit count replaces the earlier,
+	 * while the total counts every line (reaim's check_name() and total_hits) */
+	if (!ps->slot[id]) {
+		struct workfile_test *t = &w->tests[w->ntests++];
+		memcpy(t->name, known[id].name, strlen(known[id].name) + 1);
+		t->id = id;
+		ps->slot[id] = w->ntests;
+	}
+	struct workfile_test *t = &w->tests[ps->slot[id] - 1];
 	t->hits = (uint32_t)v;
-	t->id = id;
 	t->line = ps->line > (size_t)INT32_MAX ? INT32_MAX : (int)ps->line;
 	w->total_hits += v;
-	t->cum = w->total_hits;
 	return 0;
 }
 
@@ -457,7 +457,7 @@ int workfile_parse(struct workfile *w, const char *buf, size_t len, const char *
 {
 	memset(w, 0, sizeof *w);
 	struct parser *ps = calloc(1, sizeof *ps);
-	/* at most one entry per known test: duplicates are errors */
+	/* at most one entry per known test: a repeated test shares its entry */
 	w->tests = calloc(NKNOWN, sizeof *w->tests);
 	if (!ps || !w->tests) {
 		free(ps);
@@ -489,6 +489,10 @@ int workfile_parse(struct workfile *w, const char *buf, size_t len, const char *
 	if (rc == 0 && w->ntests == 0)
 		rc = mm_errf(e, name, NULL,
 			     "expected at least one \"<hits> <test_name>\" line, found none");
+	for (int i = 0; rc == 0 && i < w->ntests; i++) {
+		w->mix_hits += w->tests[i].hits;
+		w->tests[i].cum = w->mix_hits;
+	}
 	if (rc == 0 && w->filesize == 0 && w->poolsize == 0) {
 		size_t l = ps->size_line[0] > ps->size_line[1] ? ps->size_line[0]
 							       : ps->size_line[1];

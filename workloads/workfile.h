@@ -23,11 +23,11 @@
  *                         together at most WORKFILE_MAX_HITS = 2^24, since a reaim
  *                         run holds one cycle of that many entries) and a test
  *                         name that reaim 7 registers (workfile_known_*()); blanks
- *                         or tabs between; an optional trailing "# comment".  Each
- *                         test at most once: reaim 7 overwrote the test's hits with
- *                         the later line but added both lines to its total, so a
- *                         repeated name silently skewed the mix; here it is an
- *                         error.
+ *                         or tabs between; an optional trailing "# comment".  A
+ *                         test named again (reaim's own workfile.alltests lists
+ *                         string_rtns twice) is read as reaim 7 reads it: the later
+ *                         line's hit count replaces the earlier one, and total_hits
+ *                         counts both lines.  The test keeps its first place.
  *
  * Absent sizes default to what reaim reads from its default reaim.config:
  * FILESIZE 10k, POOLSIZE 1m (reaim's built-in values are 0 and 0, and it refuses to
@@ -74,12 +74,14 @@ struct workfile {
 	int ntests;
 	struct workfile_test {
 		char name[WORKFILE_NAME_MAX];
-		uint32_t hits;
+		uint32_t hits;         /* of the last line naming the test */
 		int id;                /* index in the known-test table */
-		int line;              /* line of the workfile it came from */
+		int line;              /* that line of the workfile */
 		uint64_t cum;          /* hits of this test and all before it */
-	} *tests;                      /* in workfile order */
-	uint64_t total_hits;
+	} *tests;                      /* in workfile order (of first mention), each once */
+	uint64_t mix_hits;             /* the tests' hits: what a job draws from */
+	uint64_t total_hits;           /* every test line's hits, those a repeated test's
+					* later line replaced included (reaim's total) */
 };
 
 /**
@@ -112,11 +114,11 @@ void workfile_free(struct workfile *w);
 /**
  * workfile_pick() - the test a job runs for a uniform random number.
  * @w: a loaded workfile
- * @r: uniform in [0, total_hits)
- * Test i is chosen for exactly hits[i] of the total_hits values of @r (binary
+ * @r: uniform in [0, mix_hits)
+ * Test i is chosen for exactly hits[i] of the mix_hits values of @r (binary
  * search over the cumulative hits), so r = 0 gives the first test and
- * r = total_hits - 1 the last.
- * Returns: an index into @w->tests, or -1 if @r >= total_hits.
+ * r = mix_hits - 1 the last.
+ * Returns: an index into @w->tests, or -1 if @r >= mix_hits.
  */
 int workfile_pick(const struct workfile *w, uint64_t r);
 
