@@ -264,7 +264,8 @@ static void test_file_limits(void **state)
 	free(buf);
 	close(fds[0]);
 	/* a regular file: exactly max is fine, one byte more is refused unread */
-	const char *p = tmpfile_with("1\n2\n", "");
+	char p[128];
+	snprintf(p, sizeof p, "%s", tmpfile_with("1\n2\n", ""));
 	assert_int_equal(mm_read_file(p, "trace file", 4, &buf, &len, &e), 0);
 	assert_int_equal(len, 4);
 	free(buf);

@@ -4,12 +4,13 @@
  * Design: the whole file is read into one buffer (read(2) in a loop, so pipes work
  * too) and parsed by hand: a line counter, a digit loop with overflow check, no
  * stdio per line.  Every scan is bounded by the buffer's end (it is not
- * NUL-terminated), never by a terminator.  The refs array is sized once from a newline count.  Original ids
- * are mapped to dense ids in first-seen order by an id map: ids below 2^22 go
- * through a direct table (grown on demand; these are most real page numbers and
- * the lookups stay cache-friendly), larger ones through an open-addressing hash
- * table (linear probing, Fibonacci hashing, grown at half load).  Every malformed
- * line yields one "FILE: line N: expected ..." error and -1; nothing is kept on
+ * NUL-terminated), never by a terminator.  The refs array is sized once from a
+ * newline count.  Original ids are mapped to dense ids in first-seen order by an
+ * id map: ids below 2^22 go through a direct table (grown on demand; these are
+ * most real page numbers and the lookups stay cache-friendly), larger ones
+ * through an open-addressing hash table (linear probing, Fibonacci hashing, grown
+ * at half load).  Every malformed line yields one "FILE: line N: expected ..."
+ * error quoting the line escaped (mm_err_quote()) and -1; nothing is kept on
  * failure.
  */
 #include "workloads/tracefile.h"
