@@ -154,6 +154,8 @@ static const struct bad_case bad_cases[] = {
 	{ "workload-no-disk.json", "machine.disks", "the trace workload needs a disk" },
 	{ "reaim-workfile-absent.json", "workload.workfile", "tests/bad/no-such.workfile: cannot open" },
 	{ "reaim-workfile-bad-line.json", "workload.workfile", "tests/bad/bad-line.workfile: line 4: expected \"<hits> <test_name>\"" },
+	{ "reaim-workfile-filesize-huge.json", "workload.workfile", "tests/bad/huge-filesize.workfile: line 2: expected a FILESIZE of at most 1G" },
+	{ "reaim-workfile-hits-total.json", "workload.workfile", "tests/bad/hits-total.workfile: line 3: expected at most 16777216 (2^24) hits in all" },
 	{ "reaim-users-start-gt-max.json", "workload.users_start", "expected at most users_max (8)" },
 	{ "reaim-mode-unknown.json", "workload.mode", "expected one of \"fixed\", \"peak\", \"quick\"" },
 	/* sweep */

@@ -17,12 +17,12 @@ static void quote_escapes_control_bytes(void **state)
 {
 	(void)state;
 	char out[64];
-	assert_int_equal(mm_err_quote(out, sizeof out, "a\nb\tc\x1b[31m\x7f", 60), 23);
+	assert_int_equal(mm_err_clean(out, sizeof out, "a\nb\tc\x1b[31m\x7f", 60), 23);
 	assert_string_equal(out, "a\\nb\\tc\\u001b[31m\\u007f");
-	assert_int_equal(mm_err_quote(out, sizeof out, "kernels.lru", 60), 11);
+	assert_int_equal(mm_err_clean(out, sizeof out, "kernels.lru", 60), 11);
 	assert_string_equal(out, "kernels.lru");
 	/* UTF-8 passes through */
-	mm_err_quote(out, sizeof out, "caf\xc3\xa9", 60);
+	mm_err_clean(out, sizeof out, "caf\xc3\xa9", 60);
 	assert_string_equal(out, "caf\xc3\xa9");
 }
 
@@ -31,13 +31,13 @@ static void quote_cuts_in_the_middle(void **state)
 	(void)state;
 	char out[64];
 	/* 26 letters into 14: (14 - 3) / 3 = 3 from the end, 8 from the start */
-	assert_int_equal(mm_err_quote(out, sizeof out, "abcdefghijklmnopqrstuvwxyz", 14), 14);
+	assert_int_equal(mm_err_clean(out, sizeof out, "abcdefghijklmnopqrstuvwxyz", 14), 14);
 	assert_string_equal(out, "abcdefgh...xyz");
 	/* an escape is never split */
-	assert_int_equal(mm_err_quote(out, sizeof out, "abcdefg\n1234567890xyz", 14), 13);
+	assert_int_equal(mm_err_clean(out, sizeof out, "abcdefg\n1234567890xyz", 14), 13);
 	assert_string_equal(out, "abcdefg...xyz");
 	/* the capacity wins over max */
-	assert_int_equal(mm_err_quote(out, 5, "abcdefgh", 60), 4);
+	assert_int_equal(mm_err_clean(out, 5, "abcdefgh", 60), 4);
 	assert_string_equal(out, "abcd");
 }
 

@@ -6,7 +6,8 @@
  * runs the built `mmemu run` ($MMEMU, set by meson test) and reads the metrics:
  * CPU-only jobs give exactly users x tasks x cpu_cycles of user time and can use at
  * most every CPU; page_test takes exactly the faults aim9 describes (256 + 100 x 16
- * zero-filled pages per call); the shipped database mix leaves no page behind
+ * zero-filled pages per call); a test named twice runs with its later hit count;
+ * the shipped database mix leaves no page behind
  * (mm and process invariant checkers, no anonymous page left); a peak-load run has
  * one JPM point per step, its max_jpm is the best of them and it stops after the
  * first step that fell.
@@ -89,6 +90,19 @@ static void test_page_test(void **state)
 	invariants(r);
 	near(metric(r, "anon_zero_fills"), 256 + 100 * 16, 0);
 	near(metric(r, "cow_copies"), 0, 0);
+	json_decref(r);
+}
+
+/* A test named twice takes the later hit count (it was refused): add_int and
+ * page_test alternate 1:1, so two consecutive tests run page_test exactly once. */
+static void test_repeated_test(void **state)
+{
+	(void)state;
+	json_t *r = run_ru(1, "3 add_int\n1 page_test\n1 add_int\n",
+			   "\"mode\": \"fixed\", \"users\": 1, \"tasks_per_job\": 2, \"heap\": 0");
+	invariants(r);
+	near(metric(r, "tests"), 2, 0);
+	near(metric(r, "anon_zero_fills"), 256 + 100 * 16, 0);
 	json_decref(r);
 }
 
@@ -175,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_only),
 		cmocka_unit_test(test_page_test),
+		cmocka_unit_test(test_repeated_test),
 		cmocka_unit_test(test_cow_heap),
 		cmocka_unit_test(test_database_mix),
 		cmocka_unit_test(test_disk_variants),

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "emu/core/err.h"
+#include "emu/core/readfile.h"
 #include "workloads/tracefile.h"
 #include "workloads/tracegen.h"
 
@@ -132,12 +134,189 @@ static void test_errors(void **state)
 		   "line 2: expected at least one data line, got end of file");
 	expect_err("", ".csv", TRACE_CSV, 0, "line 1: expected a csv header line, got an empty file");
 
+	/* the bad line is quoted escaped (no raw control bytes reach the terminal),
+	 * and cut with "..." after 24 characters */
+	expect_err("1\n\033[2J\033[31m7\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected a page number (decimal integer), got \"\\u001b[2J\\u001b[31m7\"");
+	expect_err("1\n2\t\001\r\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected one page number per line, got \"2\\t\\u0001\"");
+	expect_err("1\n\"5\"\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected a page number (decimal integer), got \"\\\"5\\\"\"");
+	expect_err("\xc3\xa9\n", "", TRACE_PLAIN, 0,
+		   "line 1: expected a page number (decimal integer), got \"\\u00c3\\u00a9\"");
+	expect_err("123456789012345678901234567890\n", "", TRACE_PLAIN, 0,
+		   "line 1: expected a page number below 2^64, got \"123456789012345678901234...\"");
+	expect_err("t,obj_id\n1,a\177\\b\n", ".csv", TRACE_AUTO, 0,
+		   "line 2: expected an object id (decimal integer) in column 2, got "
+		   "\"a\\u007f\\\\b\"");
+
 	struct trace t;
 	struct mm_err e;
+	assert_int_equal(trace_from_string(&t, "1,\n\033x", "--refs", &e), -1);
+	assert_string_equal(e.msg, "--refs: position 4: expected a page number (decimal integer), "
+			    "got \"\\u001bx\"");
 	assert_int_equal(trace_load(&t, "/nonexistent/x.trace", TRACE_AUTO, 0, &e), -1);
 	assert_string_equal(e.msg, "/nonexistent/x.trace: cannot open (No such file or directory)");
 	assert_int_equal(trace_load(&t, "/tmp", TRACE_AUTO, 0, &e), -1);
 	assert_string_equal(e.msg, "/tmp: expected a trace file, got a directory");
+}
+
+/* Parse @text from an exactly-sized heap copy: no terminating NUL, as
+ * mm_read_file() returns a file.  The ASan build catches any read past it. */
+static int parse_unterminated(struct trace *t, const char *text, enum trace_format fmt, int col,
+			      struct mm_err *e)
+{
+	size_t n = strlen(text);
+	char *b = malloc(n);
+	assert_non_null(b);
+	memcpy(b, text, n);
+	int rc = trace_parse(t, b, n, "t", fmt, col, e);
+	free(b);
+	return rc;
+}
+
+/* The parser reads only the bytes it is given (fuzzing: a one-byte csv "5" with
+ * --obj-id-col 1 sent strspn() past the end of the buffer). */
+static void test_unterminated(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		enum trace_format fmt;
+		int col;
+		uint64_t last;
+	} ok[] = {
+		{ "5", TRACE_CSV, 1, 5 },
+		{ "1,5", TRACE_CSV, 2, 5 },
+		{ "a,b\n1,5", TRACE_CSV, 2, 5 },
+		{ "t,obj_id\n1,5", TRACE_AUTO, 0, 5 },
+		{ "5", TRACE_PLAIN, 0, 5 },
+		{ "3\n5  ", TRACE_AUTO, 0, 5 },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct trace t;
+		struct mm_err e = { { 0 } };
+		if (parse_unterminated(&t, ok[i].text, ok[i].fmt, ok[i].col, &e) < 0)
+			fail_msg("case %zu: %s", i, e.msg);
+		assert_true(t.orig[t.refs[t.nrefs - 1]] == ok[i].last);
+		trace_free(&t);
+	}
+	static const struct {
+		const char *text;
+		enum trace_format fmt;
+		int col;
+		const char *msg;
+	} bad[] = {
+		{ "5x", TRACE_PLAIN, 0, "t: line 1: expected one page number per line, got \"5x\"" },
+		{ "1,5x", TRACE_CSV, 2, "t: line 2: expected at least one data line, got end of file" },
+		{ "t,obj_id\n1,5x", TRACE_CSV, 0,
+		  "t: line 2: expected an object id (decimal integer) in column 2, got \"5x\"" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct trace t;
+		struct mm_err e = { { 0 } };
+		assert_int_equal(parse_unterminated(&t, bad[i].text, bad[i].fmt, bad[i].col, &e), -1);
+		assert_string_equal(e.msg, bad[i].msg);
+	}
+}
+
+/* A UTF-8 byte-order mark at the start is not data (it made a plain trace invalid). */
+static void test_bom(void **state)
+{
+	(void)state;
+	static const uint64_t w[] = { 1, 2, 1 };
+	expect_ids("\xEF\xBB\xBF" "1\n2\n1\n", ".txt", TRACE_AUTO, 0, w, 3, 2);
+	expect_ids("\xEF\xBB\xBF" "obj_id,size\n1,4\n2,4\n1,4\n", ".csv", TRACE_AUTO, 0, w, 3, 2);
+	expect_ids("\xEF\xBB\xBF" "t,obj_id\n5,1\n6,2\n7,1\n", "", TRACE_AUTO, 0, w, 3, 2);
+	expect_err("\xEF\xBB\xBF", "", TRACE_PLAIN, 0,
+		   "line 1: expected at least one page number, got end of file");
+	/* only a whole mark at the very start is skipped */
+	expect_err("\xEF\xBB" "1\n", "", TRACE_PLAIN, 0,
+		   "line 1: expected a page number (decimal integer), got \"\\u00ef\\u00bb1\"");
+	expect_err("1\n\xEF\xBB\xBF" "2\n", "", TRACE_PLAIN, 0,
+		   "line 2: expected a page number (decimal integer), got "
+		   "\"\\u00ef\\u00bb\\u00bf2\"");
+}
+
+/* Input files are read with a size limit, also when they are not regular files. */
+static void test_file_limits(void **state)
+{
+	(void)state;
+	struct mm_err e = { { 0 } };
+	char *buf;
+	size_t len;
+	/* a device that never ends: refused after max + 1 bytes */
+	assert_int_equal(mm_read_file("/dev/zero", "trace file", 100000, &buf, &len, &e), -1);
+	assert_null(buf);
+	assert_string_equal(e.msg, "/dev/zero: expected a trace file of at most 100000 bytes, got more");
+	assert_int_equal(mm_read_file("/dev/zero", "trace file", 3 << 20, &buf, &len, &e), -1);
+	assert_string_equal(e.msg, "/dev/zero: expected a trace file of at most 3 MiB, got more");
+	/* a pipe is read to its end */
+	int fds[2];
+	char path[64];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], "1\n2\n", 4), 4);
+	close(fds[1]);
+	snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+	assert_int_equal(mm_read_file(path, "trace file", 4, &buf, &len, &e), 0);
+	assert_int_equal(len, 4);
+	assert_memory_equal(buf, "1\n2\n", 4);
+	free(buf);
+	close(fds[0]);
+	/* a regular file: exactly max is fine, one byte more is refused unread */
+	char p[128];
+	snprintf(p, sizeof p, "%s", tmpfile_with("1\n2\n", ""));
+	assert_int_equal(mm_read_file(p, "trace file", 4, &buf, &len, &e), 0);
+	assert_int_equal(len, 4);
+	free(buf);
+	assert_int_equal(mm_read_file(p, "trace file", 3, &buf, &len, &e), -1);
+	char want[600];
+	snprintf(want, sizeof want, "%s: expected a trace file of at most 3 bytes, got 4 bytes", p);
+	assert_string_equal(e.msg, want);
+	/* trace_load's limit, on a sparse file one byte larger */
+	assert_int_equal(truncate(p, (off_t)TRACE_FILE_MAX + 1), 0);
+	struct trace t;
+	assert_int_equal(trace_load(&t, p, TRACE_AUTO, 0, &e), -1);
+	snprintf(want, sizeof want, "%s: expected a trace file of at most 1 GiB, got %zu bytes", p,
+		 TRACE_FILE_MAX + 1);
+	assert_string_equal(e.msg, want);
+	unlink(p);
+}
+
+/* mm_err_quote(): JSON-style escapes, cut after a whole character to fit. */
+static void test_err_quote(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		size_t len, size;
+		const char *out;
+	} c[] = {
+		{ "", 0, MM_ERR_QUOTE_SIZE, "\"\"" },
+		{ "abc", 3, MM_ERR_QUOTE_SIZE, "\"abc\"" },
+		{ "a\0b", 3, MM_ERR_QUOTE_SIZE, "\"a\\u0000b\"" },
+		{ "\"\\\n\r\t\x7f\xff ~", 9, MM_ERR_QUOTE_SIZE,
+		  "\"\\\"\\\\\\n\\r\\t\\u007f\\u00ff ~\"" },
+		/* MM_ERR_QUOTE_SIZE: 27 characters whole, more cut to 24 and "..." */
+		{ "abcdefghijklmnopqrstuvwxyz0", 27, MM_ERR_QUOTE_SIZE,
+		  "\"abcdefghijklmnopqrstuvwxyz0\"" },
+		{ "abcdefghijklmnopqrstuvwxyz01", 28, MM_ERR_QUOTE_SIZE,
+		  "\"abcdefghijklmnopqrstuvwx...\"" },
+		{ "abcdefghijklmnopqrstuvwxyz01", 24, MM_ERR_QUOTE_SIZE, "\"abcdefghijklmnopqrstuvwx\"" },
+		/* the cut never splits an escape */
+		{ "abc\001def", 7, 12, "\"abc...\"" },
+		{ "abcdef", 6, 8, "\"ab...\"" },
+		{ "abcde", 5, 8, "\"abcde\"" },
+		{ "abc", 3, 8, "\"abc\"" },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char buf[64];
+		memset(buf, 'Z', sizeof buf);
+		assert_ptr_equal(mm_err_quote(buf, c[i].size, c[i].in, c[i].len), buf);
+		assert_string_equal(buf, c[i].out);
+		assert_true(strlen(buf) < c[i].size);
+		assert_true(buf[c[i].size - 1] == 'Z' || strlen(buf) == c[i].size - 1);
+	}
 }
 
 static void test_refs_string(void **state)
@@ -259,6 +438,10 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_unterminated),
+		cmocka_unit_test(test_err_quote),
+		cmocka_unit_test(test_bom),
+		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_refs_string),
 		cmocka_unit_test(test_formats_names),
 		cmocka_unit_test(test_tracegen),

@@ -48,6 +48,7 @@ static void expect_mix(const char *rel, const struct want *want, int n, uint64_t
 		assert_true(w.tests[i].cum == sum);
 	}
 	assert_true(w.total_hits == total);
+	assert_true(w.mix_hits == total);   /* no test is repeated */
 	assert_true(sum == total);
 	/* the shipped files leave the sizes to the config, as the real ones do */
 	assert_int_equal(w.has_filesize, 0);
@@ -127,9 +128,9 @@ static void test_sizes(void **state)
 	assert_int_equal(w.has_poolsize, 1);
 	workfile_free(&w);
 	/* reaim.config style: no colon, lower-case suffix; G is an mmemu extension */
-	parse_ok(&w, "FILESIZE 10k\nPOOLSIZE\t2g\n1 sieve");
+	parse_ok(&w, "FILESIZE 10k\nPOOLSIZE\t1g\n1 sieve");
 	assert_true(w.filesize == 10 * 1024);
-	assert_true(w.poolsize == 2ULL << 30);
+	assert_true(w.poolsize == 1ULL << 30);
 	workfile_free(&w);
 	parse_ok(&w, "1 sieve\nPOOLSIZE: 1024m   # STP\n");
 	assert_int_equal(w.has_filesize, 0);
@@ -141,9 +142,13 @@ static void test_sizes(void **state)
 	assert_true(w.filesize == 80 * 1024);
 	assert_true(w.poolsize == 0);
 	workfile_free(&w);
-	/* the largest size that fits */
-	parse_ok(&w, "FILESIZE: 17179869183G\n1 sieve\n");
-	assert_true(w.filesize == 17179869183ULL << 30);
+	/* the largest sizes: WORKFILE_MAX_SIZE in each unit */
+	parse_ok(&w, "FILESIZE: 1048576K\nPOOLSIZE: 1024M\n1 sieve\n");
+	assert_true(w.filesize == WORKFILE_MAX_SIZE);
+	assert_true(w.poolsize == WORKFILE_MAX_SIZE);
+	workfile_free(&w);
+	parse_ok(&w, "FILESIZE: 1G\n1 sieve\n");
+	assert_true(w.filesize == 1ULL << 30);
 	workfile_free(&w);
 }
 
@@ -152,16 +157,52 @@ static void test_syntax_ok(void **state)
 	(void)state;
 	struct workfile w;
 	/* CRLF, tabs, leading blanks, trailing comments, no final newline, max hits */
-	parse_ok(&w, "\r\n  # c\r\n\t10\tsieve\t# ten\r\n4294967295 add_int\r\n  \r\n2 fun_cal15");
+	parse_ok(&w, "\r\n  # c\r\n\t10\tsieve\t# ten\r\n16777204 add_int\r\n  \r\n2 fun_cal15");
 	assert_int_equal(w.ntests, 3);
 	assert_int_equal(w.tests[0].line, 3);
-	assert_int_equal(w.tests[1].hits, 4294967295U);
+	assert_int_equal(w.tests[1].hits, 16777204);
 	assert_int_equal(w.tests[2].line, 6);
 	assert_string_equal(w.tests[2].name, "fun_cal15");
-	assert_true(w.total_hits == 4294967295ULL + 12);
+	assert_true(w.total_hits == WORKFILE_MAX_HITS);
 	workfile_free(&w);
 	workfile_free(&w);   /* twice is fine */
 	workfile_free(NULL);
+}
+
+/* A repeated test, as reaim reads it: the later hit count replaces the earlier,
+ * the total counts both lines, the test keeps its first place. */
+static void test_repeated(void **state)
+{
+	(void)state;
+	struct workfile w;
+	parse_ok(&w, "1 sieve\n# c\n2 add_int\n3 sieve\n");
+	assert_int_equal(w.ntests, 2);
+	assert_string_equal(w.tests[0].name, "sieve");
+	assert_int_equal(w.tests[0].hits, 3);
+	assert_int_equal(w.tests[0].line, 4);
+	assert_true(w.tests[0].cum == 3);
+	assert_string_equal(w.tests[1].name, "add_int");
+	assert_true(w.tests[1].cum == 5);
+	assert_true(w.mix_hits == 5);
+	assert_true(w.total_hits == 6);
+	assert_int_equal(workfile_pick(&w, 2), 0);
+	assert_int_equal(workfile_pick(&w, 4), 1);
+	assert_int_equal(workfile_pick(&w, 5), -1);
+	workfile_free(&w);
+
+	/* reaim's own workfile.alltests lists string_rtns twice (20, then 30) */
+	struct mm_err e = { { 0 } };
+	if (workfile_load(&w, src("workloads/reaim/workfile.alltests"), &e) < 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(w.ntests, 62);
+	assert_true(w.total_hits == 1000);
+	assert_true(w.mix_hits == 980);
+	assert_true(w.tests[w.ntests - 1].cum == 980);
+	assert_string_equal(w.tests[38].name, "string_rtns");
+	assert_int_equal(w.tests[38].hits, 30);
+	assert_int_equal(w.tests[38].line, 9 + 43);   /* 9 comment lines, then data line 43 */
+	assert_string_equal(w.tests[39].name, "fifo_test");
+	workfile_free(&w);
 }
 
 static void test_pick(void **state)
@@ -169,7 +210,7 @@ static void test_pick(void **state)
 	(void)state;
 	struct workfile w;
 	parse_ok(&w, "3 sieve\n1 add_int\n5 page_test\n1 disk_rd\n");
-	assert_true(w.total_hits == 10);
+	assert_true(w.mix_hits == 10);
 	assert_int_equal(workfile_pick(&w, 0), 0);
 	assert_int_equal(workfile_pick(&w, 2), 0);
 	assert_int_equal(workfile_pick(&w, 3), 1);
@@ -185,14 +226,15 @@ static void test_pick(void **state)
 	/* over every r of the shipped mixes, each test gets exactly its hits */
 	const char *mixes[] = { "workloads/reaim/workfile.compute",
 				"workloads/reaim/workfile.new_dbase",
-				"workloads/reaim/workfile.dbase" };
-	for (size_t m = 0; m < 3; m++) {
+				"workloads/reaim/workfile.dbase",
+				"workloads/reaim/workfile.alltests" };
+	for (size_t m = 0; m < sizeof mixes / sizeof mixes[0]; m++) {
 		struct mm_err e = { { 0 } };
 		if (workfile_load(&w, src(mixes[m]), &e) < 0)
 			fail_msg("%s", e.msg);
 		uint64_t count[80] = { 0 };
 		assert_true(w.ntests <= 80);
-		for (uint64_t r = 0; r < w.total_hits; r++) {
+		for (uint64_t r = 0; r < w.mix_hits; r++) {
 			int i = workfile_pick(&w, r);
 			assert_true(i >= 0 && i < w.ntests);
 			count[i]++;
@@ -200,8 +242,8 @@ static void test_pick(void **state)
 		for (int i = 0; i < w.ntests; i++)
 			assert_true(count[i] == w.tests[i].hits);
 		assert_int_equal(workfile_pick(&w, 0), 0);
-		assert_int_equal(workfile_pick(&w, w.total_hits - 1), w.ntests - 1);
-		assert_int_equal(workfile_pick(&w, w.total_hits), -1);
+		assert_int_equal(workfile_pick(&w, w.mix_hits - 1), w.ntests - 1);
+		assert_int_equal(workfile_pick(&w, w.mix_hits), -1);
 		workfile_free(&w);
 	}
 }
@@ -287,6 +329,12 @@ static void test_errors(void **state)
 		   "line 1: expected a hit count below 2^32, got \"4294967296\"");
 	expect_err("99999999999999999999999 sieve\n",
 		   "line 1: expected a hit count below 2^32, got \"99999999999999999999999\"");
+	/* at most 2^24 hits in all (fuzzing: more validated, then the run failed with
+	 * "workload: out of memory") */
+	expect_err("16777216 sieve\n# c\n1 add_int\n",
+		   "line 3: expected at most 16777216 (2^24) hits in all, got 16777217 with this line");
+	expect_err("4294967295 add_int\n",
+		   "line 1: expected at most 16777216 (2^24) hits in all, got 4294967295 with this line");
 	/* trailing garbage */
 	expect_err("50 sieve extra\n",
 		   "line 1: expected end of line after the test name \"sieve\", got \"extra\"");
@@ -323,16 +371,32 @@ static void test_errors(void **state)
 	expect_err("filesize: 10K\n",
 		   "line 1: expected \"<hits> <test_name>\", FILESIZE: or POOLSIZE:, got "
 		   "\"filesize:\"");
+	/* sizes are range-checked (fuzzing: 18014398509481983K overflowed the reaim
+	 * workload's disk-fit check and the run hung; 4096G validated) */
+	expect_err("FILESIZE: 18014398509481983K\n1 sieve\n",
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got "
+		   "\"18014398509481983K\"");
+	expect_err("1 sieve\nPOOLSIZE: 4096G\n",
+		   "line 2: expected a POOLSIZE of at most 1G (1048576K), got \"4096G\"");
+	expect_err("FILESIZE: 1048577K\n1 sieve\n",
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got \"1048577K\"");
+	expect_err("POOLSIZE: 1025m\n1 sieve\n",
+		   "line 1: expected a POOLSIZE of at most 1G (1048576K), got \"1025m\"");
+	expect_err("FILESIZE: 2G\n1 sieve\n",
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got \"2G\"");
 	expect_err("FILESIZE: 17179869184G\n",
-		   "line 1: expected a smaller FILESIZE, got \"17179869184G\"");
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got \"17179869184G\"");
 	expect_err("FILESIZE: 99999999999999999999999K\n",
-		   "line 1: expected a smaller FILESIZE, got \"99999999999999999999999K\"");
+		   "line 1: expected a FILESIZE of at most 1G (1048576K), got "
+		   "\"99999999999999999999999K\"");
+	expect_err("FILESIZE: 99999999999999999999999\n",
+		   "line 1: expected a size suffix K, M or G right after the number of "
+		   "FILESIZE, got \"99999999999999999999999\"");
 	expect_err("FILESIZE: 0K\nPOOLSIZE: 0M\n1 sieve\n",
 		   "line 2: expected FILESIZE or POOLSIZE above 0 (reaim refuses both 0)");
-	/* duplicate tests */
-	expect_err("1 sieve\n# c\n2 add_int\n3 sieve\n",
-		   "line 4: duplicate test \"sieve\" (first on line 1; reaim would count both "
-		   "lines in its total but keep only the later hit count)");
+	/* the total counts a repeated test's every line */
+	expect_err("16777216 sieve\n1 sieve\n",
+		   "line 2: expected at most 16777216 (2^24) hits in all, got 16777217 with this line");
 	/* no tests */
 	expect_err("", "expected at least one \"<hits> <test_name>\" line, found none");
 	expect_err("# only\n\n  \n# comments\nFILESIZE: 1K\n",
@@ -341,10 +405,31 @@ static void test_errors(void **state)
 	expect_err("1 sieve\n\n\n# x\n  7 sieve_x\n0 add_int\n",
 		   "line 5: expected a reaim test name, got \"sieve_x\" (unknown; did you mean "
 		   "\"sieve\"?)");
-	/* non-printable bytes are shown as '?' */
+	/* non-printable bytes are shown escaped (mm_err_quote()) */
 	expect_err("1 si\001eve\n",
-		   "line 1: expected a reaim test name, got \"si?eve\" (unknown; did you mean "
-		   "\"sieve\"?)");
+		   "line 1: expected a reaim test name, got \"si\\u0001eve\" (unknown; did you "
+		   "mean \"sieve\"?)");
+}
+
+/* A UTF-8 byte-order mark at the start is skipped (it made line 1 an error). */
+static void test_bom(void **state)
+{
+	(void)state;
+	struct workfile w;
+	parse_ok(&w, "\xEF\xBB\xBF# mix\n3 sieve\n");
+	assert_int_equal(w.ntests, 1);
+	assert_int_equal(w.tests[0].line, 2);
+	workfile_free(&w);
+	parse_ok(&w, "\xEF\xBB\xBF" "FILESIZE: 20K\n1 sieve\n");
+	assert_true(w.filesize == 20 * 1024);
+	workfile_free(&w);
+	parse_ok(&w, "\xEF\xBB\xBF" "5 add_int");
+	assert_int_equal(w.tests[0].hits, 5);
+	workfile_free(&w);
+	/* only at the very start */
+	expect_err("1 sieve\n\xEF\xBB\xBF" "2 add_int\n",
+		   "line 2: expected \"<hits> <test_name>\", FILESIZE: or POOLSIZE:, got "
+		   "\"\\u00ef\\u00bb\\u00bf2\"");
 }
 
 /* Load tests/workfiles/@file and expect "<its path>: @msg". */
@@ -374,15 +459,20 @@ static void test_error_files(void **state)
 	expect_file_err("bad-suffix.txt",
 			"line 2: expected a size suffix K, M or G right after the number of "
 			"POOLSIZE, got \"25O\"");
-	expect_file_err("duplicate-test.txt",
-			"line 4: duplicate test \"string_rtns\" (first on line 3; reaim would count "
-			"both lines in its total but keep only the later hit count)");
 	expect_file_err("trailing-garbage.txt",
 			"line 2: expected end of line after the test name \"add_int\", got \"30\"");
 	expect_file_err("missing-hits.txt",
 			"line 2: expected \"<hits> <test_name>\", FILESIZE: or POOLSIZE:, got "
 			"\"add_double\" (a test line needs its hit count first)");
 	expect_file_err("zero-hits.txt", "line 2: expected a positive hit count, got \"0\"");
+
+	/* a device that never ends is refused at the size limit (it was read until
+	 * memory ran out) */
+	struct workfile w0;
+	struct mm_err e0 = { { 0 } };
+	assert_int_equal(workfile_load(&w0, "/dev/zero", &e0), -1);
+	assert_string_equal(e0.msg, "/dev/zero: expected a workfile of at most 1 MiB, got more");
+	assert_null(w0.tests);
 
 	/* a missing file and a directory are named in the message */
 	struct workfile w;
@@ -407,6 +497,8 @@ int main(void)
 		cmocka_unit_test(test_dbase),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_syntax_ok),
+		cmocka_unit_test(test_bom),
+		cmocka_unit_test(test_repeated),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_known),
 		cmocka_unit_test(test_errors),

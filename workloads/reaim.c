@@ -106,7 +106,7 @@ struct ru_cfg {
 	struct mm_as *drv_as;
 	struct mm_file *tmp, *shared;
 	struct mm_rng rng;
-	int *seq;                  /* [wf.total_hits] test indices, hits-weighted cycle */
+	int *seq;                  /* [wf.mix_hits] test indices, hits-weighted cycle */
 	uint64_t seq_pos;
 	struct ru_user *user;      /* [users_max] (reused by every step) */
 	int nuser_init;            /* sched tasks initialised over all steps */
@@ -141,9 +141,9 @@ static const struct mm_param ru_params[] = {
 		 "no step beyond this many users"),
 	MM_PARAM(struct ru_cfg, tasks_per_job, "tasks_per_job", MM_P_INT, 1, 100000, "20",
 		 "tests one user runs per job, drawn by the workfile's hits (calibration: a scaled-down job)"),
-	MM_PARAM(struct ru_cfg, filesize, "filesize", MM_P_SIZE, 0, 1 << 30, "0",
+	MM_PARAM(struct ru_cfg, filesize, "filesize", MM_P_SIZE, 0, WORKFILE_MAX_SIZE, "0",
 		 "FILESIZE of the disk tests (0: the workfile's, else reaim.config's 10k)"),
-	MM_PARAM(struct ru_cfg, poolsize, "poolsize", MM_P_SIZE, 0, 1 << 30, "0",
+	MM_PARAM(struct ru_cfg, poolsize, "poolsize", MM_P_SIZE, 0, WORKFILE_MAX_SIZE, "0",
 		 "POOLSIZE of the memory tests (0: the workfile's, else reaim.config's 1m)"),
 	MM_PARAM(struct ru_cfg, cpu_cycles, "cpu_cycles", MM_P_DOUBLE, 0, 1e13, "2e7",
 		 "user-mode cycles of one arithmetic or library test (calibration)"),
@@ -174,6 +174,17 @@ static int ru_max_users(const struct ru_cfg *c)
 	return (int)(c->mode == MODE_FIXED ? c->users : c->users_max);
 }
 
+/* Bytes of disk 0 the users' files take: a MiB of slack, two FILESIZE regions per
+ * user and the shared file, each MiB-rounded (the layout ru_start() creates).
+ * Returns: that, or UINT64_MAX if it does not fit in 64 bits. */
+static uint64_t files_bytes(const struct ru_cfg *c)
+{
+	uint64_t users = (uint64_t)ru_max_users(c);
+	if (c->fsz > (UINT64_MAX - 3 * MIB) / (2 * users + 1))
+		return UINT64_MAX;
+	return MIB + mib_round(2 * c->fsz * users) + mib_round(c->fsz);
+}
+
 static int ru_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
 		    struct mm_err *e)
 {
@@ -201,12 +212,14 @@ static int ru_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 		return mm_errf(e, file, "machine.disks", "the reaim workload needs a disk");
 	if (m->cpus > MACHINE_MAX_CPUS)
 		return mm_errf(e, file, "machine.cpus", "too many CPUs");
-	uint64_t need = MIB + mib_round(2 * c->fsz * (uint64_t)ru_max_users(c)) + mib_round(c->fsz);
+	uint64_t need = files_bytes(c);
 	if (need > m->disks[0].size / 2) {
+		char amount[32] = "over 2^64";
+		if (need < UINT64_MAX)
+			snprintf(amount, sizeof amount, "%llu", (unsigned long long)need);
 		snprintf(sub, sizeof sub, "%s.users_max", path);
-		return mm_errf(e, file, sub,
-			       "the users' files (%llu bytes) need more than half of disk 0",
-			       (unsigned long long)need);
+		return mm_errf(e, file, sub, "the users' files (%s bytes) need more than half of disk 0",
+			       amount);
 	}
 	return 0;
 }
@@ -443,7 +456,7 @@ static void user_main(int argc, char **argv)
 	struct sched_task *st = t->st;
 	wl_smp_enter(&c->w, t);
 	for (int64_t i = 0; i < c->tasks_per_job; i++) {
-		int ti = c->seq[c->seq_pos++ % c->wf.total_hits];
+		int ti = c->seq[c->seq_pos++ % c->wf.mix_hits];
 		int id = c->wf.tests[ti].id;
 		c->tests++;
 		uint64_t acq = t->lru_acq;
@@ -544,26 +557,26 @@ static void driver_main(int argc, char **argv)
 
 /* The hits-weighted cycle (smooth weighted round robin): at every position each
  * test gains its hits, the test with the most credit is chosen and pays the total.
- * Returns: a malloc'ed array of total_hits test indices, or NULL. */
+ * Returns: a malloc'ed array of mix_hits test indices, or NULL. */
 static int *build_seq(const struct workfile *w)
 {
-	if (w->total_hits == 0 || w->total_hits > (1u << 24))
+	if (w->mix_hits == 0 || w->mix_hits > WORKFILE_MAX_HITS)   /* refused by the parse */
 		return NULL;
-	int *seq = malloc(w->total_hits * sizeof *seq);
+	int *seq = malloc(w->mix_hits * sizeof *seq);
 	int64_t *credit = calloc((size_t)w->ntests, sizeof *credit);
 	if (!seq || !credit) {
 		free(seq);
 		free(credit);
 		return NULL;
 	}
-	for (uint64_t pos = 0; pos < w->total_hits; pos++) {
+	for (uint64_t pos = 0; pos < w->mix_hits; pos++) {
 		int best = 0;
 		for (int i = 0; i < w->ntests; i++) {
 			credit[i] += w->tests[i].hits;
 			if (credit[i] > credit[best])
 				best = i;
 		}
-		credit[best] -= (int64_t)w->total_hits;
+		credit[best] -= (int64_t)w->mix_hits;
 		seq[pos] = best;
 	}
 	free(credit);
@@ -577,7 +590,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 		return -1;
 	mm_task_init(&c->drv, &c->w.k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
-	c->seq_pos = mm_rng_below(&c->rng, c->wf.total_hits);
+	c->seq_pos = mm_rng_below(&c->rng, c->wf.mix_hits);
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
 	c->seq = build_seq(&c->wf);
 	c->ts = calloc((size_t)c->wf.ntests, sizeof *c->ts);

@@ -3,12 +3,14 @@
  *
  * Design: the whole file is read into one buffer (read(2) in a loop, so pipes work
  * too) and parsed by hand: a line counter, a digit loop with overflow check, no
- * stdio per line.  The refs array is sized once from a newline count.  Original ids
- * are mapped to dense ids in first-seen order by an id map: ids below 2^22 go
- * through a direct table (grown on demand; these are most real page numbers and
- * the lookups stay cache-friendly), larger ones through an open-addressing hash
- * table (linear probing, Fibonacci hashing, grown at half load).  Every malformed
- * line yields one "FILE: line N: expected ..." error and -1; nothing is kept on
+ * stdio per line.  Every scan is bounded by the buffer's end (it is not
+ * NUL-terminated), never by a terminator.  The refs array is sized once from a
+ * newline count.  Original ids are mapped to dense ids in first-seen order by an
+ * id map: ids below 2^22 go through a direct table (grown on demand; these are
+ * most real page numbers and the lookups stay cache-friendly), larger ones
+ * through an open-addressing hash table (linear probing, Fibonacci hashing, grown
+ * at half load).  Every malformed line yields one "FILE: line N: expected ..."
+ * error quoting the line escaped (mm_err_quote()) and -1; nothing is kept on
  * failure.
  */
 #include "workloads/tracefile.h"
@@ -172,20 +174,18 @@ static inline bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* Quote up to 24 characters of the token at @p (to end of line) into @buf. */
-static const char *token(const char *p, const char *end, char *buf, size_t len)
+/* Quote the rest of the line at @p (without its line end) into @buf of
+ * MM_ERR_QUOTE_SIZE bytes: escaped, cut with "..." (mm_err_quote()). */
+static const char *token(const char *p, const char *end, char *buf, size_t size)
 {
-	size_t n = 0;
 	if (p >= end || *p == '\n')
 		return "end of line";
-	buf[n++] = '"';
-	while (p < end && *p != '\n' && *p != '\r' && n + 5 < len && n < 26)
-		buf[n++] = *p++;
-	if (p < end && *p != '\n' && *p != '\r')
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-	buf[n++] = '"';
-	buf[n] = '\0';
-	return buf;
+	const char *le = memchr(p, '\n', (size_t)(end - p));
+	if (!le)
+		le = end;
+	if (le - p > 1 && le[-1] == '\r')
+		le--;
+	return mm_err_quote(buf, size, p, (size_t)(le - p));
 }
 
 /*
@@ -246,7 +246,7 @@ static int parse_plain(const char *buf, size_t len, const char *name, struct idm
 {
 	const char *p = buf, *end = buf + len;
 	size_t line = 1, n = 0;
-	char tb[40];
+	char tb[MM_ERR_QUOTE_SIZE];
 	while (p < end) {
 		while (p < end && is_blank(*p))
 			p++;
@@ -307,6 +307,17 @@ static int csv_field(const char *p, const char *end, int col, const char **fs, c
 	return 0;
 }
 
+/* Whether [s, e) is non-empty and all decimal digits (looks only inside it). */
+static bool all_digits(const char *s, const char *e)
+{
+	if (s == e)
+		return false;
+	for (; s < e; s++)
+		if ((unsigned)(*s - '0') > 9)
+			return false;
+	return true;
+}
+
 static bool is_id_column(const char *s, const char *e)
 {
 	static const char *const names[] = { "obj_id", "obj-id", "objId", "key" };
@@ -325,16 +336,17 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 	size_t line = 1, n = 0;
 	int col = obj_id_col - 1;
 	bool header = true;
-	char tb[40];
+	char tb[MM_ERR_QUOTE_SIZE];
 	while (p < end) {
 		const char *ls = p;
 		const char *le = memchr(p, '\n', (size_t)(end - p));
 		if (!le)
 			le = end;
+		const char *next = le < end ? le + 1 : end;
 		while (ls < le && is_blank(*ls))
 			ls++;
 		if (ls == le || *ls == '#') {
-			p = le + 1;
+			p = next;
 			line++;
 			continue;
 		}
@@ -352,14 +364,13 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 						break;
 				}
 				col = c;
-				p = le + 1;
+				p = next;
 				line++;
 				continue;
 			}
 			/* explicit column: the first line is a header unless that field is a number */
-			if (csv_field(ls, le, col, &fs, &fe) < 0 || fs == fe ||
-			    strspn(fs, "0123456789") < (size_t)(fe - fs)) {
-				p = le + 1;
+			if (csv_field(ls, le, col, &fs, &fe) < 0 || !all_digits(fs, fe)) {
+				p = next;
 				line++;
 				continue;
 			}
@@ -377,7 +388,7 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 		if (idmap_get(m, id, &refs[n]) < 0)
 			return oom(e, name);
 		n++;
-		p = le + 1;
+		p = next;
 		line++;
 	}
 	if (header)
@@ -402,7 +413,7 @@ static enum trace_format detect(const char *buf, size_t len, const char *name)
 			s++;
 		if (s < le && *s != '#')
 			return memchr(s, ',', (size_t)(le - s)) ? TRACE_CSV : TRACE_PLAIN;
-		p = le + 1;
+		p = le < end ? le + 1 : end;
 	}
 	return TRACE_PLAIN;
 }
@@ -414,6 +425,9 @@ int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
 	memset(t, 0, sizeof *t);
 	if (obj_id_col < 0)
 		return mm_errf(e, name, NULL, "expected a csv obj-id column >= 1, got %d", obj_id_col);
+	size_t bom = mm_bom_len(buf, len);   /* an editor's UTF-8 mark, not data */
+	buf += bom;
+	len -= bom;
 	if (fmt == TRACE_AUTO)
 		fmt = detect(buf, len, name);
 	size_t cap = count_lines(buf, len);
@@ -452,7 +466,7 @@ int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj
 	memset(t, 0, sizeof *t);
 	char *buf;
 	size_t len;
-	if (mm_read_file(path, "trace file", &buf, &len, e))
+	if (mm_read_file(path, "trace file", TRACE_FILE_MAX, &buf, &len, e))
 		return -1;
 	int rc = trace_parse(t, buf, len, path, fmt, obj_id_col, e);
 	free(buf);
@@ -470,7 +484,7 @@ int trace_from_string(struct trace *t, const char *s, const char *name, struct m
 	if (!refs)
 		return oom(e, name);
 	const char *p = s, *end = s + len;
-	char pos[48], tb[40];
+	char pos[48], tb[MM_ERR_QUOTE_SIZE];
 	bool need = true;  /* a number must come next (start, or after a comma) */
 	while (p < end) {
 		if (is_blank(*p) || *p == '\n') {

@@ -3,7 +3,8 @@
  *
  * A trace is a dense array of uint32 page ids 0..npages-1, numbered in first-seen
  * order, plus the original ids (which may be 64-bit) for printing.  Sources: a file
- * (plain, libCacheSim txt or csv) or a reference string "1,2,3,4".
+ * (plain, libCacheSim txt or csv; a leading UTF-8 byte-order mark is skipped) or a
+ * reference string "1,2,3,4".
  */
 #ifndef MMEMU_TRACEFILE_H
 #define MMEMU_TRACEFILE_H
@@ -12,6 +13,10 @@
 #include <stdint.h>
 
 #include "emu/core/err.h"
+
+/* The largest trace file trace_load() reads (a larger one, or a device such as
+ * /dev/zero, is an error): 1 GiB, about 100 M references of tracegen's output. */
+#define TRACE_FILE_MAX ((size_t)1 << 30)
 
 enum trace_format {
 	TRACE_AUTO,   /* by extension (.csv) or content (a comma on the first data line) */
@@ -34,14 +39,18 @@ struct trace {
  * @fmt: the format, or TRACE_AUTO
  * @obj_id_col: csv only: 1-based column of the object id, or 0 to find it by its
  *              header name (obj_id, obj-id, objId or key)
+ * The file may be a pipe or a device; at most TRACE_FILE_MAX bytes are read.  A
+ * UTF-8 byte-order mark at its start is skipped (by trace_parse()).
  * Returns: 0, or -1 with @e set to "FILE: line N: expected ..." (or "FILE: cannot
- * open ...").  @t is left empty on failure.
+ * open ...", "FILE: expected a trace file of at most 1 GiB, ...").  @t is left
+ * empty on failure.
  */
 int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj_id_col,
 	       struct mm_err *e);
 
 /**
  * trace_parse() - parse a trace already in memory (same rules as trace_load()).
+ * @buf: the text; only its @len bytes are read (it need not be NUL-terminated)
  * @name: the name used in messages
  * Returns: 0, or -1 with @e set.
  */

@@ -7,11 +7,12 @@
  * pointer arithmetic; no sscanf, no stdio per line.  Test names are looked up in a
  * static, read-only table of every test reaim 7 registers (osdl-aim-7 sources, see
  * workloads/reaim/README.md); a miss is reported with the nearest known name by
- * case-insensitive edit distance.  Duplicates are found by a per-id "first line"
- * array (the table has under a hundred entries).  Every malformed line yields one
- * "FILE: line N: expected ..." error and -1; nothing is kept on failure.  Each test
- * stores its cumulative hits, so workfile_pick() is a binary search: test i owns
- * the values of r in [cum[i] - hits[i], cum[i]).
+ * case-insensitive edit distance.  A repeated test is found by a per-id slot array
+ * (the table has under a hundred entries) and updated in place, as reaim does.
+ * Every malformed line yields one "FILE: line N: expected ..." error and -1;
+ * nothing is kept on failure.  Once all lines are read, each test stores its
+ * cumulative hits, so workfile_pick() is a binary search: test i owns the values
+ * of r in [cum[i] - hits[i], cum[i]).
  */
 #include "workloads/workfile.h"
 
@@ -237,7 +238,7 @@ void workfile_free(struct workfile *w)
 
 int workfile_pick(const struct workfile *w, uint64_t r)
 {
-	if (!w || w->ntests <= 0 || r >= w->total_hits)
+	if (!w || w->ntests <= 0 || r >= w->mix_hits)
 		return -1;
 	int lo = 0, hi = w->ntests - 1;   /* the answer is the first i with cum > r */
 	while (lo < hi) {
@@ -263,22 +264,10 @@ static inline const char *tok_end(const char *p, const char *end)
 	return p;
 }
 
-/* Quote the token [p, q) into @buf, shortened to ~24 characters. */
+/* Quote the token [p, q) into @buf of MM_ERR_QUOTE_SIZE bytes (mm_err_quote()). */
 static const char *quote(const char *p, const char *q, char *buf, size_t size)
 {
-	size_t n = 0, len = (size_t)(q - p);
-	if (len == 0)
-		return "end of line";
-	buf[n++] = '"';
-	for (size_t i = 0; i < len && i < 24 && n + 6 < size; i++) {
-		unsigned char c = (unsigned char)p[i];
-		buf[n++] = isprint(c) ? (char)c : '?';
-	}
-	if (len > 24)
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-	buf[n++] = '"';
-	buf[n] = '\0';
-	return buf;
+	return p == q ? "end of line" : mm_err_quote(buf, size, p, (size_t)(q - p));
 }
 
 static int line_err(struct mm_err *e, const char *name, size_t line, const char *fmt, ...)
@@ -309,14 +298,14 @@ struct parser {
 	struct mm_err *e;
 	size_t line;
 	size_t size_line[2];     /* line of FILESIZE / POOLSIZE, 0 if absent */
-	size_t test_line[NKNOWN];
+	int slot[NKNOWN];        /* known test id -> its index in w->tests + 1, 0 if absent */
 };
 
 /* "FILESIZE: 100K" at [p, eol); @lab_end ends the label token. */
 static int parse_size(struct parser *ps, struct workfile *w, const char *p, const char *lab_end,
 		      const char *eol)
 {
-	char q[40], q2[40];
+	char q[MM_ERR_QUOTE_SIZE], q2[MM_ERR_QUOTE_SIZE];
 	size_t lablen = (size_t)(lab_end - p);
 	if (lablen && p[lablen - 1] == ':')
 		lablen--;
@@ -347,14 +336,9 @@ static int parse_size(struct parser *ps, struct workfile *w, const char *p, cons
 				quote(s, se, q, sizeof q));
 	uint64_t v = 0;
 	const char *d = s;
-	while (d < se && (unsigned)(*d - '0') <= 9) {
-		unsigned dig = (unsigned)(*d - '0');
-		if (v > (UINT64_MAX - dig) / 10)
-			return line_err(ps->e, ps->name, ps->line, "expected a smaller %s, got %s",
-					label, quote(s, se, q, sizeof q));
-		v = v * 10 + dig;
-		d++;
-	}
+	for (; d < se && (unsigned)(*d - '0') <= 9; d++)
+		if (v <= WORKFILE_MAX_SIZE)   /* stops growing above the limit: no overflow */
+			v = v * 10 + (unsigned)(*d - '0');
 	unsigned shift;
 	switch (d < se ? *d : '\0') {
 	case 'K': case 'k': shift = 10; break;
@@ -369,9 +353,10 @@ static int parse_size(struct parser *ps, struct workfile *w, const char *p, cons
 		return line_err(ps->e, ps->name, ps->line,
 				"expected a size suffix K, M or G right after the number of %s, got %s",
 				label, quote(s, se, q, sizeof q));
-	if (v > (UINT64_MAX >> shift))
-		return line_err(ps->e, ps->name, ps->line, "expected a smaller %s, got %s", label,
-				quote(s, se, q, sizeof q));
+	if (v > (WORKFILE_MAX_SIZE >> shift))
+		return line_err(ps->e, ps->name, ps->line, "expected a %s of at most %lluG (%lluK), got %s",
+				label, (unsigned long long)(WORKFILE_MAX_SIZE >> 30),
+				(unsigned long long)(WORKFILE_MAX_SIZE >> 10), quote(s, se, q, sizeof q));
 	const char *g;
 	if (!rest_is_empty(se, eol, &g))
 		return line_err(ps->e, ps->name, ps->line, "expected end of line after %s %s, got %s",
@@ -391,7 +376,7 @@ static int parse_size(struct parser *ps, struct workfile *w, const char *p, cons
 /* "<hits> <test_name>" at [p, eol); p is at a digit, '+' or '-'. */
 static int parse_test(struct parser *ps, struct workfile *w, const char *p, const char *eol)
 {
-	char q[40], q2[40];
+	char q[MM_ERR_QUOTE_SIZE], q2[MM_ERR_QUOTE_SIZE];
 	const char *he = tok_end(p, eol);
 	uint64_t v = 0;
 	const char *d = p;
@@ -448,19 +433,22 @@ static int parse_test(struct parser *ps, struct workfile *w, const char *p, cons
 		return line_err(ps->e, ps->name, ps->line,
 				"expected end of line after the test name %s, got %s",
 				quote(n, ne, q, sizeof q), quote(g, tok_end(g, eol), q2, sizeof q2));
-	if (ps->test_line[id])
+	if (w->total_hits + v > WORKFILE_MAX_HITS)
 		return line_err(ps->e, ps->name, ps->line,
-				"duplicate test \"%s\" (first on line %zu; reaim would count both "
-				"lines in its total but keep only the later hit count)",
-				known[id].name, ps->test_line[id]);
-	ps->test_line[id] = ps->line;
-	struct workfile_test *t = &w->tests[w->ntests++];
-	memcpy(t->name, known[id].name, strlen(known[id].name) + 1);
+				"expected at most %u (2^24) hits in all, got %llu with this line",
+				WORKFILE_MAX_HITS, (unsigned long long)(w->total_hits + v));
+	/* a repeated test keeps its place; its later hit count replaces the earlier,
+	 * while the total counts every line (reaim's check_name() and total_hits) */
+	if (!ps->slot[id]) {
+		struct workfile_test *t = &w->tests[w->ntests++];
+		memcpy(t->name, known[id].name, strlen(known[id].name) + 1);
+		t->id = id;
+		ps->slot[id] = w->ntests;
+	}
+	struct workfile_test *t = &w->tests[ps->slot[id] - 1];
 	t->hits = (uint32_t)v;
-	t->id = id;
 	t->line = ps->line > (size_t)INT32_MAX ? INT32_MAX : (int)ps->line;
 	w->total_hits += v;
-	t->cum = w->total_hits;
 	return 0;
 }
 
@@ -469,7 +457,7 @@ int workfile_parse(struct workfile *w, const char *buf, size_t len, const char *
 {
 	memset(w, 0, sizeof *w);
 	struct parser *ps = calloc(1, sizeof *ps);
-	/* at most one entry per known test: duplicates are errors */
+	/* at most one entry per known test: a repeated test shares its entry */
 	w->tests = calloc(NKNOWN, sizeof *w->tests);
 	if (!ps || !w->tests) {
 		free(ps);
@@ -481,7 +469,7 @@ int workfile_parse(struct workfile *w, const char *buf, size_t len, const char *
 	w->filesize = WORKFILE_DEFAULT_FILESIZE;
 	w->poolsize = WORKFILE_DEFAULT_POOLSIZE;
 
-	const char *p = buf, *end = buf + len;
+	const char *p = buf + mm_bom_len(buf, len), *end = buf + len;
 	int rc = 0;
 	for (ps->line = 1; p < end && rc == 0; ps->line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -501,6 +489,10 @@ int workfile_parse(struct workfile *w, const char *buf, size_t len, const char *
 	if (rc == 0 && w->ntests == 0)
 		rc = mm_errf(e, name, NULL,
 			     "expected at least one \"<hits> <test_name>\" line, found none");
+	for (int i = 0; rc == 0 && i < w->ntests; i++) {
+		w->mix_hits += w->tests[i].hits;
+		w->tests[i].cum = w->mix_hits;
+	}
 	if (rc == 0 && w->filesize == 0 && w->poolsize == 0) {
 		size_t l = ps->size_line[0] > ps->size_line[1] ? ps->size_line[0]
 							       : ps->size_line[1];
@@ -520,7 +512,7 @@ int workfile_load(struct workfile *w, const char *path, struct mm_err *e)
 	memset(w, 0, sizeof *w);
 	char *buf;
 	size_t len;
-	if (mm_read_file(path, "workfile", &buf, &len, e))
+	if (mm_read_file(path, "workfile", WORKFILE_FILE_MAX, &buf, &len, e))
 		return -1;
 	int rc = workfile_parse(w, buf, len, path, e);
 	free(buf);

@@ -5,6 +5,7 @@
  * `POOLSIZE:` lines; a reaim job runs the listed tests in proportion to their hits.
  * The accepted syntax (and where it is stricter than reaim's own reader):
  *
+ *   (byte-order mark)     a UTF-8 BOM at the very start is skipped (editors add it)
  *   # comment             a line whose first non-blank character is '#'
  *   (blank line)          ignored (reaim 7 itself rejects blank lines)
  *   FILESIZE: 100K        file size of the disk tests; POOLSIZE: likewise.  The label
@@ -13,15 +14,20 @@
  *                         number is decimal and the suffix follows it directly:
  *                         K/k (KiB) or M/m (MiB) as in reaim, G/g (GiB) as an mmemu
  *                         extension.  No suffix is an error, as in reaim.  At most
+ *                         WORKFILE_MAX_SIZE (1G, as the reaim workload's filesize
+ *                         and poolsize parameters; reaim itself has no limit but
+ *                         its int count of KiB).  At most
  *                         one FILESIZE and one POOLSIZE line (reaim silently kept
  *                         the last one).
- *   50  add_double        hits (a positive decimal integer below 2^32) and a test
+ *   50  add_double        hits (a positive decimal integer below 2^32; all lines
+ *                         together at most WORKFILE_MAX_HITS = 2^24, since a reaim
+ *                         run holds one cycle of that many entries) and a test
  *                         name that reaim 7 registers (workfile_known_*()); blanks
- *                         or tabs between; an optional trailing "# comment".  Each
- *                         test at most once: reaim 7 overwrote the test's hits with
- *                         the later line but added both lines to its total, so a
- *                         repeated name silently skewed the mix; here it is an
- *                         error.
+ *                         or tabs between; an optional trailing "# comment".  A
+ *                         test named again (reaim's own workfile.alltests lists
+ *                         string_rtns twice) is read as reaim 7 reads it: the later
+ *                         line's hit count replaces the earlier one, and total_hits
+ *                         counts both lines.  The test keeps its first place.
  *
  * Absent sizes default to what reaim reads from its default reaim.config:
  * FILESIZE 10k, POOLSIZE 1m (reaim's built-in values are 0 and 0, and it refuses to
@@ -38,7 +44,10 @@
 
 #define WORKFILE_DEFAULT_FILESIZE (10ULL << 10)  /* reaim.config: FILESIZE 10k */
 #define WORKFILE_DEFAULT_POOLSIZE (1ULL << 20)   /* reaim.config: POOLSIZE 1m */
+#define WORKFILE_MAX_SIZE (1ULL << 30)           /* largest FILESIZE, POOLSIZE: 1G */
 #define WORKFILE_NAME_MAX 32                     /* test names are shorter */
+#define WORKFILE_MAX_HITS (1u << 24)             /* hits of all lines together, at most */
+#define WORKFILE_FILE_MAX ((size_t)1 << 20)      /* largest workfile read (reaim's: < 2 KiB) */
 
 /* What a reaim test mostly exercises (for choosing how mmemu models it). */
 enum workfile_category {
@@ -65,12 +74,14 @@ struct workfile {
 	int ntests;
 	struct workfile_test {
 		char name[WORKFILE_NAME_MAX];
-		uint32_t hits;
+		uint32_t hits;         /* of the last line naming the test */
 		int id;                /* index in the known-test table */
-		int line;              /* line of the workfile it came from */
+		int line;              /* that line of the workfile */
 		uint64_t cum;          /* hits of this test and all before it */
-	} *tests;                      /* in workfile order */
-	uint64_t total_hits;
+	} *tests;                      /* in workfile order (of first mention), each once */
+	uint64_t mix_hits;             /* the tests' hits: what a job draws from */
+	uint64_t total_hits;           /* every test line's hits, those a repeated test's
+					* later line replaced included (reaim's total) */
 };
 
 /**
@@ -78,15 +89,18 @@ struct workfile {
  * @w: filled on success (free with workfile_free())
  * @path: the file
  * @e: error out
+ * The file may be a pipe or a device; at most WORKFILE_FILE_MAX bytes are read.
  * Returns: 0, or -1 with @e set to "FILE: line N: expected ..." for a malformed
- * line, "FILE: expected at least one ..." for a workfile without tests, or
- * "FILE: cannot open (...)".  @w is left empty on failure.
+ * line, "FILE: expected at least one ..." for a workfile without tests,
+ * "FILE: expected a workfile of at most 1 MiB, ..." or "FILE: cannot open (...)".
+ * @w is left empty on failure.
  */
 int workfile_load(struct workfile *w, const char *path, struct mm_err *e);
 
 /**
  * workfile_parse() - parse a workfile already in memory (same rules as workfile_load()).
- * @buf: the text (need not be NUL-terminated)
+ * @buf: the text (need not be NUL-terminated; a leading UTF-8 byte-order mark is
+ *       skipped)
  * @len: its length in bytes
  * @name: the name used in messages
  * Returns: 0, or -1 with @e set.  @w is left empty on failure.
@@ -100,11 +114,11 @@ void workfile_free(struct workfile *w);
 /**
  * workfile_pick() - the test a job runs for a uniform random number.
  * @w: a loaded workfile
- * @r: uniform in [0, total_hits)
- * Test i is chosen for exactly hits[i] of the total_hits values of @r (binary
+ * @r: uniform in [0, mix_hits)
+ * Test i is chosen for exactly hits[i] of the mix_hits values of @r (binary
  * search over the cumulative hits), so r = 0 gives the first test and
- * r = total_hits - 1 the last.
- * Returns: an index into @w->tests, or -1 if @r >= total_hits.
+ * r = mix_hits - 1 the last.
+ * Returns: an index into @w->tests, or -1 if @r >= mix_hits.
  */
 int workfile_pick(const struct workfile *w, uint64_t r);
 

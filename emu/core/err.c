@@ -6,7 +6,10 @@
  * name with a newline or an escape sequence reaches the terminal as \n or \u001b),
  * the file and the path are cut to MM_ERR_PIECE characters, and a cut keeps both
  * ends ("kernels.aaaa...aaaa.machine.mem"), so neither a very long key nor a long
- * file name can push "what was expected" out of the buffer.
+ * file name can push "what was expected" out of the buffer.  Input tokens and
+ * lines quoted inside a message (a bad trace line, a workfile token) go through
+ * mm_err_quote(): in double quotes, every non-ASCII byte escaped, cut at the end.
+ * Both use the one byte escaper, esc_mode().
  */
 #include "emu/core/err.h"
 
@@ -16,21 +19,30 @@
 /* Longest quoted file name or JSON path in a message. */
 #define MM_ERR_PIECE 160
 
-/* The escape of byte @c into @buf. Returns: its length (1, 2 or 6). */
-static size_t esc(unsigned char c, char *buf)
+/* The escape of byte @c into @buf (7 bytes).  @token: a quoted input token, where
+ * '"' and '\\' are escaped too and every byte outside printable ASCII (UTF-8
+ * included) becomes \\u00XX; otherwise (names and paths in a message) only control
+ * bytes are escaped.  Returns: its length (1, 2 or 6). */
+static size_t esc_mode(unsigned char c, char *buf, int token)
 {
-	static const char named[] = { ['\n'] = 'n', ['\t'] = 't', ['\r'] = 'r', ['\b'] = 'b', ['\f'] = 'f' };
-	if (c >= 0x20 && c != 0x7f) {
+	char named = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' :
+		     token && c == '"' ? '"' : token && c == '\\' ? '\\' : 0;
+	if (named) {
+		buf[0] = '\\';
+		buf[1] = named;
+		return 2;
+	}
+	if (c >= 0x20 && c != 0x7f && (!token || c < 0x7f)) {
 		buf[0] = (char)c;
 		return 1;
 	}
-	if (c < sizeof named && named[c]) {
-		buf[0] = '\\';
-		buf[1] = named[c];
-		return 2;
-	}
 	snprintf(buf, 7, "\\u%04x", c);
 	return 6;
+}
+
+static size_t esc(unsigned char c, char *buf)
+{
+	return esc_mode(c, buf, 0);
 }
 
 /* Quoted length of @s[0..@len). */
@@ -58,7 +70,7 @@ static size_t put(char *out, size_t room, const char *s, size_t len)
 	return n;
 }
 
-size_t mm_err_quote(char *out, size_t cap, const char *s, size_t max)
+size_t mm_err_clean(char *out, size_t cap, const char *s, size_t max)
 {
 	if (!cap)
 		return 0;
@@ -99,14 +111,14 @@ int mm_verrf(struct mm_err *e, const char *file, const char *path, const char *f
 	size_t n = 0, cap = sizeof e->msg;
 	e->msg[0] = '\0';
 	if (file && *file) {
-		n += mm_err_quote(e->msg + n, cap - n, file, MM_ERR_PIECE);
+		n += mm_err_clean(e->msg + n, cap - n, file, MM_ERR_PIECE);
 		n += (size_t)snprintf(e->msg + n, cap - n, ": ");
 	}
 	if (path && *path) {
-		n += mm_err_quote(e->msg + n, cap - n, path, MM_ERR_PIECE);
+		n += mm_err_clean(e->msg + n, cap - n, path, MM_ERR_PIECE);
 		n += (size_t)snprintf(e->msg + n, cap - n, ": ");
 	}
-	mm_err_quote(e->msg + n, cap - n, what, cap - n - 1);
+	mm_err_clean(e->msg + n, cap - n, what, cap - n - 1);
 	return -1;
 }
 
@@ -117,4 +129,36 @@ int mm_errf(struct mm_err *e, const char *file, const char *path, const char *fm
 	mm_verrf(e, file, path, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+const char *mm_err_quote(char *buf, size_t size, const char *s, size_t len)
+{
+	char q[8];
+	size_t n = 0, i = 0;
+	buf[n++] = '"';
+	/* whole characters while "...", the closing quote and the NUL fit after them */
+	for (; i < len; i++) {
+		size_t el = esc_mode((unsigned char)s[i], q, 1);
+		if (n + el + 5 > size)
+			break;
+		memcpy(buf + n, q, el);
+		n += el;
+	}
+	/* then the rest, if all of it fits without "..." */
+	size_t rest = 0, j = i;
+	while (j < len && n + rest + 2 <= size)
+		rest += esc_mode((unsigned char)s[j++], q, 1);
+	if (n + rest + 2 <= size) {
+		for (; i < len; i++) {
+			size_t el = esc_mode((unsigned char)s[i], q, 1);
+			memcpy(buf + n, q, el);
+			n += el;
+		}
+	} else {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n++] = '"';
+	buf[n] = '\0';
+	return buf;
 }

@@ -33,12 +33,31 @@ int mm_errf(struct mm_err *e, const char *file, const char *path, const char *fm
 int mm_verrf(struct mm_err *e, const char *file, const char *path, const char *fmt, va_list ap);
 
 /**
- * mm_err_quote() - @s as one line of printable text for a message: control bytes
+ * mm_err_clean() - @s as one line of printable text for a message: control bytes
  * as JSON escapes (\n, \t, \u001b), and when that is longer than @max
  * characters, its start and its end joined by "...".
  * @out: receives the text, NUL-terminated (at most @cap - 1 characters)
  * Returns: the length written.
  */
-size_t mm_err_quote(char *out, size_t cap, const char *s, size_t max);
+size_t mm_err_clean(char *out, size_t cap, const char *s, size_t max);
+
+/* Size of a buffer for mm_err_quote(): up to 27 plain characters whole, longer
+ * input cut to 24 and "...". */
+#define MM_ERR_QUOTE_SIZE 30
+
+/**
+ * mm_err_quote() - quote input bytes for an error message, so that whatever the
+ * input holds reaches the terminal as printable ASCII on one line.
+ * @buf: receives the quote, NUL-terminated
+ * @size: bytes of @buf, at least 8 (see MM_ERR_QUOTE_SIZE)
+ * @s: the bytes (need not be NUL-terminated; may contain NUL bytes)
+ * @len: how many bytes of @s to quote
+ * The quote is in double quotes, with JSON-style escapes: \" \\ \n \r \t, and
+ * \u00XX (XX the byte's value in hex) for every other byte outside 0x20..0x7e,
+ * NUL and bytes of UTF-8 sequences included.  When the escaped text does not fit
+ * in @size, it is cut after a whole character and "..." precedes the closing quote.
+ * Returns: @buf.
+ */
+const char *mm_err_quote(char *buf, size_t size, const char *s, size_t len);
 
 #endif

@@ -1,18 +1,37 @@
 /*
  * readfile.c - one reader for whole input files (traces, workfiles): open, refuse
- * a directory, size the buffer from fstat when the file is regular, read to EOF
- * (growing the buffer for pipes and the like), retry on EINTR.
+ * a directory and a regular file above the caller's size limit, size the buffer
+ * from fstat when the file is regular, read to EOF (growing the buffer for pipes,
+ * devices and the like, never beyond the limit: /dev/zero ends with an error, not
+ * with the host's memory), retry on EINTR.  Also the one test for a UTF-8
+ * byte-order mark, which the parsers skip.
  */
 #include "emu/core/readfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int mm_read_file(const char *path, const char *what, char **out, size_t *outlen, struct mm_err *e)
+/* "PATH: expected a WHAT of at most LIMIT, got GOT" with LIMIT in GiB, MiB, KiB or bytes. */
+static int too_big(struct mm_err *e, const char *path, const char *what, size_t max, const char *got)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB" };
+	size_t v = max;
+	int u = 0;
+	while (u < 3 && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	return mm_errf(e, path, NULL, "expected a %s of at most %zu %s, got %s", what, v, unit[u], got);
+}
+
+int mm_read_file(const char *path, const char *what, size_t max, char **out, size_t *outlen,
+		 struct mm_err *e)
 {
 	*out = NULL;
 	*outlen = 0;
@@ -26,17 +45,31 @@ int mm_read_file(const char *path, const char *what, char **out, size_t *outlen,
 			close(fd);
 			return mm_errf(e, path, NULL, "expected a %s, got a directory", what);
 		}
+		if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
+			char got[48];
+			snprintf(got, sizeof got, "%jd bytes", (intmax_t)st.st_size);
+			close(fd);
+			return too_big(e, path, what, max, got);
+		}
 		if (S_ISREG(st.st_mode) && st.st_size > 0)
-			cap = (size_t)st.st_size + 1;
+			cap = (size_t)st.st_size + 1;   /* + 1: room to see EOF */
 	}
+	if (cap > max + 1)
+		cap = max + 1;
 	char *buf = malloc(cap);
 	for (;;) {
 		if (buf && len == cap) {
-			char *b2 = realloc(buf, cap * 2);
+			if (len > max) {   /* max + 1 bytes read: a larger file */
+				free(buf);
+				close(fd);
+				return too_big(e, path, what, max, "more");
+			}
+			size_t ncap = cap > (max + 1) / 2 ? max + 1 : cap * 2;
+			char *b2 = realloc(buf, ncap);
 			if (!b2)
 				free(buf);
 			buf = b2;
-			cap *= 2;
+			cap = ncap;
 		}
 		if (!buf) {
 			close(fd);
@@ -59,4 +92,9 @@ int mm_read_file(const char *path, const char *what, char **out, size_t *outlen,
 	*out = buf;
 	*outlen = len;
 	return 0;
+}
+
+size_t mm_bom_len(const char *buf, size_t len)
+{
+	return len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }

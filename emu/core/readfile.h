@@ -1,6 +1,6 @@
 /*
  * readfile.h - read a whole input file into memory, with the one-line errors of
- * err.h (cannot open, a directory, out of memory, read error).
+ * err.h (cannot open, a directory, too large, out of memory, read error).
  */
 #ifndef MMEMU_READFILE_H
 #define MMEMU_READFILE_H
@@ -10,14 +10,27 @@
 #include "emu/core/err.h"
 
 /**
- * mm_read_file() - read all of @path.
+ * mm_read_file() - read all of @path, which may be a regular file, a pipe or a
+ * device (read until EOF, never more than @max bytes).
  * @what: what the file should be, for messages ("workfile", "trace file")
+ * @max: the largest file accepted, in bytes (below SIZE_MAX)
  * @buf: receives a malloc'ed buffer (not NUL-terminated; free it)
  * @len: receives its length in bytes
  * Returns: 0, or -1 with @e set to "PATH: cannot open (...)", "PATH: expected a
- * WHAT, got a directory", "PATH: out of memory while reading the WHAT" or
- * "PATH: cannot read (...)"; *@buf is then NULL.
+ * WHAT, got a directory", "PATH: expected a WHAT of at most MAX, got N bytes"
+ * (a regular file, refused before reading) or "..., got more" (anything else,
+ * refused once MAX + 1 bytes were read), "PATH: out of memory while reading the
+ * WHAT" or "PATH: cannot read (...)"; *@buf is then NULL.  MAX is written in GiB,
+ * MiB or KiB when it is a whole number of them.
  */
-int mm_read_file(const char *path, const char *what, char **buf, size_t *len, struct mm_err *e);
+int mm_read_file(const char *path, const char *what, size_t max, char **buf, size_t *len,
+		 struct mm_err *e);
+
+/**
+ * mm_bom_len() - the length of a UTF-8 byte-order mark (EF BB BF) at the start
+ * of @buf, which the input parsers skip.
+ * Returns: 3 if the @len bytes at @buf start with one, else 0.
+ */
+size_t mm_bom_len(const char *buf, size_t len);
 
 #endif
