@@ -119,6 +119,41 @@ static void resume_after_lost_files(void **state)
 	free(out);
 }
 
+/* A kept result is keyed by the content of the files the scenario names, not only
+ * by the scenario's JSON (issue 17: a regenerated trace reused every old result). */
+static void resume_sees_changed_inputs(void **state)
+{
+	(void)state;
+	char p[512];
+	assert_int_equal(sh("tracegen --kind zipf --refs 3000 --pages 900 --seed 1 -o %s/inp.trace", dir), 0);
+	snprintf(p, sizeof p, "%s/inp.json", dir);
+	FILE *f = fopen(p, "w");
+	fputs("{ \"name\": \"inp\", \"machine\": { \"arch\": \"x86_64\", \"cpus\": 1, \"clock\": \"1GHz\","
+	      " \"memory\": \"64MiB\", \"disks\": [ { \"name\": \"sda\", \"read\": \"60MB/s\", \"write\": \"50MB/s\","
+	      " \"seek_avg\": \"8ms\", \"track_to_track\": \"1ms\", \"rpm\": 7200, \"size\": \"40GB\" } ] },"
+	      " \"kernels\": { \"fifo\": { \"reclaim\": \"fifo\" }, \"lru\": { \"reclaim\": \"lru\" } },"
+	      " \"workload\": { \"type\": \"trace\", \"file\": \"inp.trace\", \"frames\": 100 }, \"runs\": 1 }\n", f);
+	fclose(f);
+	assert_int_equal(sh("sweep -j 2 --out %s/inp %s/inp.json", dir, dir), 0);
+	char *out = slurp("out");
+	assert_non_null(strstr(out, "2 simulations: 2 ran, 0 reused"));
+	free(out);
+	/* the same trace again: reused */
+	assert_int_equal(sh("sweep -j 2 --out %s/inp %s/inp.json", dir, dir), 0);
+	out = slurp("out");
+	assert_non_null(strstr(out, "2 simulations: 0 ran, 2 reused"));
+	free(out);
+	/* a regenerated trace: rerun, and the merged result is a fresh run's */
+	assert_int_equal(sh("tracegen --kind zipf --refs 3000 --pages 900 --seed 2 -o %s/inp.trace", dir), 0);
+	assert_int_equal(sh("sweep -j 2 --out %s/inp %s/inp.json", dir, dir), 0);
+	out = slurp("out");
+	if (!strstr(out, "2 simulations: 2 ran, 0 reused"))
+		fail_msg("a changed trace reused kept results: %s", out);
+	free(out);
+	assert_int_equal(sh("run -q -o %s/inp-serial.json %s/inp.json", dir, dir), 0);
+	same_but_host("inp-serial.json", "inp/inp.json");
+}
+
 static void timeouts_fail_then_resume(void **state)
 {
 	make_slow();
@@ -235,6 +270,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(merged_equals_serial),
 		cmocka_unit_test(resume_after_lost_files),
+		cmocka_unit_test(resume_sees_changed_inputs),
 		cmocka_unit_test(timeouts_fail_then_resume),
 		cmocka_unit_test(killed_worker_resumes),
 		cmocka_unit_test(usage_errors),

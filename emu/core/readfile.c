@@ -30,6 +30,21 @@ static int too_big(struct mm_err *e, const char *path, const char *what, size_t 
 	return mm_errf(e, path, NULL, "expected a %s of at most %zu %s, got %s", what, v, unit[u], got);
 }
 
+/* FNV-1a 64 over (path, content) of every file read since mm_inputs_reset(): one
+ * process validates one scenario at a time, so a process-wide digest is enough. */
+static uint64_t inputs_hash = UINT64_C(0xcbf29ce484222325);
+static int inputs_count;
+
+static void inputs_fold(const char *p, size_t n)
+{
+	uint64_t h = inputs_hash;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	inputs_hash = h;
+}
+
 int mm_read_file(const char *path, const char *what, size_t max, char **out, size_t *outlen,
 		 struct mm_err *e)
 {
@@ -91,7 +106,22 @@ int mm_read_file(const char *path, const char *what, size_t max, char **out, siz
 	close(fd);
 	*out = buf;
 	*outlen = len;
+	inputs_fold(path, strlen(path) + 1);
+	inputs_fold(buf, len);
+	inputs_count++;
 	return 0;
+}
+
+void mm_inputs_reset(void)
+{
+	inputs_hash = UINT64_C(0xcbf29ce484222325);
+	inputs_count = 0;
+}
+
+int mm_inputs_digest(char *out, size_t len)
+{
+	snprintf(out, len, "%016llx", (unsigned long long)inputs_hash);
+	return inputs_count;
 }
 
 size_t mm_bom_len(const char *buf, size_t len)

@@ -33,4 +33,16 @@ int mm_read_file(const char *path, const char *what, size_t max, char **buf, siz
  */
 size_t mm_bom_len(const char *buf, size_t len);
 
+/** mm_inputs_reset() - start a new digest of the files read (mm_inputs_digest()). */
+void mm_inputs_reset(void);
+
+/**
+ * mm_inputs_digest() - write the FNV-1a 64 digest of the paths and contents of
+ * every file mm_read_file() read since mm_inputs_reset() to @out (16 hex digits).
+ * The scenario loader keys kept sweep results by it, so a regenerated trace or an
+ * edited workfile is never mistaken for the one a result was computed from.
+ * Returns: how many files were read.
+ */
+int mm_inputs_digest(char *out, size_t len);
+
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "emu/core/rng.h"
+#include "emu/core/readfile.h"
 #include "emu/engine/engine.h"
 
 static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
@@ -387,6 +388,7 @@ int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
 int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct mm_err *e)
 {
 	memset(sc, 0, sizeof *sc);
+	mm_inputs_reset();
 	sc->file = strdup(file);
 	if (!sc->file)
 		return mm_errf(e, file, NULL, "out of memory");
@@ -520,6 +522,7 @@ int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct
 			}
 		}
 	}
+	mm_inputs_digest(sc->inputs, sizeof sc->inputs);
 	return 0;
 fail:
 	scenario_free(sc);

@@ -29,6 +29,7 @@ struct scenario {
 	json_t *root;
 	const char *name;
 	char hash[17];        /* FNV-1a 64 of the canonical (sorted, compact) JSON */
+	char inputs[17];      /* digest of every input file validation read (traces, workfiles) */
 	int64_t runs;
 	int64_t seed;
 	int nkernels, npoints;

@@ -8,7 +8,8 @@
  * and the child was reaped (SIGCHLD event, or waitpid(WNOHANG) at EOF); the reply
  * is then parsed by runner_finish(), saved (keep directory), and the slot starts
  * the next pending simulation.  The loop ends when nothing is pending or running.
- * Reused per-simulation files are checked for the scenario hash, the tool version
+ * Reused per-simulation files are checked for the scenario hash, the digest of
+ * the input files it names (traces, workfiles: emu/core/readfile.h), the tool version
  * and the (kernel, point, run) they claim, so a stale or foreign file is rerun.
  */
 #include "emu/engine/sweep.h"
@@ -121,6 +122,7 @@ static int load_kept(struct sweep_job *j, int k)
 	int ok = json_is_object(res) &&
 		 strcmp(str0(json_object_get(d, "format")), SIM_FORMAT) == 0 &&
 		 strcmp(str0(json_object_get(d, "scenario_hash")), j->sc->hash) == 0 &&
+		 strcmp(str0(json_object_get(d, "inputs_hash")), j->sc->inputs) == 0 &&
 		 strcmp(str0(json_object_get(d, "version")), MMEMU_VERSION) == 0 &&
 		 json_integer_value(json_object_get(d, "index")) == k &&
 		 strcmp(str0(json_object_get(d, "kernel")), ss->kernel) == 0 &&
@@ -142,8 +144,9 @@ static int save_kept(const struct sweep_job *j, int k)
 	const struct scenario_sim *ss = &j->sc->sims[k];
 	char path[1200];
 	sim_path(j, k, path, sizeof path);
-	json_t *d = json_pack("{s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:O}", "format", SIM_FORMAT,
-			      "scenario_hash", j->sc->hash, "version", MMEMU_VERSION, "index", k,
+	json_t *d = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:O}", "format", SIM_FORMAT,
+			      "scenario_hash", j->sc->hash, "inputs_hash", j->sc->inputs,
+			      "version", MMEMU_VERSION, "index", k,
 			      "kernel", ss->kernel, "point_index", ss->point_index, "run", ss->run,
 			      "wall", j->sims[k].wall, "result", j->sims[k].result);
 	/* 17 significant digits: the values read back are the very doubles received */
