@@ -127,6 +127,8 @@ static const struct bad_case bad_cases[] = {
 	{ "kernel-machine-string.json", "kernels.lru.machine", "expected an object of machine overrides" },
 	{ "kernel-machine-bad-field.json", "kernels.lru.machine.memory", "expected a size" },
 	{ "kernel-machine-unknown-key.json", "kernels.lru.machine.mem", "unknown key" },
+	/* validation refuses what the run would (the run refused it with exit 1) */
+	{ "opt-loops.json", "workload.loops", "offline module opt needs loops = 1" },
 	/* names are quoted: control bytes escaped, long ones cut in the middle */
 	{ "kernel-name-control.json", "kernels.a\\nb\\u001b[31m.machine.mem", "unknown key" },
 	{ "machine-key-very-long.json",

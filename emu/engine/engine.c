@@ -263,6 +263,11 @@ int sim_prepare(struct sim_state *st, json_t *spec, const char *file, struct mm_
 	json_t *w = mm_params_dump(s->wl->params, s->wl_cfg);
 	json_object_set_new(w, "type", json_string(s->wl->name));
 	json_object_set_new(s->effective, "workload", w);
+	/* what the run would refuse, validation refuses first: an offline module (opt)
+	 * knows the future of one pass over the trace, not of a loop over it */
+	json_t *loops = json_object_get(w, "loops");
+	if (ro && ro->needs_trace && json_integer_value(loops) > 1)
+		return mm_errf(e, file, "workload.loops", "offline module %s needs loops = 1", mod);
 	return 0;
 }
 
