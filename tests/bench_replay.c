@@ -113,6 +113,25 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double t3 = now_s();
+	/* the same trace in the binary layout (tracegen --format bin), loaded back */
+	f = fopen(path, "w");
+	if (!f || trace_write_bin(&t, f, path, &e) < 0) {
+		fprintf(stderr, "bench_replay: cannot write %s %s\n", path, e.msg);
+		return 1;
+	}
+	fclose(f);
+	struct trace tb;
+	double t4 = now_s();
+	if (trace_load(&tb, path, TRACE_AUTO, 0, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 1;
+	}
+	double t5 = now_s();
+	if (tb.nrefs != t.nrefs || memcmp(tb.refs, t.refs, t.nrefs * sizeof *t.refs)) {
+		fprintf(stderr, "bench_replay: the binary trace differs from the text one\n");
+		return 1;
+	}
+	trace_free(&tb);
 	unlink(path);
 	for (size_t i = 0; i < t.nrefs; i++)
 		if (t.orig[t.refs[i]] != gen[i]) {
@@ -126,8 +145,9 @@ int main(int argc, char **argv)
 	       (unsigned long long)c.refs, (unsigned long long)c.pages, t.npages, c.alpha,
 	       (unsigned long long)c.seed);
 	printf("generate %.3f s (%.1f Mrefs/s); write file %.3f s; load file %.3f s "
-	       "(%.1f Mlines/s)\n", t1 - t0, (double)c.refs / (t1 - t0) / 1e6, t2 - t1, t3 - t2,
-	       (double)c.refs / (t3 - t2) / 1e6);
+	       "(%.1f ns/ref); load binary %.3f s (%.1f ns/ref)\n", t1 - t0,
+	       (double)c.refs / (t1 - t0) / 1e6, t2 - t1, t3 - t2, (t3 - t2) * 1e9 / (double)c.refs,
+	       t5 - t4, (t5 - t4) * 1e9 / (double)c.refs);
 	printf("frames: %u\n\n", frames);
 	printf("%-7s %10s %8s %11s %10s %9s %14s %19s\n", "policy", "faults", "miss",
 	       "prepare_ms", "replay_ms", "Mrefs/s", "policy_B/frame", "loop_B/(frame+page)");

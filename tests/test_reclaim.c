@@ -565,6 +565,26 @@ static void test_cmd_tracegen_replay(void **state)
 				 "--format", "plain", "--time", NULL), 0);
 	assert_non_null(strstr(out, "faults     9\n"));
 	assert_non_null(strstr(err, "Mrefs/s"));
+	/* the same trace in the binary layout: the same counts; --json --time adds the
+	 * host times to the object */
+	assert_int_equal(run_cmd(cmd_tracegen, out, sizeof out, err, sizeof err, "tracegen",
+				 "--kind", "loop", "--refs", "20", "--pages", "4", "--format", "bin",
+				 "-o", path, NULL), 0);
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "opt", "--frames", "3", "--trace", path, "--json", "--time",
+				 NULL), 0);
+	assert_non_null(strstr(out, "\"faults\": 9,"));
+	assert_non_null(strstr(out, "\"load_s\": "));
+	assert_non_null(strstr(out, "\"prepare_s\": "));
+	assert_non_null(strstr(out, "\"replay_s\": "));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru", "--frames", "3", "--trace", path, "--json", NULL), 0);
+	assert_non_null(strstr(out, "\"faults\": 20,"));
+	assert_null(strstr(out, "load_s"));
+	assert_int_equal(run_cmd(cmd_tracegen, out, sizeof out, err, sizeof err, "tracegen",
+				 "--kind", "loop", "--refs", "20", "--pages", "4", "--format", "xml",
+				 NULL), 2);
+	assert_non_null(strstr(err, "--format: expected plain or bin"));
 	assert_int_equal(run_cmd(cmd_tracegen, out, sizeof out, err, sizeof err, "tracegen",
 				 "--kind", "zipf", "--refs", "10", NULL), 2);
 	assert_non_null(strstr(err, "--pages is required"));

@@ -432,6 +432,66 @@ static void test_tracegen(void **state)
 	assert_non_null(strstr(e.msg, "--pages"));
 }
 
+/* The binary layout (tracefile.h): written from ids, read back without parsing,
+ * identical to the text trace of the same numbers; every inconsistency refused. */
+static void test_binary(void **state)
+{
+	(void)state;
+	static const uint32_t ids[] = { 70, 5, 70, 900000, 5, 5, 12 };
+	const char text[] = "70\n5\n70\n900000\n5\n5\n12\n";
+	struct trace a, b, c;
+	struct mm_err e = { "" };
+	assert_int_equal(trace_from_ids(&a, ids, 7, "ids", &e), 0);
+	assert_int_equal(trace_parse(&c, text, sizeof text - 1, "t.txt", TRACE_AUTO, 0, &e), 0);
+	char *bin = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&bin, &blen);
+	assert_int_equal(trace_write_bin(&a, f, "mem", &e), 0);
+	fclose(f);
+	assert_int_equal(blen, 24 + 4 * 8 + 7 * 4);   /* header, 4 pages, 7 references */
+	assert_memory_equal(bin, "MMTRACE1\1\0\0\0\4\0\0\0\7\0\0\0\0\0\0\0", 24);
+	assert_int_equal(trace_parse(&b, bin, blen, "t.bin", TRACE_AUTO, 0, &e), 0);
+	assert_int_equal(b.nrefs, 7);
+	assert_int_equal(b.npages, 4);
+	for (int i = 0; i < 7; i++) {
+		assert_int_equal(b.refs[i], c.refs[i]);
+		assert_int_equal(a.refs[i], c.refs[i]);
+	}
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(b.orig[i], c.orig[i]);
+	assert_int_equal(b.orig[2], 900000);
+	trace_free(&b);
+	/* corruptions: each a one-line error naming the part */
+	static const struct {
+		size_t off;
+		unsigned char byte;
+		const char *msg;
+	} bad[] = {
+		{ 0, 'X', "t.bin: header: expected the binary trace magic" },
+		{ 8, 2, "t.bin: header: expected binary trace version 1, got 2" },
+		{ 12, 5, "t.bin: header: expected 5 pages and 7 references to fill the file's 84 bytes" },
+		{ 16, 9, "t.bin: header: expected 4 pages and 9 references" },
+		{ 24 + 32 + 4, 3, "t.bin: references: expected dense page ids in first-seen order below 4, got 3 at reference 1" },
+		{ 24 + 32 + 12, 7, "t.bin: references: expected dense page ids in first-seen order below 4, got 7 at reference 3" },
+		{ 24 + 32 + 24, 0, "t.bin: references: expected all 4 pages to be referenced, got 3" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *copy = malloc(blen);
+		memcpy(copy, bin, blen);
+		copy[bad[i].off] = (char)bad[i].byte;
+		assert_int_equal(trace_parse(&b, copy, blen, "t.bin", TRACE_BIN, 0, &e), -1);
+		if (!strstr(e.msg, bad[i].msg))
+			fail_msg("case %zu: got \"%s\"", i, e.msg);
+		assert_null(b.refs);
+		free(copy);
+	}
+	assert_int_equal(trace_parse(&b, bin, 20, "t.bin", TRACE_BIN, 0, &e), -1);   /* truncated */
+	assert_non_null(strstr(e.msg, "t.bin: header:"));
+	free(bin);
+	trace_free(&a);
+	trace_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_refs_string),
 		cmocka_unit_test(test_formats_names),
 		cmocka_unit_test(test_tracegen),
+		cmocka_unit_test(test_binary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

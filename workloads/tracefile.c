@@ -15,6 +15,7 @@
  */
 #include "workloads/tracefile.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,8 +150,8 @@ void trace_free(struct trace *t)
 
 int trace_format_parse(const char *name, enum trace_format *out)
 {
-	static const char *const names[] = { "auto", "plain", "txt", "csv" };
-	for (int i = 0; i < 4; i++)
+	static const char *const names[] = { "auto", "plain", "txt", "csv", "bin" };
+	for (int i = 0; i < 5; i++)
 		if (name && strcmp(name, names[i]) == 0) {
 			*out = (enum trace_format)i;
 			return 0;
@@ -165,6 +166,7 @@ const char *trace_format_name(enum trace_format fmt)
 	case TRACE_PLAIN: return "plain";
 	case TRACE_TXT: return "txt";
 	case TRACE_CSV: return "csv";
+	case TRACE_BIN: return "bin";
 	}
 	return "?";
 }
@@ -229,17 +231,6 @@ static int line_err(struct mm_err *e, const char *name, size_t line, const char 
 	return -1;
 }
 
-static size_t count_lines(const char *buf, size_t len)
-{
-	size_t n = 1;
-	const char *p = buf, *end = buf + len;
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		n++;
-		p++;
-	}
-	return n;
-}
-
 /* plain / txt: one id per line. */
 static int parse_plain(const char *buf, size_t len, const char *name, struct idmap *m,
 		       uint32_t *refs, size_t *nrefs, size_t *nlines, struct mm_err *e)
@@ -248,6 +239,21 @@ static int parse_plain(const char *buf, size_t len, const char *name, struct idm
 	size_t line = 1, n = 0;
 	char tb[MM_ERR_QUOTE_SIZE];
 	while (p < end) {
+		/* the common line, 1 to 19 digits and a newline: no overflow possible */
+		if ((unsigned)(*p - '0') <= 9) {
+			const char *q = p, *lim = end - p > 19 ? p + 19 : end;
+			uint64_t v = 0;
+			while (q < lim && (unsigned)(*q - '0') <= 9)
+				v = v * 10 + (unsigned)(*q++ - '0');
+			if (q < end && *q == '\n') {
+				if (idmap_get(m, v, &refs[n]) < 0)
+					return oom(e, name);
+				n++;
+				line++;
+				p = q + 1;
+				continue;
+			}
+		}
 		while (p < end && is_blank(*p))
 			p++;
 		if (p < end && *p == '#')
@@ -418,6 +424,129 @@ static enum trace_format detect(const char *buf, size_t len, const char *name)
 	return TRACE_PLAIN;
 }
 
+/* The binary layout's fixed header: magic, version, npages, nrefs. */
+#define BIN_HEADER 24
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+	return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+static bool host_le(void)
+{
+	const uint16_t one = 1;
+	return *(const unsigned char *)&one == 1;
+}
+
+/* The binary layout (tracefile.h): sizes, ids and first-seen order checked. */
+static int parse_bin(struct trace *t, const char *buf, size_t len, const char *name,
+		     struct mm_err *e)
+{
+	const unsigned char *b = (const unsigned char *)buf;
+	if (len < BIN_HEADER || memcmp(buf, TRACE_BIN_MAGIC, 8) != 0)
+		return mm_errf(e, name, "header", "expected the binary trace magic \"" TRACE_BIN_MAGIC
+			       "\" and a %d-byte header", BIN_HEADER);
+	if (get_u32(b + 8) != 1)
+		return mm_errf(e, name, "header", "expected binary trace version 1, got %u", get_u32(b + 8));
+	uint64_t np = get_u32(b + 12), nr = get_u64(b + 16);
+	if (np == 0 || nr == 0 || np > nr || nr > (len - BIN_HEADER) / 4 ||
+	    np * 8 + nr * 4 != len - BIN_HEADER)
+		return mm_errf(e, name, "header",
+			       "expected %llu pages and %llu references to fill the file's %zu bytes",
+			       (unsigned long long)np, (unsigned long long)nr, len);
+	t->orig = malloc(np * sizeof *t->orig);
+	t->refs = mm_alloc_big(nr * sizeof *t->refs);
+	if (!t->orig || !t->refs) {
+		trace_free(t);
+		return oom(e, name);
+	}
+	const unsigned char *ob = b + BIN_HEADER, *rb = ob + np * 8;
+	if (host_le()) {
+		memcpy(t->orig, ob, np * 8);
+		memcpy(t->refs, rb, nr * 4);
+	} else {
+		for (uint64_t i = 0; i < np; i++)
+			t->orig[i] = get_u64(ob + 8 * i);
+		for (uint64_t i = 0; i < nr; i++)
+			t->refs[i] = get_u32(rb + 4 * i);
+	}
+	/* dense ids in first-seen order: each is at most one above the largest so far */
+	uint32_t next = 0;
+	for (uint64_t i = 0; i < nr; i++) {
+		uint32_t r = t->refs[i];
+		if (r > next || r >= np) {
+			trace_free(t);
+			return mm_errf(e, name, "references",
+				       "expected dense page ids in first-seen order below %llu, got %u at reference %llu",
+				       (unsigned long long)np, r, (unsigned long long)i);
+		}
+		next += r == next;
+	}
+	if (next != np) {
+		trace_free(t);
+		return mm_errf(e, name, "references", "expected all %llu pages to be referenced, got %u",
+			       (unsigned long long)np, next);
+	}
+	t->nrefs = nr;
+	t->npages = (uint32_t)np;
+	return 0;
+}
+
+int trace_from_ids(struct trace *t, const uint32_t *ids, size_t n, const char *name,
+		   struct mm_err *e)
+{
+	struct idmap m = { 0 };
+	memset(t, 0, sizeof *t);
+	t->refs = malloc((n ? n : 1) * sizeof *t->refs);
+	if (!t->refs)
+		return oom(e, name);
+	for (size_t i = 0; i < n; i++)
+		if (idmap_get(&m, ids[i], &t->refs[i]) < 0) {
+			idmap_free(&m);
+			trace_free(t);
+			return oom(e, name);
+		}
+	t->nrefs = n;
+	t->npages = m.n;
+	t->orig = m.orig;
+	m.orig = NULL;
+	idmap_free(&m);
+	return 0;
+}
+
+int trace_write_bin(const struct trace *t, FILE *f, const char *name, struct mm_err *e)
+{
+	unsigned char h[BIN_HEADER];
+	memcpy(h, TRACE_BIN_MAGIC, 8);
+	uint64_t fields[3] = { 1, t->npages, t->nrefs };
+	for (int i = 0; i < 8; i++) {
+		h[8 + i] = (unsigned char)(((i < 4 ? fields[0] : fields[1]) >> (8 * (i % 4))) & 0xff);
+		h[16 + i] = (unsigned char)((fields[2] >> (8 * i)) & 0xff);
+	}
+	int bad = fwrite(h, 1, sizeof h, f) != sizeof h;
+	for (uint32_t i = 0; !bad && i < t->npages; i++) {
+		unsigned char o[8];
+		for (int k = 0; k < 8; k++)
+			o[k] = (unsigned char)((t->orig[i] >> (8 * k)) & 0xff);
+		bad = fwrite(o, 1, 8, f) != 8;
+	}
+	if (!bad && host_le())
+		bad = fwrite(t->refs, 4, t->nrefs, f) != t->nrefs;
+	for (size_t i = 0; !bad && !host_le() && i < t->nrefs; i++) {
+		unsigned char r[4] = { (unsigned char)t->refs[i], (unsigned char)(t->refs[i] >> 8),
+				       (unsigned char)(t->refs[i] >> 16), (unsigned char)(t->refs[i] >> 24) };
+		bad = fwrite(r, 1, 4, f) != 4;
+	}
+	if (bad || fflush(f) != 0)
+		return mm_errf(e, name, NULL, "cannot write (%s)", strerror(errno));
+	return 0;
+}
+
 int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
 		enum trace_format fmt, int obj_id_col, struct mm_err *e)
 {
@@ -425,13 +554,17 @@ int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
 	memset(t, 0, sizeof *t);
 	if (obj_id_col < 0)
 		return mm_errf(e, name, NULL, "expected a csv obj-id column >= 1, got %d", obj_id_col);
+	if (fmt == TRACE_BIN || (fmt == TRACE_AUTO && len >= 8 && !memcmp(buf, TRACE_BIN_MAGIC, 8)))
+		return parse_bin(t, buf, len, name, e);
 	size_t bom = mm_bom_len(buf, len);   /* an editor's UTF-8 mark, not data */
 	buf += bom;
 	len -= bom;
 	if (fmt == TRACE_AUTO)
 		fmt = detect(buf, len, name);
-	size_t cap = count_lines(buf, len);
-	uint32_t *refs = malloc(cap * sizeof *refs);
+	/* every reference but the last takes at least two bytes ("7\n"): no counting
+	 * pass; pages never touched cost nothing, and the array is shrunk below */
+	size_t cap = len / 2 + 1;
+	uint32_t *refs = mm_alloc_big(cap * sizeof *refs);
 	if (!refs)
 		return oom(e, name);
 	size_t n = 0, nlines = 0;

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "emu/core/err.h"
 
@@ -23,7 +24,18 @@ enum trace_format {
 	TRACE_PLAIN,  /* one decimal page number per line; blank lines and '#' comments */
 	TRACE_TXT,    /* libCacheSim plain text: one object id per line (same syntax) */
 	TRACE_CSV,    /* libCacheSim csv: header line, then comma-separated fields */
+	TRACE_BIN,    /* mmemu binary: the loaded arrays as they are (below), no parsing */
 };
+
+/*
+ * The binary layout (`mmemu tracegen --format bin`), little-endian, read without
+ * parsing: the 8-byte magic "MMTRACE1", u32 version (1), u32 npages, u64 nrefs,
+ * npages u64 original ids (in first-seen order), nrefs u32 dense ids.  The loader
+ * checks the sizes against the file's length and every dense id against npages,
+ * and the first-seen order (dense id k first appears after 0..k-1), so a binary
+ * trace replays exactly as the text it was made from.  Auto-detected by its magic.
+ */
+#define TRACE_BIN_MAGIC "MMTRACE1"
 
 struct trace {
 	uint32_t *refs;      /* nrefs dense page ids */
@@ -47,6 +59,20 @@ struct trace {
  */
 int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj_id_col,
 	       struct mm_err *e);
+
+/**
+ * trace_from_ids() - a trace of the @n page numbers @ids (dense ids in first-seen
+ * order, as a text trace of the same numbers would load).
+ * Returns: 0, or -1 with @e set (out of memory).
+ */
+int trace_from_ids(struct trace *t, const uint32_t *ids, size_t n, const char *name,
+		   struct mm_err *e);
+
+/**
+ * trace_write_bin() - write @t in the binary layout to @f (@name for messages).
+ * Returns: 0, or -1 with @e set.
+ */
+int trace_write_bin(const struct trace *t, FILE *f, const char *name, struct mm_err *e);
 
 /**
  * trace_parse() - parse a trace already in memory (same rules as trace_load()).

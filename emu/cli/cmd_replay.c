@@ -43,7 +43,7 @@ static void usage(FILE *f)
 	char names[256];
 	policies(names, sizeof names, 1);
 	fputs("usage: mmemu replay --policy NAME --frames N (--refs 1,2,3,... | --trace FILE)\n"
-	      "                    [--format auto|plain|txt|csv] [--obj-id-col N]\n"
+	      "                    [--format auto|plain|txt|csv|bin] [--obj-id-col N]\n"
 	      "                    [--param key=value ...] [--steps | --json] [--time]\n"
 	      "Replay a page reference string against a reclaim policy (untimed) and count\n"
 	      "faults.  Policies: ", f);
@@ -59,7 +59,8 @@ static void usage(FILE *f)
 	      "  --param KEY=VALUE  module parameter (VALUE as JSON if it parses, else string)\n"
 	      "  --steps            print the frame contents after each reference\n"
 	      "  --json             print one JSON object\n"
-	      "  --time             print load and replay times on stderr\n"
+	      "  --time             print load and replay times on stderr (with --json:\n"
+	      "                     load_s, prepare_s, replay_s in the object)\n"
 	      "  --help             this text\n", f);
 }
 
@@ -340,6 +341,12 @@ missing:
 				      "refs", (json_int_t)rp.refs, "faults", (json_int_t)rp.faults,
 				      "hits", (json_int_t)rp.hits, "miss_ratio", ratio,
 				      "params", eff ? eff : json_object());
+		if (o && timing) {   /* host times: only on request, so --json stays deterministic */
+			json_object_set_new(o, "load_s", json_real(t1 - t0));
+			if (r->ops->prepare)
+				json_object_set_new(o, "prepare_s", json_real(t3 - t2));
+			json_object_set_new(o, "replay_s", json_real(t4 - t3));
+		}
 		char *s = o ? json_dumps(o, JSON_REAL_PRECISION(10)) : NULL;
 		if (!s) {
 			json_decref(o);
@@ -368,7 +375,7 @@ missing:
 		json_decref(eff);
 	}
 	fflush(stdout);
-	if (timing) {
+	if (timing && !json) {
 		double n = rp.refs ? (double)rp.refs : 1;
 		fprintf(stderr, "load       %.3f ms (%zu refs, %.1f ns/ref)\n", (t1 - t0) * 1e3,
 			t.nrefs, (t1 - t0) * 1e9 / n);

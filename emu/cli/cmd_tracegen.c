@@ -13,13 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workloads/tracefile.h"
 #include "workloads/tracegen.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: mmemu tracegen --kind zipf|tworegion|loop --refs N --pages P\n"
-	      "                      [--alpha A] [--hot-frac F --hot-prob Q] [--seed S] [-o FILE]\n"
-	      "Write a synthetic trace, one page number (0..P-1) per line.\n"
+	      "                      [--alpha A] [--hot-frac F --hot-prob Q] [--seed S]\n"
+	      "                      [--format plain|bin] [-o FILE]\n"
+	      "Write a synthetic trace, one page number (0..P-1) per line, or in mmemu's\n"
+	      "binary layout (loaded without parsing; docs/replay.md).\n"
 	      "  --kind K       zipf: page k-1 with probability ~ 1/k^A (page 0 hottest)\n"
 	      "                 tworegion: with probability Q a uniform page among the first\n"
 	      "                 F*P pages, else a uniform page among the rest\n"
@@ -30,7 +33,30 @@ static void usage(FILE *f)
 	      "  --hot-frac F   tworegion hot fraction of pages (default 0.2)\n"
 	      "  --hot-prob Q   tworegion probability of a hot reference (default 0.8)\n"
 	      "  --seed S       random seed (default 1)\n"
+	      "  --format F     plain (default) or bin\n"
 	      "  -o FILE        output file (default stdout)\n", f);
+}
+
+/* The trace of @c in the binary layout (workloads/tracefile.h) on @f.
+ * Returns: 0 or -1 with @e set. */
+static int write_bin(const struct tracegen_cfg *c, FILE *f, const char *name, struct mm_err *e)
+{
+	if (c->refs > SIZE_MAX / sizeof(uint32_t))
+		return mm_errf(e, name, NULL, "too many references for this host");
+	uint32_t *ids = malloc((size_t)c->refs * sizeof *ids);
+	if (!ids)
+		return mm_errf(e, name, NULL, "out of memory for %llu references",
+			       (unsigned long long)c->refs);
+	struct trace t;
+	int rc = tracegen_fill(c, ids, e);
+	if (rc == 0)
+		rc = trace_from_ids(&t, ids, (size_t)c->refs, name, e);
+	free(ids);
+	if (rc == 0) {
+		rc = trace_write_bin(&t, f, name, e);
+		trace_free(&t);
+	}
+	return rc;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -63,7 +89,7 @@ int cmd_tracegen(int argc, char **argv)
 {
 	struct tracegen_cfg c = tracegen_defaults();
 	const char *out = NULL;
-	int have_kind = 0, have_refs = 0, have_pages = 0;
+	int have_kind = 0, have_refs = 0, have_pages = 0, bin = 0;
 	struct mm_err e = { { 0 } };
 
 	for (int i = 1; i < argc; i++) {
@@ -83,7 +109,7 @@ int cmd_tracegen(int argc, char **argv)
 				if (strcmp(name, "--kind") && strcmp(name, "--refs") &&
 				    strcmp(name, "--pages") && strcmp(name, "--alpha") &&
 				    strcmp(name, "--hot-frac") && strcmp(name, "--hot-prob") &&
-				    strcmp(name, "--seed") && strcmp(name, "-o"))
+				    strcmp(name, "--seed") && strcmp(name, "--format") && strcmp(name, "-o"))
 					return cli_usage_error("tracegen", "unknown option \"%s\"", a);
 				return cli_usage_error("tracegen", "%s: expected a value", a);
 			}
@@ -114,6 +140,10 @@ int cmd_tracegen(int argc, char **argv)
 		} else if (strcmp(name, "--seed") == 0) {
 			if (parse_u64(v, &c.seed) < 0)
 				return cli_usage_error("tracegen", "--seed: expected a non-negative integer, got \"%s\"", v);
+		} else if (strcmp(name, "--format") == 0) {
+			if (strcmp(v, "plain") && strcmp(v, "bin"))
+				return cli_usage_error("tracegen", "--format: expected plain or bin, got \"%s\"", v);
+			bin = !strcmp(v, "bin");
 		} else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
 			out = v;
 		} else {
@@ -139,7 +169,8 @@ int cmd_tracegen(int argc, char **argv)
 			return 2;
 		}
 	}
-	int rc = tracegen_write(&c, f, out ? out : "stdout", &e);
+	int rc = bin ? write_bin(&c, f, out ? out : "stdout", &e)
+		     : tracegen_write(&c, f, out ? out : "stdout", &e);
 	if (f != stdout && fclose(f) != 0 && rc == 0)
 		rc = mm_errf(&e, out, NULL, "cannot write (%s)", strerror(errno));
 	if (rc < 0) {

@@ -27,18 +27,28 @@ int mm_read_file(const char *path, const char *what, size_t max, char **buf, siz
 		 struct mm_err *e);
 
 /**
+ * mm_alloc_big() - malloc() for large arrays (input buffers, traces): from 2 MiB
+ * on, aligned to 2 MiB and advised as huge pages (MADV_HUGEPAGE), so filling it
+ * costs one page fault per 2 MiB instead of per 4 KiB (15 us each in a VM).
+ * Returns: memory to free() or realloc(), or NULL.
+ */
+void *mm_alloc_big(size_t n);
+
+/**
  * mm_bom_len() - the length of a UTF-8 byte-order mark (EF BB BF) at the start
  * of @buf, which the input parsers skip.
  * Returns: 3 if the @len bytes at @buf start with one, else 0.
  */
 size_t mm_bom_len(const char *buf, size_t len);
 
-/** mm_inputs_reset() - start a new digest of the files read (mm_inputs_digest()). */
+/** mm_inputs_reset() - start a new digest of the files read (mm_inputs_digest());
+ * files are hashed only from here to the digest. Returns: nothing. */
 void mm_inputs_reset(void);
 
 /**
  * mm_inputs_digest() - write the FNV-1a 64 digest of the paths and contents of
- * every file mm_read_file() read since mm_inputs_reset() to @out (16 hex digits).
+ * every file mm_read_file() read since mm_inputs_reset() to @out (16 hex digits),
+ * and stop hashing.
  * The scenario loader keys kept sweep results by it, so a regenerated trace or an
  * edited workfile is never mistaken for the one a result was computed from.
  * Returns: how many files were read.

@@ -525,6 +525,7 @@ int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct
 	mm_inputs_digest(sc->inputs, sizeof sc->inputs);
 	return 0;
 fail:
+	mm_inputs_digest(sc->inputs, sizeof sc->inputs);   /* stops hashing */
 	scenario_free(sc);
 	return -1;
 }
