@@ -211,3 +211,13 @@ void report_add_unique(json_t *set, json_t *v)
 			return;
 	json_array_append(set, v);
 }
+
+json_t *report_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+char *report_json_text(const json_t *v)
+{
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
+}

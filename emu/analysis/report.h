@@ -42,6 +42,16 @@ int report_run_value(const json_t *run, const char *name, double *v);
  */
 void report_add_unique(json_t *set, json_t *v);
 
+/** report_num() - Returns: a new JSON real for @v, or JSON null when @v is not finite. */
+json_t *report_num(double v);
+
+/**
+ * report_json_text() - @v as compact one-line JSON (12 significant digits), the
+ * way reports name a sweep point ("[100,1000]", "{\"workload.jobs\":4}").
+ * Returns: a malloc'ed string, or NULL when out of memory.
+ */
+char *report_json_text(const json_t *v);
+
 /** struct rtable - rows of strings printed with aligned columns. */
 struct rtable {
 	int ncols;

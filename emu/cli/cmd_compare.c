@@ -150,7 +150,7 @@ static void build(struct cmp *c, char **files)
 			json_array_foreach(runs, i, r) {
 				if (pass == 0) {
 					json_t *pt = json_object_get(r, "point");
-					char *lbl = scenario_point_label(pt);
+					char *lbl = results_point_label(pt);
 					c->run_labels[f][i] = lbl ? lbl : strdup("");
 					if (find_point(c, c->run_labels[f][i]) < 0) {
 						c->pts = realloc(c->pts, (size_t)(c->npts + 1) * sizeof *c->pts);
@@ -429,11 +429,6 @@ static void print_csv(struct cmp *c, const char *only, int monitors, FILE *f)
 	free(cells);
 }
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static void print_json(struct cmp *c, const char *only, int monitors, FILE *f)
 {
 	struct cell *cells = calloc((size_t)c->ncols, sizeof *cells);
@@ -460,18 +455,18 @@ static void print_json(struct cmp *c, const char *only, int monitors, FILE *f)
 					continue;
 				}
 				json_t *o = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "runs", (int)x->n, "min",
-						      num_or_null(x->min), "amean", num_or_null(x->amean), "hmean",
-						      num_or_null(x->hmean), "stddev", num_or_null(x->stddev),
-						      "coeffvar", num_or_null(x->cv), "max", num_or_null(x->max),
-						      "mean", num_or_null(x->mean));
+						      report_num(x->min), "amean", report_num(x->amean), "hmean",
+						      report_num(x->hmean), "stddev", report_num(x->stddev),
+						      "coeffvar", report_num(x->cv), "max", report_num(x->max),
+						      "mean", report_num(x->mean));
 				json_object_set_new(o, "pct", json_pack("{s:o,s:o,s:o,s:o,s:o}", "min",
-									num_or_null(x->pct[0]), "mean",
-									num_or_null(x->pct[1]), "stddev",
-									num_or_null(x->pct[2]), "coeffvar",
-									num_or_null(x->pct[3]), "max",
-									num_or_null(x->pct[4])));
+									report_num(x->pct[0]), "mean",
+									report_num(x->pct[1]), "stddev",
+									report_num(x->pct[2]), "coeffvar",
+									report_num(x->pct[3]), "max",
+									report_num(x->pct[4])));
 				json_object_set_new(o, "significant", x->sig < 0 ? json_null() : json_boolean(x->sig));
-				json_object_set_new(o, "p", num_or_null(x->p));
+				json_object_set_new(o, "p", report_num(x->p));
 				json_array_append_new(cs, o);
 			}
 			json_array_append_new(pts, json_pack("{s:s,s:O,s:s,s:o}", "label", c->pts[p].label,

@@ -45,7 +45,5 @@ int scenario_load(struct scenario *sc, const char *file, struct mm_err *e);
 /** scenario_free() - release everything scenario_load() allocated. */
 void scenario_free(struct scenario *sc);
 
-/** scenario_point_label() - Returns: a short text for a sweep point ("range_mb=[100,1000]"), malloc'ed. */
-char *scenario_point_label(const json_t *point);
 
 #endif

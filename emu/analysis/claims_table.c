@@ -1,0 +1,292 @@
+/*
+ * claims_table.c - the claim kinds of the single-table published form: one
+ * "table" of a sweep key (point_key) by kernel columns, one metric (claims.h).
+ *
+ * Design: one evaluator per kind, each judging the mean over runs of the current
+ * group's runs at the claim's points ("points": a list, or "all"/absent for every
+ * published row):
+ *   direction      kernel better/worse than baseline at every point
+ *   shape          a kernel flat over flat_points, then dropping at drop_point
+ *   value          a metric of given kernels inside [lo, hi] (e.g. a residency)
+ *   relative       kernel/baseline - 1 of a metric inside expect_range
+ *   series-varies  a time series changes at least min_changes times in every run
+ * Two-kernel kinds also record the noise of each comparison (noise.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/analysis/claims.h"
+#include "emu/analysis/published.h"
+
+json_t *claim_table_cell(const struct claim_ctx *c, const char *kernel, json_t *pt)
+{
+	double p = NAN, e = NAN;
+	int hp = published_cell(c->pub, kernel, pt, &p) == 0;
+	int he = emulated_mean(c, kernel, pt, c->metric, &e) == 0;
+	json_t *o = json_pack("{s:s,s:O}", "kernel", kernel, "point", pt);
+	json_object_set_new(o, "published", hp ? report_num(p) : json_null());
+	json_object_set_new(o, "emulated", he ? report_num(e) : json_null());
+	json_object_set_new(o, "rel_err", hp && he && p != 0 ? report_num(e / p - 1) : json_null());
+	json_object_set_new(o, "runs", emulated_runs_json(c, kernel, pt, c->metric));
+	return o;
+}
+
+/* The claim's points (@key): a list as given, or "all"/absent: every published row's point.
+ * Returns: a new reference to an array. */
+static json_t *claim_points(const struct claim_ctx *c, json_t *claim, const char *key)
+{
+	json_t *pts = json_object_get(claim, key);
+	if (json_is_array(pts))
+		return json_incref(pts);
+	json_t *all = json_array();
+	size_t i;
+	json_t *row;
+	json_array_foreach(json_object_get(json_object_get(c->pub, "table"), "rows"), i, row)
+		json_array_append(all, json_object_get(row, "point"));
+	return all;
+}
+
+/* The change from @base to @v in percent, positive = better. */
+static double better_pct(const struct claim_ctx *c, double base, double v)
+{
+	return 100.0 * (c->higher ? v / base - 1 : 1 - v / base);
+}
+
+void claim_direction(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *b = json_string_value(json_object_get(cl, "baseline"));
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	const char *ex = json_string_value(json_object_get(cl, "expect"));
+	if (!b || !k || !ex || (strcmp(ex, "better") && strcmp(ex, "worse")))
+		return verdict_not_checked(vd, "claim lacks baseline, kernel or expect (better|worse)");
+	int want_better = strcmp(ex, "better") == 0, ok = 1;
+	json_t *pts = claim_points(c, cl, "points");
+	size_t i;
+	json_t *pt;
+	json_array_foreach(pts, i, pt) {
+		double eb, ek, pb, pk;
+		if (emulated_mean(c, b, pt, c->metric, &eb) || emulated_mean(c, k, pt, c->metric, &ek) || eb == 0) {
+			char *s = report_json_text(pt), why[300];
+			snprintf(why, sizeof why, "no emulated %s for %s and %s at %s", c->metric, b, k, s);
+			free(s);
+			json_decref(pts);
+			return verdict_not_checked(vd, why);
+		}
+		double d = better_pct(c, eb, ek);
+		int is = want_better ? d > 0 : d < 0;
+		ok &= is;
+		char *s = report_json_text(pt);
+		VERDICT_DETAIL(vd, "%s%s: %s %+.1f%% vs %s", i ? "; " : "", s, k, d, b);
+		double pd = NAN;
+		if (published_cell(c->pub, b, pt, &pb) == 0 && published_cell(c->pub, k, pt, &pk) == 0 && pb != 0) {
+			VERDICT_DETAIL(vd, " (published %+.1f%%)", better_pct(c, pb, pk));
+			pd = pk / pb - 1;
+		}
+		if (!is)
+			VERDICT_DETAIL(vd, " [wrong direction]");
+		json_t *cb = claim_table_cell(c, b, pt), *ck = claim_table_cell(c, k, pt);
+		json_object_set_new(ck, "noise", noise_compare(c, &vd->nz, s, b, k, pt, c->metric, 1, pd));
+		free(s);
+		json_array_append_new(vd->cells, cb);
+		json_array_append_new(vd->cells, ck);
+	}
+	json_decref(pts);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+void claim_shape(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	json_t *flat = json_object_get(cl, "flat_points"), *drop = json_object_get(cl, "drop_point");
+	if (!k || (!json_is_array(flat) && !drop))
+		return verdict_not_checked(vd, "claim lacks kernel and flat_points/drop_point");
+	int ok = 1;
+	double fmin = INFINITY, fmax = -INFINITY, fsum = 0;
+	double pmin = INFINITY, pmax = -INFINITY, psum = 0;
+	int pub_ok = 1;
+	size_t i, nf = json_array_size(flat);
+	json_t *pt;
+	json_array_foreach(flat, i, pt) {
+		double v, p;
+		if (emulated_mean(c, k, pt, c->metric, &v)) {
+			char *s = report_json_text(pt), why[300];
+			snprintf(why, sizeof why, "no emulated %s for %s at %s", c->metric, k, s);
+			free(s);
+			return verdict_not_checked(vd, why);
+		}
+		fmin = fmin < v ? fmin : v;
+		fmax = fmax > v ? fmax : v;
+		fsum += v;
+		if (published_cell(c->pub, k, pt, &p) == 0) {
+			pmin = pmin < p ? pmin : p;
+			pmax = pmax > p ? pmax : p;
+			psum += p;
+		} else {
+			pub_ok = 0;
+		}
+		json_array_append_new(vd->cells, claim_table_cell(c, k, pt));
+	}
+	if (nf) {
+		double tol = json_number_value(json_object_get(cl, "flat_tolerance"));
+		double spread = fmax != 0 ? (fmax - fmin) / fabs(fmax) : 0;
+		int is = spread <= tol + 1e-12;
+		ok &= is;
+		VERDICT_DETAIL(vd, "%s flat: spread %.1f%% (need <= %.1f%%)", k, 100 * spread, 100 * tol);
+		if (pub_ok && pmax != 0)
+			VERDICT_DETAIL(vd, " (published %.1f%%)", 100 * (pmax - pmin) / fabs(pmax));
+	}
+	if (drop) {
+		double v, p, at_least = json_number_value(json_object_get(cl, "drop_at_least"));
+		if (emulated_mean(c, k, drop, c->metric, &v) || !nf || fsum == 0)
+			return verdict_not_checked(vd, "no emulated value at the drop point (or no flat points to drop from)");
+		double dr = 1 - v / (fsum / (double)nf);
+		int is = dr >= at_least - 1e-12;
+		ok &= is;
+		char *s = report_json_text(drop);
+		VERDICT_DETAIL(vd, "%sdrop at %s: %.1f%% below the flat mean (need >= %.1f%%)", nf ? "; " : "", s,
+			       100 * dr, 100 * at_least);
+		free(s);
+		if (pub_ok && published_cell(c->pub, k, drop, &p) == 0 && psum != 0)
+			VERDICT_DETAIL(vd, " (published %.1f%%)", 100 * (1 - p / (psum / (double)nf)));
+		json_array_append_new(vd->cells, claim_table_cell(c, k, drop));
+	}
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+void claim_value(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	json_t *ex = json_object_get(cl, "expect");
+	if (!metric)
+		metric = c->metric;
+	if (!json_is_object(ex))
+		return verdict_not_checked(vd, "claim lacks expect {kernel: [lo, hi]}");
+	json_t *pts = claim_points(c, cl, "points");
+	int ok = 1, first = 1;
+	const char *k;
+	json_t *range;
+	json_object_foreach(ex, k, range) {
+		double lo = json_number_value(json_array_get(range, 0));
+		double hi = json_number_value(json_array_get(range, 1));
+		size_t i;
+		json_t *pt;
+		json_array_foreach(pts, i, pt) {
+			double v;
+			char *s = report_json_text(pt);
+			if (emulated_mean(c, k, pt, metric, &v)) {
+				char why[300];
+				snprintf(why, sizeof why, "no emulated %s for %s at %s", metric, k, s);
+				free(s);
+				json_decref(pts);
+				return verdict_not_checked(vd, why);
+			}
+			int is = v >= lo - 1e-9 && v <= hi + 1e-9;
+			ok &= is;
+			VERDICT_DETAIL(vd, "%s%s %s at %s = %.4g (need [%g, %g])%s", first ? "" : "; ", k, metric, s, v,
+				       lo, hi, is ? "" : " [out of range]");
+			first = 0;
+			json_array_append_new(vd->cells,
+					      json_pack("{s:s,s:O,s:s,s:o,s:[f,f],s:o}", "kernel", k, "point", pt,
+							"metric", metric, "emulated", report_num(v), "expect", lo, hi,
+							"runs", emulated_runs_json(c, k, pt, metric)));
+			free(s);
+		}
+	}
+	json_decref(pts);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+void claim_relative(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	const char *b = json_string_value(json_object_get(cl, "baseline"));
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	json_t *range = json_object_get(cl, "expect_range");
+	if (!metric)
+		metric = c->metric;
+	if (!b || !k || json_array_size(range) != 2)
+		return verdict_not_checked(vd, "claim lacks baseline, kernel or expect_range [lo, hi]");
+	double lo = json_number_value(json_array_get(range, 0)), hi = json_number_value(json_array_get(range, 1));
+	json_t *pts = claim_points(c, cl, "points");
+	int ok = 1;
+	size_t i;
+	json_t *pt;
+	json_array_foreach(pts, i, pt) {
+		double eb, ek;
+		char *s = report_json_text(pt);
+		if (emulated_mean(c, b, pt, metric, &eb) || emulated_mean(c, k, pt, metric, &ek) || eb == 0) {
+			char why[300];
+			snprintf(why, sizeof why, "no emulated %s for %s and %s at %s", metric, b, k, s);
+			free(s);
+			json_decref(pts);
+			return verdict_not_checked(vd, why);
+		}
+		double r = ek / eb - 1;
+		int is = r >= lo - 1e-9 && r <= hi + 1e-9;
+		ok &= is;
+		VERDICT_DETAIL(vd, "%s%s: %s/%s - 1 = %+.1f%% (need %+.1f%% .. %+.1f%%)%s", i ? "; " : "", s, k, b,
+			       100 * r, 100 * lo, 100 * hi, is ? "" : " [out of range]");
+		double pb, pk, pd = NAN;
+		if (!strcmp(metric, c->metric) && published_cell(c->pub, b, pt, &pb) == 0 &&
+		    published_cell(c->pub, k, pt, &pk) == 0 && pb != 0)
+			pd = pk / pb - 1;
+		json_t *cj = json_pack("{s:O,s:s,s:o,s:o,s:o}", "point", pt, "metric", metric, "baseline",
+				       report_num(eb), "emulated", report_num(ek), "relative", report_num(r));
+		json_object_set_new(cj, "noise", noise_compare(c, &vd->nz, s, b, k, pt, metric, 1, pd));
+		json_array_append_new(vd->cells, cj);
+		free(s);
+	}
+	json_decref(pts);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
+
+void claim_series_varies(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *name = json_string_value(json_object_get(cl, "series"));
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	json_t *mc = json_object_get(cl, "min_changes");
+	long need = json_is_integer(mc) ? (long)json_integer_value(mc) : 2;
+	if (!name || !k)
+		return verdict_not_checked(vd, "claim lacks series or kernel");
+	json_t *pts = json_object_get(cl, "points");
+	size_t i, nruns = 0;
+	long least = -1;
+	int ok = 1;
+	json_t *r;
+	json_array_foreach(c->runs, i, r) {
+		if (!emulated_run_in(c, r, k, NULL))
+			continue;
+		if (json_is_array(pts)) {
+			size_t j;
+			json_t *pt;
+			int in = 0;
+			json_array_foreach(pts, j, pt)
+				in |= json_equal(json_object_get(json_object_get(r, "point"), c->point_key), pt);
+			if (!in)
+				continue;
+		}
+		json_t *v = json_object_get(json_object_get(json_object_get(r, "series"), name), "v");
+		if (!json_is_array(v)) {
+			char why[300];
+			snprintf(why, sizeof why, "the emulated runs of %s have no series \"%s\"", k, name);
+			return verdict_not_checked(vd, why);
+		}
+		long changes = 0;
+		for (size_t j = 1; j < json_array_size(v); j++)
+			changes += json_number_value(json_array_get(v, j)) != json_number_value(json_array_get(v, j - 1));
+		if (least < 0 || changes < least)
+			least = changes;
+		ok &= changes >= need;
+		nruns++;
+	}
+	if (!nruns) {
+		char why[300];
+		snprintf(why, sizeof why, "no emulated runs of %s", k);
+		return verdict_not_checked(vd, why);
+	}
+	VERDICT_DETAIL(vd, "%s: series %s changes at least %ld times in each of %zu runs (need >= %ld)", k, name,
+		       least, nruns, need);
+	vd->v = ok ? "reproduced" : "not reproduced";
+}
