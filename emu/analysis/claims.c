@@ -9,6 +9,7 @@
  */
 #include "emu/analysis/claims.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,39 @@ const struct claim_kind *claim_kind_find(const char *name, int tables)
 		if (registry[i].tables == tables && !strcmp(registry[i].name, name))
 			return &registry[i];
 	return NULL;
+}
+
+const char *claim_outcome_name(int outcome)
+{
+	return outcome == CLAIM_YES ? "reproduced" : outcome == CLAIM_NO ? "not reproduced" : "inconclusive";
+}
+
+const char *claim_outcome_tag(int outcome, const char *no)
+{
+	return outcome == CLAIM_YES ? "" : outcome == CLAIM_NO ? no : " [inconclusive]";
+}
+
+int claim_range_outcome(double lo, double hi, double want_lo, double want_hi)
+{
+	if (lo >= want_lo - 1e-9 && hi <= want_hi + 1e-9)
+		return CLAIM_YES;
+	if (hi < want_lo - 1e-9 || lo > want_hi + 1e-9)
+		return CLAIM_NO;
+	return CLAIM_UNSURE;
+}
+
+int claim_support_outcome(size_t yes, size_t n)
+{
+	return n && yes == n ? CLAIM_YES : n && yes == 0 ? CLAIM_NO : CLAIM_UNSURE;
+}
+
+char *claim_ci_text(char *b, size_t n, const struct stats_ci *ci, double level, int pct)
+{
+	if (pct)
+		snprintf(b, n, "%.0f%% CI %+.1f%% .. %+.1f%%", 100 * level, 100 * ci->lo, 100 * ci->hi);
+	else
+		snprintf(b, n, "%.0f%% CI %+.4g .. %+.4g", 100 * level, ci->lo, ci->hi);
+	return b;
 }
 
 void verdict_not_checked(struct verdict *vd, const char *why)

@@ -20,7 +20,7 @@
 
 /**
  * struct verdict - an evaluator's outcome.
- * @v:      "reproduced", "not reproduced" or "not checked"
+ * @v:      "reproduced", "not reproduced", "inconclusive" or "not checked"
  * @detail: the reason, one "; "-separated fragment per point or row (malloc'ed)
  * @cells:  the published and emulated values the verdict rests on (JSON array)
  * @nz:     the noise account of the claim's two-kernel comparisons
@@ -35,6 +35,41 @@ struct verdict {
 
 /* Append printf output to a verdict's detail. */
 #define VERDICT_DETAIL(vd, ...) report_str_append(&(vd)->detail, &(vd)->dlen, __VA_ARGS__)
+
+/*
+ * The outcome of a claim at one point, row or run, ordered so that a claim's
+ * outcome is the smallest of its points': any "not reproduced" decides, then any
+ * "inconclusive".
+ */
+enum claim_outcome { CLAIM_NO = -1, CLAIM_UNSURE = 0, CLAIM_YES = 1 };
+
+/* The confidence level of every interval a verdict rests on. */
+#define CLAIM_LEVEL 0.95
+
+/** claim_outcome_name() - Returns: "reproduced", "not reproduced" or "inconclusive". */
+const char *claim_outcome_name(int outcome);
+
+/** claim_outcome_tag() - Returns: "" for CLAIM_YES, @no for CLAIM_NO (" [out of range]"), else " [inconclusive]". */
+const char *claim_outcome_tag(int outcome, const char *no);
+
+/**
+ * claim_range_outcome() - an interval [@lo, @hi] against the claim's range
+ * [@want_lo, @want_hi] (1e-9 slack).  Returns: CLAIM_YES when it lies inside,
+ * CLAIM_NO when it lies outside, CLAIM_UNSURE when it overlaps an end.
+ */
+int claim_range_outcome(double lo, double hi, double want_lo, double want_hi);
+
+/**
+ * claim_support_outcome() - @yes of @n runs support a claim.  Returns: CLAIM_YES
+ * when all do, CLAIM_NO when none does, CLAIM_UNSURE otherwise (or n == 0).
+ */
+int claim_support_outcome(size_t yes, size_t n);
+
+/**
+ * claim_ci_text() - "95% CI +1.2% .. +3.4%" (@pct: in percent) or "95% CI 0.1 ..
+ * 0.3" into @b.  Returns: @b.
+ */
+char *claim_ci_text(char *b, size_t n, const struct stats_ci *ci, double level, int pct);
 
 /**
  * verdict_not_checked() - set @vd to "not checked" with @why as its only detail.

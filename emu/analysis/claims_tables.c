@@ -9,9 +9,11 @@
  * values, the emulated value being the mean over those runs.  One evaluator per
  * kind, on a shared row walk (rows_open(), rows_select(), row_compare(),
  * row_cell()):
- *   relative    kernel/baseline - 1 inside expect_range at every row
- *   flat        |kernel/baseline - 1| <= tolerance at every row
- *   difference  kernel - baseline inside expect_range at every row
+ *   relative    the 95% interval of kernel/baseline - 1 inside expect_range at
+ *               every row (outside it at one row: not reproduced)
+ *   flat        kernel/baseline - 1 equivalent to 0 within tolerance (TOST, 5%)
+ *   difference  the 95% interval of kernel - baseline inside expect_range
+ * Anything between is "inconclusive", as is a row with fewer than two runs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +39,9 @@ struct row_cmp {
 	int hp;            /* the published values exist */
 	double pb, pk, p;  /* published baseline, kernel, quantity */
 	char pubs[128];    /* the published quantity as text, "-" when missing */
+	int hci;           /* @ci exists (two runs or more per kernel) */
+	struct stats_ci ci;  /* the emulated quantity's CLAIM_LEVEL interval */
+	char cit[96];      /* @ci as text */
 };
 
 /* The table and the metric of claim @cl.  Returns: 0, or -1 when @vd is "not checked". */
@@ -134,6 +139,11 @@ static int row_compare(const struct claim_ctx *c, struct rows *r, size_t i, int 
 	x->hp = published_row_value(r->table, x->row, r->b, r->metric, &x->pb) == 0 &&
 		published_row_value(r->table, x->row, r->k, r->metric, &x->pk) == 0 &&
 		quantity(diff, x->pb, x->pk, &x->p) == 0;
+	x->hci = emulated_diff_ci(c, r->b, r->k, x->pt, r->metric, !diff, CLAIM_LEVEL, &x->ci) == 0;
+	if (x->hci)
+		claim_ci_text(x->cit, sizeof x->cit, &x->ci, CLAIM_LEVEL, !diff);
+	else
+		snprintf(x->cit, sizeof x->cit, "fewer than two runs: no interval");
 	snprintf(x->pubs, sizeof x->pubs, "-");
 	if (x->hp && diff)
 		snprintf(x->pubs, sizeof x->pubs, "%+.4g (%.6g vs %.6g)", x->p, x->pk, x->pb);
@@ -142,14 +152,17 @@ static int row_compare(const struct claim_ctx *c, struct rows *r, size_t i, int 
 	return 0;
 }
 
-/* Append row @x's cell (published, emulated, noise) to @vd; frees x->s. */
-static void row_cell(const struct claim_ctx *c, struct rows *r, struct row_cmp *x, int diff, struct verdict *vd)
+/* Append row @x's cell (published, emulated, interval, outcome @o, noise) to @vd; frees x->s. */
+static void row_cell(const struct claim_ctx *c, struct rows *r, struct row_cmp *x, int diff, int o,
+		     struct verdict *vd)
 {
 	json_t *cellj = json_pack("{s:s,s:s,s:O,s:s,s:{s:o,s:o,s:o},s:{s:f,s:f,s:f}}", "table", r->tid, "row",
 				  x->test, "point", x->pt, "metric", r->metric, "published", "baseline",
 				  x->hp ? report_num(x->pb) : json_null(), "kernel",
 				  x->hp ? report_num(x->pk) : json_null(), "value", x->hp ? report_num(x->p) : json_null(),
 				  "emulated", "baseline", x->eb, "kernel", x->ek, "value", x->e);
+	json_object_set_new(cellj, "ci", x->hci ? emulated_ci_json(&x->ci, CLAIM_LEVEL) : json_null());
+	json_object_set_new(cellj, "outcome", json_string(claim_outcome_name(o)));
 	char label[300];
 	snprintf(label, sizeof label, "%s %s", x->test, x->s);
 	json_object_set_new(cellj, "noise", noise_compare(c, &vd->nz, label, r->b, r->k, x->pt, r->metric, !diff,
@@ -177,24 +190,29 @@ void claim_rows_relative(const struct claim_ctx *c, json_t *cl, struct verdict *
 	double lo, hi;
 	if (rows_open(c, cl, &r, vd) || expect_range(cl, &r, &lo, &hi, vd) || rows_select(cl, &r, vd))
 		return;
-	int ok = 1;
+	int all = CLAIM_YES;
 	for (size_t i = 0; i < json_array_size(r.list); i++) {
 		struct row_cmp x;
 		if (row_compare(c, &r, i, 0, &x, vd))
 			goto out;
-		int is = x.e >= lo - 1e-9 && x.e <= hi + 1e-9;
-		ok &= is;
-		VERDICT_DETAIL(vd, "%s%s %s: %s %s/%s - 1: published %s, emulated %+.1f%% (%.6g vs %.6g) "
+		int o = x.hci ? claim_range_outcome(x.ci.lo, x.ci.hi, lo, hi) : CLAIM_UNSURE;
+		all = o < all ? o : all;
+		VERDICT_DETAIL(vd, "%s%s %s: %s %s/%s - 1: published %s, emulated %+.1f%% (%s) (%.6g vs %.6g) "
 				   "(need %+.1f%% .. %+.1f%%)%s",
-			       i ? "; " : "", x.test, x.s, r.metric, r.k, r.b, x.pubs, 100 * x.e, x.ek, x.eb, 100 * lo,
-			       100 * hi, is ? "" : " [out of range]");
-		row_cell(c, &r, &x, 0, vd);
+			       i ? "; " : "", x.test, x.s, r.metric, r.k, r.b, x.pubs, 100 * x.e, x.cit, x.ek, x.eb,
+			       100 * lo, 100 * hi, claim_outcome_tag(o, " [out of range]"));
+		row_cell(c, &r, &x, 0, o, vd);
 	}
-	vd->v = ok ? "reproduced" : "not reproduced";
+	vd->v = claim_outcome_name(all);
 out:
 	json_decref(r.list);
 }
 
+/*
+ * Equivalence: two one-sided tests at 5% against the margin, i.e. the 90%
+ * interval inside (-tolerance, tolerance), reproduce "flat"; a 95% interval
+ * entirely outside the margin refutes it; anything else is inconclusive.
+ */
 void claim_rows_flat(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 {
 	struct rows r;
@@ -206,20 +224,27 @@ void claim_rows_flat(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 	if (rows_select(cl, &r, vd))
 		return;
 	double m = json_number_value(tol);
-	int ok = 1;
+	int all = CLAIM_YES;
 	for (size_t i = 0; i < json_array_size(r.list); i++) {
 		struct row_cmp x;
 		if (row_compare(c, &r, i, 0, &x, vd))
 			goto out;
-		int is = fabs(x.e) <= m + 1e-9;
-		ok &= is;
-		VERDICT_DETAIL(vd, "%s%s %s: %s %s/%s - 1: published %s, emulated %+.1f%% (%.6g vs %.6g) "
+		double p = x.hci ? stats_tost(&x.ci, m) : NAN;
+		int o = !x.hci ? CLAIM_UNSURE : p < 0.05 ? CLAIM_YES
+				 : x.ci.lo > m + 1e-9 || x.ci.hi < -m - 1e-9 ? CLAIM_NO : CLAIM_UNSURE;
+		all = o < all ? o : all;
+		char tost[64] = "";
+		if (x.hci)
+			snprintf(tost, sizeof tost, ", equivalence (TOST) p=%.3g", p);
+		VERDICT_DETAIL(vd, "%s%s %s: %s %s/%s - 1: published %s, emulated %+.1f%% (%s%s) (%.6g vs %.6g) "
 				   "(need |.| <= %.1f%%)%s",
-			       i ? "; " : "", x.test, x.s, r.metric, r.k, r.b, x.pubs, 100 * x.e, x.ek, x.eb, 100 * m,
-			       is ? "" : " [not flat]");
-		row_cell(c, &r, &x, 0, vd);
+			       i ? "; " : "", x.test, x.s, r.metric, r.k, r.b, x.pubs, 100 * x.e, x.cit, tost, x.ek, x.eb,
+			       100 * m, claim_outcome_tag(o, " [not flat]"));
+		row_cell(c, &r, &x, 0, o, vd);
+		json_t *cellj = json_array_get(vd->cells, json_array_size(vd->cells) - 1);
+		json_object_set_new(cellj, "tost_p", report_num(p));
 	}
-	vd->v = ok ? "reproduced" : "not reproduced";
+	vd->v = claim_outcome_name(all);
 out:
 	json_decref(r.list);
 }
@@ -230,19 +255,20 @@ void claim_rows_difference(const struct claim_ctx *c, json_t *cl, struct verdict
 	double lo, hi;
 	if (rows_open(c, cl, &r, vd) || expect_range(cl, &r, &lo, &hi, vd) || rows_select(cl, &r, vd))
 		return;
-	int ok = 1;
+	int all = CLAIM_YES;
 	for (size_t i = 0; i < json_array_size(r.list); i++) {
 		struct row_cmp x;
 		if (row_compare(c, &r, i, 1, &x, vd))
 			goto out;
-		int is = x.e >= lo - 1e-9 && x.e <= hi + 1e-9;
-		ok &= is;
-		VERDICT_DETAIL(vd, "%s%s %s: %s %s - %s: published %s, emulated %+.4g (%.6g vs %.6g) (need %g .. %g)%s",
-			       i ? "; " : "", x.test, x.s, r.metric, r.k, r.b, x.pubs, x.e, x.ek, x.eb, lo, hi,
-			       is ? "" : " [out of range]");
-		row_cell(c, &r, &x, 1, vd);
+		int o = x.hci ? claim_range_outcome(x.ci.lo, x.ci.hi, lo, hi) : CLAIM_UNSURE;
+		all = o < all ? o : all;
+		VERDICT_DETAIL(vd, "%s%s %s: %s %s - %s: published %s, emulated %+.4g (%s) (%.6g vs %.6g) "
+				   "(need %g .. %g)%s",
+			       i ? "; " : "", x.test, x.s, r.metric, r.k, r.b, x.pubs, x.e, x.cit, x.ek, x.eb, lo, hi,
+			       claim_outcome_tag(o, " [out of range]"));
+		row_cell(c, &r, &x, 1, o, vd);
 	}
-	vd->v = ok ? "reproduced" : "not reproduced";
+	vd->v = claim_outcome_name(all);
 out:
 	json_decref(r.list);
 }

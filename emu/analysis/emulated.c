@@ -102,6 +102,24 @@ int emulated_mean(const struct claim_ctx *c, const char *kernel, json_t *pt, con
 	return 0;
 }
 
+int emulated_diff_ci(const struct claim_ctx *c, const char *b, const char *k, json_t *pt, const char *metric,
+		     int relative, double level, struct stats_ci *ci)
+{
+	double *xb, *xk;
+	size_t nb = emulated_samples(c, b, pt, metric, &xb), nk = emulated_samples(c, k, pt, metric, &xk);
+	int rc = nb && nk ? stats_diff_ci(xb, nb, xk, nk, relative, 0, level, ci) : -1;
+	free(xb);
+	free(xk);
+	return rc;
+}
+
+json_t *emulated_ci_json(const struct stats_ci *ci, double level)
+{
+	return json_pack("{s:f,s:o,s:o,s:o,s:o,s:o,s:s}", "level", level, "estimate", report_num(ci->est), "lo",
+			 report_num(ci->lo), "hi", report_num(ci->hi), "se", report_num(ci->se), "df",
+			 report_num(ci->df), "test", ci->paired ? "paired" : "welch");
+}
+
 json_t *emulated_summary_json(const struct stats_summary *s)
 {
 	return json_pack("{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)s->n, "mean", report_num(s->mean), "stddev",

@@ -55,6 +55,18 @@ size_t emulated_samples(const struct claim_ctx *c, const char *kernel, json_t *p
  */
 int emulated_mean(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric, double *out);
 
+/**
+ * emulated_diff_ci() - the confidence interval at @level of kernel @k's
+ * difference from baseline @b at @pt (k - b, or k/b - 1 when @relative), from
+ * their runs' values of @metric (stats_diff_ci(); independent samples).
+ * Returns: 0, or -1 when a side has fewer than two runs (or lacks the metric).
+ */
+int emulated_diff_ci(const struct claim_ctx *c, const char *b, const char *k, json_t *pt, const char *metric,
+		     int relative, double level, struct stats_ci *ci);
+
+/** emulated_ci_json() - Returns: {"level", "estimate", "lo", "hi", "se", "df", "test"} of @ci. */
+json_t *emulated_ci_json(const struct stats_ci *ci, double level);
+
 /** emulated_summary_json() - Returns: {"n", "mean", "stddev", "min", "max"} of @s (stddev null below two runs). */
 json_t *emulated_summary_json(const struct stats_summary *s);
 

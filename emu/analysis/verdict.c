@@ -19,11 +19,11 @@
 #include "emu/analysis/report.h"
 #include "emu/core/output.h"
 
-/* Count verdict @v into @counts (reproduced, not reproduced, not checked). */
+/* Count verdict @v into @counts (reproduced, not reproduced, inconclusive, not checked). */
 static void count(int *counts, json_t *v)
 {
 	const char *vs = json_string_value(json_object_get(v, "verdict"));
-	counts[!strcmp(vs, "reproduced") ? 0 : !strcmp(vs, "not reproduced") ? 1 : 2]++;
+	counts[!strcmp(vs, "reproduced") ? 0 : !strcmp(vs, "not reproduced") ? 1 : !strcmp(vs, "inconclusive") ? 2 : 3]++;
 }
 
 /* Every claim of the published file judged in @c, appended to a new array; counted into @counts. */
@@ -96,7 +96,7 @@ json_t *verdict_seed(const struct verdict_seed_in *in)
 	if (*in->note)
 		json_object_set_new(o, "note", json_string(in->note));
 	json_object_set_new(o, "tables", json_array());
-	int counts[3] = { 0, 0, 0 };
+	int counts[4] = { 0, 0, 0, 0 };
 	if (!json_object_get(pub, "table")) {
 		/* the several-tables form: the published tables, claims on rows with a sweep point */
 		json_object_set(o, "published_tables", json_object_get(pub, "tables"));
@@ -115,7 +115,7 @@ json_t *verdict_seed(const struct verdict_seed_in *in)
 		judge_groups(in, o, counts);
 		json_object_set_new(o, "noise", noise_seed(o, published_runs(pub)));
 	}
-	json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i}", "reproduced", counts[0], "not_reproduced",
-						    counts[1], "not_checked", counts[2]));
+	json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i,s:i}", "reproduced", counts[0], "not_reproduced",
+						    counts[1], "inconclusive", counts[2], "not_checked", counts[3]));
 	return o;
 }
