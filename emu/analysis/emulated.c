@@ -1,11 +1,13 @@
 /*
  * emulated.c - selecting emulated runs and reading their numbers (emulated.h).
  *
- * Design: one selection, emulated_samples(), serves both published forms; the
+ * Design: one selection, select_runs(), serves both published forms; the
  * mean, the run statistics and the noise comparisons (noise.c) are all computed
  * from it, so a claim's value and its spread always come from the same runs.  In
  * the several-tables form the metric "elapsed_s" falls back to the run's primary
- * metric (kernbench's primary is "elapsed").
+ * metric (kernbench's primary is "elapsed").  Runs of two kernels are paired when
+ * they have the same base seed and run index (report_pair()): the engine gives
+ * such runs the same random draws, so their difference is measured run by run.
  */
 #include "emu/analysis/emulated.h"
 
@@ -57,15 +59,20 @@ static int tables_run_value(json_t *r, const char *metric, double *v)
 	return -1;
 }
 
-size_t emulated_samples(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric,
-			double **out)
+/* The values of @metric for @kernel at @pt, and (when @keys) each run's key. */
+static size_t select_runs(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric,
+			  double **out, struct report_key **keys)
 {
 	size_t i, n = 0;
 	json_t *r;
 	double *x = malloc((json_array_size(c->runs) + 1) * sizeof *x);
+	struct report_key *kv = keys ? malloc((json_array_size(c->runs) + 1) * sizeof *kv) : NULL;
+	int have_keys = kv != NULL;
 	*out = NULL;
+	if (keys)
+		*keys = NULL;
 	if (!x)
-		return 0;
+		goto missing;
 	json_array_foreach(c->runs, i, r) {
 		double v;
 		if (c->point_key) {
@@ -80,15 +87,40 @@ size_t emulated_samples(const struct claim_ctx *c, const char *kernel, json_t *p
 			if (tables_run_value(r, metric, &v))
 				goto missing;
 		}
+		if (kv && report_run_key(r, &kv[n]))
+			have_keys = 0;
 		x[n++] = v;
 	}
 	if (!n)
 		goto missing;
 	*out = x;
+	if (keys && have_keys)
+		*keys = kv;
+	else
+		free(kv);
 	return n;
 missing:
 	free(x);
+	free(kv);
 	return 0;
+}
+
+size_t emulated_samples(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric,
+			double **out)
+{
+	return select_runs(c, kernel, pt, metric, out, NULL);
+}
+
+int emulated_pair_samples(const struct claim_ctx *c, const char *b, const char *k, json_t *pt, const char *metric,
+			  double **xb, size_t *nb, double **xk, size_t *nk)
+{
+	struct report_key *kb, *kk;
+	*nb = select_runs(c, b, pt, metric, xb, &kb);
+	*nk = select_runs(c, k, pt, metric, xk, &kk);
+	int paired = *nb && *nk && report_pair(kb, *nb, kk, *xk, *nk);
+	free(kb);
+	free(kk);
+	return paired;
 }
 
 int emulated_mean(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric, double *out)
@@ -106,8 +138,9 @@ int emulated_diff_ci(const struct claim_ctx *c, const char *b, const char *k, js
 		     int relative, double level, struct stats_ci *ci)
 {
 	double *xb, *xk;
-	size_t nb = emulated_samples(c, b, pt, metric, &xb), nk = emulated_samples(c, k, pt, metric, &xk);
-	int rc = nb && nk ? stats_diff_ci(xb, nb, xk, nk, relative, 0, level, ci) : -1;
+	size_t nb, nk;
+	int paired = emulated_pair_samples(c, b, k, pt, metric, &xb, &nb, &xk, &nk);
+	int rc = nb && nk ? stats_diff_ci(xb, nb, xk, nk, relative, paired, level, ci) : -1;
 	free(xb);
 	free(xk);
 	return rc;

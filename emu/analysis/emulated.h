@@ -50,6 +50,16 @@ size_t emulated_samples(const struct claim_ctx *c, const char *kernel, json_t *p
 			double **out);
 
 /**
+ * emulated_pair_samples() - the samples of baseline @b (*@xb, *@nb) and kernel
+ * @k (*@xk, *@nk) at @pt, as emulated_samples(); when every run of one has the
+ * same base seed and run index as exactly one run of the other, *@xk is
+ * reordered so that (*@xb)[i] and (*@xk)[i] are such partners.
+ * Returns: 1 when paired, 0 otherwise.
+ */
+int emulated_pair_samples(const struct claim_ctx *c, const char *b, const char *k, json_t *pt, const char *metric,
+			  double **xb, size_t *nb, double **xk, size_t *nk);
+
+/**
  * emulated_mean() - the mean over runs of emulated_samples().
  * Returns: 0 with *@out set, or -1 when the values are missing.
  */
@@ -58,7 +68,8 @@ int emulated_mean(const struct claim_ctx *c, const char *kernel, json_t *pt, con
 /**
  * emulated_diff_ci() - the confidence interval at @level of kernel @k's
  * difference from baseline @b at @pt (k - b, or k/b - 1 when @relative), from
- * their runs' values of @metric (stats_diff_ci(); independent samples).
+ * their runs' values of @metric (stats_diff_ci(); paired when
+ * emulated_pair_samples() pairs them, independent samples otherwise).
  * Returns: 0, or -1 when a side has fewer than two runs (or lacks the metric).
  */
 int emulated_diff_ci(const struct claim_ctx *c, const char *b, const char *k, json_t *pt, const char *metric,

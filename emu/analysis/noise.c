@@ -5,7 +5,9 @@
  * statistics match the claim's cells; it adds a text fragment and counts to the
  * claim's account, which noise_attach() turns into the claim's "noise" and
  * "noise_summary"; noise_seed() then gathers every claim's inside/outside lists
- * into the seed's summary.  The noise never changes a verdict.
+ * into the seed's summary.  Significance is the paired t-test when the two
+ * kernels' runs pair up (same base seed and run index: shared random draws),
+ * Welch's test otherwise.  The noise never changes a verdict.
  */
 #include "emu/analysis/noise.h"
 
@@ -36,7 +38,8 @@ json_t *noise_compare(const struct claim_ctx *c, struct noise *nz, const char *l
 		      const char *k, json_t *pt, const char *metric, int relative, double pd)
 {
 	double *xb, *xk;
-	size_t nb = emulated_samples(c, b, pt, metric, &xb), nk = emulated_samples(c, k, pt, metric, &xk);
+	size_t nb, nk;
+	int paired = emulated_pair_samples(c, b, k, pt, metric, &xb, &nb, &xk, &nk);
 	if (!nb || !nk) {
 		free(xb);
 		free(xk);
@@ -46,7 +49,8 @@ json_t *noise_compare(const struct claim_ctx *c, struct noise *nz, const char *l
 	stats_summarize(xb, nb, &sb);
 	stats_summarize(xk, nk, &sk);
 	struct stats_welch w;
-	int have_w = stats_welch(xb, nb, xk, nk, &w) == 0 && isfinite(w.p);
+	const char *test = paired ? "paired t-test" : "Welch";
+	int have_w = (paired ? stats_paired(xb, xk, nb, &w) : stats_welch(xb, nb, xk, nk, &w)) == 0 && isfinite(w.p);
 	int sig = have_w ? w.p < 0.05 : -1;
 	free(xb);
 	free(xk);
@@ -67,8 +71,8 @@ json_t *noise_compare(const struct claim_ctx *c, struct noise *nz, const char *l
 	fmt_stat(tb, sizeof tb, &sb);
 	fmt_stat(tk, sizeof tk, &sk);
 	if (have_w)
-		snprintf(sg, sizeof sg, "%s (Welch p=%.3g)", sig ? "differ significantly" : "do not differ significantly",
-			 w.p);
+		snprintf(sg, sizeof sg, "%s (%s p=%.3g)", sig ? "differ significantly" : "do not differ significantly",
+			 test, w.p);
 	else
 		snprintf(sg, sizeof sg, "significance cannot be judged (fewer than two runs)");
 	double scale = relative ? 100 : 1;
@@ -87,7 +91,8 @@ out:;
 
 	json_t *o = json_pack("{s:o,s:o,s:s}", "baseline", emulated_summary_json(&sb), "kernel",
 			      emulated_summary_json(&sk), "quantity", relative ? "kernel/baseline - 1" : "kernel - baseline");
-	json_object_set_new(o, "welch_p", have_w ? report_num(w.p) : json_null());
+	json_object_set_new(o, "test", json_string(paired ? "paired" : "welch"));
+	json_object_set_new(o, "p", have_w ? report_num(w.p) : json_null());
 	json_object_set_new(o, "significant", sig < 0 ? json_null() : json_boolean(sig));
 	json_object_set_new(o, "published", report_num(pd));
 	json_object_set_new(o, "sigma", report_num(sigma));

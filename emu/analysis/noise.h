@@ -27,7 +27,8 @@ void noise_init(struct noise *nz);
 
 /**
  * noise_compare() - one two-kernel comparison at @pt, labelled @label: the runs of
- * baseline @b and kernel @k, Welch's test, and the noise rule for published
+ * baseline @b and kernel @k, the paired t-test (runs paired by base seed and run
+ * index) or Welch's test (unpaired), and the noise rule for published
  * difference @pd (NAN when there is none), a ratio k/b - 1 when @relative, else
  * k - b.  Appends to @nz (text and counts).
  * Returns: the comparison as a JSON object, or JSON null when the runs are missing.

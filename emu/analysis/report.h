@@ -52,6 +52,26 @@ json_t *report_num(double v);
  */
 char *report_json_text(const json_t *v);
 
+/**
+ * struct report_key - which random draws a run had: its base seed and run index.
+ * Within one results file, runs of different kernels with the same key shared
+ * their draws (disk phase, tick phase, workload streams): they are paired.
+ */
+struct report_key {
+	long long seed, run;
+};
+
+/** report_run_key() - @run's "seed" and "run". Returns: 0, or -1 when either is missing. */
+int report_run_key(const json_t *run, struct report_key *key);
+
+/**
+ * report_pair() - pair values @k (keys @kk) with the baseline's keys @bk: when both
+ * sides have the same n >= 2 runs and every baseline key matches exactly one of
+ * @kk, reorder @k so that k[i] is the partner of baseline run i.
+ * Returns: 1 when paired (and @k reordered), 0 otherwise (@k unchanged).
+ */
+int report_pair(const struct report_key *bk, size_t nb, const struct report_key *kk, double *k, size_t nk);
+
 /** struct rtable - rows of strings printed with aligned columns. */
 struct rtable {
 	int ncols;
