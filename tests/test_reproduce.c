@@ -372,6 +372,23 @@ static void real_run(void **state)
 	json_t *cl = json_array_get(json_object_get(t, "claims"), 0);
 	assert_non_null(strstr(json_string_value(json_object_get(cl, "detail")), "fewer than two runs: no interval"));
 	json_decref(d);
+	/* --seeds 2: base seeds 1 and 2, the second into STEM.seed2.json, pooled */
+	assert_int_equal(sh("reproduce 0 -j 2 -q --seeds 2 --published %s/pub2 --runs %s/runs2 --out %s/o2", dir, dir, dir), 0);
+	snprintf(path, sizeof path, "%s/runs2/trace-policies.seed2.json", dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof path, "%s/o2/reproduce.json", dir);
+	d = json_load_file(path, 0, &je);
+	assert_non_null(d);
+	json_t *sd = json_array_get(json_object_get(d, "seeds"), 0);
+	assert_non_null(strstr(json_string_value(json_object_get(sd, "status")), "(base seed 2): ran "));
+	t = json_array_get(json_object_get(sd, "tables"), 0);
+	cl = json_array_get(json_object_get(t, "claims"), 0);
+	json_t *bs = json_object_get(cl, "base_seeds");
+	assert_int_equal(json_object_size(bs), 2);
+	assert_non_null(json_object_get(bs, "2"));
+	/* two runs per cell now (one per base seed), the same trace: an interval of zero width */
+	assert_string_equal(json_string_value(json_object_get(cl, "verdict")), "reproduced");
+	json_decref(d);
 }
 
 /* ---- run-to-run noise ---- */
@@ -468,6 +485,10 @@ static void noise(void **state)
 	assert_non_null(strstr(out, "published +3% inside noise"));
 	assert_non_null(strstr(out, "published +20% outside noise"));
 	assert_non_null(strstr(out, "published differences inside the emulated noise: better: 1"));
+	/* no list of what the model lacks: never "outside the emulated noise" */
+	assert_null(strstr(out, "outside the emulated noise"));
+	assert_non_null(strstr(out, "noise sources the model lacks (the real runs had them): not listed for this seed"));
+	assert_non_null(strstr(out, "published differences beyond the emulated spread (the sources the model lacks are not listed"));
 	/* the kernels' runs share base seed and run index: paired (differences 5 5 5 5: p = 0) */
 	assert_non_null(strstr(out, "differ significantly (paired t-test p=0)"));
 	free(out);
@@ -512,8 +533,11 @@ static void noise(void **state)
 static const char tv_published[] =
 	"{ \"seed\": \"906\", \"title\": \"three\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
 	"  \"tables\": [ { \"id\": \"t\", \"metric\": \"thr\", \"rows\": [\n"
-	"      { \"test\": \"one\", \"point\": { \"workload.n\": 1 }, \"values\": { \"base\": 100, \"new\": 105 } },\n"
-	"      { \"test\": \"two\", \"point\": { \"workload.n\": 2 }, \"values\": { \"base\": 100, \"new\": 100 } } ] } ],\n"
+	"      { \"test\": \"one\", \"point\": { \"workload.n\": 1 }, \"values\": { \"base\": 100, \"new\": 105 },\n"
+	"        \"spread\": { \"base\": [99, 101], \"new\": [103, 107] } },\n"
+	"      { \"test\": \"two\", \"point\": { \"workload.n\": 2 }, \"values\": { \"base\": 100, \"new\": 100 },\n"
+	"        \"spread\": { \"base\": [98, 102], \"new\": [99, 101] } } ], \"published_runs\": 3 } ],\n"
+	"  \"noise_missing\": [\"another host\"],\n"
 	"  \"claims\": [\n"
 	"    {\"id\": \"rel-in\", \"kind\": \"relative\", \"table\": \"t\", \"row\": \"one\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.03, 0.07]},\n"
 	"    {\"id\": \"rel-out\", \"kind\": \"relative\", \"table\": \"t\", \"row\": \"one\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.10, 0.20]},\n"
@@ -602,7 +626,67 @@ static void three_valued(void **state)
 	json_decref(d);
 	char *out = slurp("out");
 	assert_non_null(strstr(out, "  summary: 3 reproduced, 2 not reproduced, 3 inconclusive, 0 not checked\n"));
+	/* published noise: runs per table, the published spreads; the noise sources */
+	assert_non_null(strstr(out, "published numbers: t: mean of 3 runs, spreads (lo, hi) given\n"));
+	assert_non_null(strstr(out, "published spread: base [99, 101], new [103, 107]: the published difference exceeds it"));
+	assert_non_null(strstr(out, "published spread: base [98, 102], new [99, 101]: the published difference lies within it"));
+	assert_non_null(strstr(out, "noise sources in the model: disk starting angle (per run); workload random streams (per run)\n"));
+	assert_non_null(strstr(out, "noise sources the model lacks (the real runs had them): another host\n"));
+	assert_non_null(strstr(out, "published differences outside the emulated noise (outside the noise of the sources above only"));
 	free(out);
+}
+
+/*
+ * Two base seeds: runs 0..3 of seed 1 and of seed 2, one claim "new is 1% to 10%
+ * faster" on row one.  Seed 1 alone: base 99 100 101 100, new 103 104 105 104:
+ * every paired difference is +4, so the interval is [+4%, +4%] and the paired
+ * test says p = 0: reproduced and "significant".  Seed 2: new 95 96 97 96, -4
+ * per run: not reproduced.  Pooled (8 pairs, by seed and run index): the mean
+ * ratio is 1, the interval spans 0 and the paired test does not see a
+ * difference; the verdict flips between seeds, so it is inconclusive.
+ */
+static const char bs_published[] =
+	"{ \"seed\": \"906\", \"title\": \"seeds\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
+	"  \"tables\": [ { \"id\": \"t\", \"metric\": \"thr\", \"rows\": [\n"
+	"      { \"test\": \"one\", \"point\": { \"workload.n\": 1 }, \"values\": { \"base\": 100, \"new\": 105 } } ] } ],\n"
+	"  \"claims\": [\n"
+	"    {\"id\": \"faster\", \"kind\": \"relative\", \"table\": \"t\", \"row\": \"one\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.01, 0.10]}\n"
+	"  ] }\n";
+
+static void base_seeds(void **state)
+{
+	(void)state;
+	char p[512];
+	snprintf(p, sizeof p, "%s/runs7", dir);
+	assert_int_equal(mkdir(p, 0777), 0);
+	write_text("pub6/906.json", bs_published);
+	const double v[2][2][8] = { { { 99, 100, 101, 100, 99, 100, 101, 100 }, { 100, 100, 100, 100, 100, 100, 100, 100 } },
+				    { { 103, 104, 105, 104, 95, 96, 97, 96 }, { 100, 100, 100, 100, 100, 100, 100, 100 } } };
+	const int seeds[8] = { 1, 1, 1, 1, 2, 2, 2, 2 };
+	/* seed 1 alone: a false "significant" */
+	snprintf(p, sizeof p, "%s/runs7/trace-policies.json", dir);
+	write_runs(p, 4, v, seeds);
+	json_t *d = run_tv("runs7");
+	json_t *s = json_array_get(json_object_get(d, "seeds"), 0), *cl = claim_by_id(s, "faster");
+	assert_string_equal(json_string_value(json_object_get(cl, "verdict")), "reproduced");
+	json_t *nz = json_object_get(json_array_get(json_object_get(cl, "cells"), 0), "noise");
+	assert_true(json_is_true(json_object_get(nz, "significant")));
+	assert_null(json_object_get(cl, "base_seeds"));
+	json_decref(d);
+	/* both seeds pooled: the verdict flips between them */
+	write_runs(p, 8, v, seeds);
+	d = run_tv("runs7");
+	s = json_array_get(json_object_get(d, "seeds"), 0);
+	cl = claim_by_id(s, "faster");
+	assert_string_equal(json_string_value(json_object_get(cl, "verdict")), "inconclusive");
+	json_t *bs = json_object_get(cl, "base_seeds");
+	assert_string_equal(json_string_value(json_object_get(bs, "1")), "reproduced");
+	assert_string_equal(json_string_value(json_object_get(bs, "2")), "not reproduced");
+	assert_non_null(strstr(detail_of(s, "faster"), "verdict flips between base seeds (1: reproduced, 2: not reproduced); pooled "));
+	nz = json_object_get(json_array_get(json_object_get(cl, "cells"), 0), "noise");
+	assert_true(json_is_false(json_object_get(nz, "significant")));
+	assert_string_equal(json_string_value(json_object_get(nz, "test")), "paired");
+	json_decref(d);
 }
 
 /* ---- a seed of several scenarios ---- */
@@ -731,7 +815,7 @@ static void several_scenarios(void **state)
 static void usage_errors(void **state)
 {
 	write_text("bad/000.json", "{ \"seed\": \"000\", \"scenario\": \"x.json\", \"metric\": \"m\" }\n");
-	char cmds[][700] = { "reproduce 1 2", "reproduce -j 0", "reproduce --bogus", "reproduce --published %s/nodir",
+	char cmds[][700] = { "reproduce 1 2", "reproduce -j 0", "reproduce --seeds 0", "reproduce --seeds x", "reproduce --bogus", "reproduce --published %s/nodir",
 			     "reproduce 777 --no-run --published %s/pub --out %s", "reproduce --no-run --published %s/bad --out %s",
 			     "reproduce --published" };
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
@@ -774,6 +858,7 @@ int main(void)
 		cmocka_unit_test(tables_form),
 		cmocka_unit_test(noise),
 		cmocka_unit_test(three_valued),
+		cmocka_unit_test(base_seeds),
 		cmocka_unit_test(real_run),
 		cmocka_unit_test(several_scenarios),
 		cmocka_unit_test(usage_errors),

@@ -114,8 +114,12 @@ const struct claim_kind *claim_kind_find(const char *name, int tables);
  * claim_judge() - judge published claim @claim with its kind's evaluator (an
  * unknown kind is "not checked").  The form is the context's: several tables
  * when c->point_key is NULL.
- * Returns: the claim's JSON object: id, kind, text, verdict, detail, cells, and
- * noise and noise_summary when it has two-kernel comparisons.
+ * Runs of several base seeds: the claim is also judged on each seed's runs
+ * ("base_seeds": {seed: verdict}); reproduced with one and not reproduced with
+ * another (or pooled) makes it "inconclusive" ("verdict flips between base seeds").
+ * Returns: the claim's JSON object: id, kind, text, verdict, detail, cells,
+ * base_seeds (several seeds), and noise and noise_summary when it has two-kernel
+ * comparisons.
  */
 json_t *claim_judge(const struct claim_ctx *c, json_t *claim);
 

@@ -165,8 +165,28 @@ static void row_cell(const struct claim_ctx *c, struct rows *r, struct row_cmp *
 	json_object_set_new(cellj, "outcome", json_string(claim_outcome_name(o)));
 	char label[300];
 	snprintf(label, sizeof label, "%s %s", x->test, x->s);
-	json_object_set_new(cellj, "noise", noise_compare(c, &vd->nz, label, r->b, r->k, x->pt, r->metric, !diff,
+	struct claim_ctx tc = *c;   /* the table's published runs (reaim: means of 3) */
+	tc.pub_runs = published_table_runs(c->pub, r->table);
+	json_object_set_new(cellj, "noise", noise_compare(&tc, &vd->nz, label, r->b, r->k, x->pt, r->metric, !diff,
 							  x->hp ? x->p : NAN));
+	/* the published spread: do the kernels' published ranges overlap? */
+	double bl, bh, kl, kh;
+	if (published_row_spread(x->row, r->b, r->metric, &bl, &bh) == 0 &&
+	    published_row_spread(x->row, r->k, r->metric, &kl, &kh) == 0) {
+		int exceeds = kl > bh || kh < bl;
+		json_object_set_new(cellj, "published_spread",
+				    json_pack("{s:[f,f],s:[f,f],s:b}", "baseline", bl, bh, "kernel", kl, kh,
+					      "difference_exceeds_spread", exceeds));
+		report_str_append(&vd->nz.text, &vd->nz.len,
+				  "; published spread: %s [%.6g, %.6g], %s [%.6g, %.6g]: the published difference %s it",
+				  r->b, bl, bh, r->k, kl, kh, exceeds ? "exceeds" : "lies within");
+	} else {
+		json_object_set_new(cellj, "published_spread", json_null());
+		report_str_append(&vd->nz.text, &vd->nz.len,
+				  "; no published spread (mean of %g run%s): whether the published difference exceeds "
+				  "the real runs' noise is unknown",
+				  tc.pub_runs, tc.pub_runs == 1 ? "" : "s");
+	}
 	json_array_append_new(vd->cells, cellj);
 	free(x->s);
 }

@@ -105,7 +105,7 @@ out:;
 void noise_attach(json_t *o, struct noise *nz)
 {
 	int any = nz->sig + nz->notsig + nz->sig_cj;
-	if (any) {
+	if (o && any) {
 		json_object_set_new(o, "noise", json_string(nz->text ? nz->text : ""));
 		json_object_set_new(o, "noise_summary",
 				    json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:O}", "significant", nz->sig,

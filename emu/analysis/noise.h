@@ -38,7 +38,8 @@ json_t *noise_compare(const struct claim_ctx *c, struct noise *nz, const char *l
 
 /**
  * noise_attach() - move @nz into claim object @o ("noise" text and
- * "noise_summary", when it has comparisons) and free it.  Returns: nothing.
+ * "noise_summary", when it has comparisons; @o NULL: drop it) and free it.
+ * Returns: nothing.
  */
 void noise_attach(json_t *o, struct noise *nz);
 

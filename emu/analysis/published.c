@@ -50,8 +50,19 @@ static int check(const char *path, json_t *p, struct mm_err *e)
 	if (pr && (!json_is_integer(pr) || json_integer_value(pr) < 1 || json_integer_value(pr) > 1000000))
 		return mm_errf(e, path, "published_runs", "expected an integer in [1, 1000000]");
 	json_t *t = json_object_get(p, "table"), *ts = json_object_get(p, "tables");
-	if (!t && json_is_array(ts))
-		return 0;   /* several tables: checked claim by claim (claims_tables.c) */
+	if (!t && json_is_array(ts)) {
+		size_t i;
+		json_t *tb;
+		json_array_foreach(ts, i, tb) {
+			json_t *tr = json_object_get(tb, "published_runs");
+			if (tr && (!json_is_integer(tr) || json_integer_value(tr) < 1 || json_integer_value(tr) > 1000000)) {
+				char w[64];
+				snprintf(w, sizeof w, "tables[%zu].published_runs", i);
+				return mm_errf(e, path, w, "expected an integer in [1, 1000000]");
+			}
+		}
+		return 0;   /* several tables: the rest is checked claim by claim (claims_tables.c) */
+	}
 	if (!json_is_object(t))
 		return mm_errf(e, path, "table", "expected an object (or \"tables\": an array)");
 	if (!json_is_string(json_object_get(p, "metric")))
@@ -154,6 +165,60 @@ double published_runs(json_t *pub)
 {
 	json_t *pr = json_object_get(pub, "published_runs");
 	return json_is_integer(pr) && json_integer_value(pr) >= 1 ? (double)json_integer_value(pr) : 1;
+}
+
+double published_table_runs(json_t *pub, json_t *table)
+{
+	json_t *tr = json_object_get(table, "published_runs");
+	return json_is_integer(tr) && json_integer_value(tr) >= 1 ? (double)json_integer_value(tr) : published_runs(pub);
+}
+
+int published_row_spread(json_t *row, const char *kernel, const char *metric, double *lo, double *hi)
+{
+	json_t *v = json_object_get(json_object_get(row, "spread"), kernel);
+	if (json_is_object(v))
+		v = json_object_get(v, metric);
+	if (json_array_size(v) != 2 || !json_is_number(json_array_get(v, 0)) || !json_is_number(json_array_get(v, 1)))
+		return -1;
+	*lo = json_number_value(json_array_get(v, 0));
+	*hi = json_number_value(json_array_get(v, 1));
+	return 0;
+}
+
+/* "mean of 3 runs" / "one run" (or "runs not stated") and whether @rows have spreads. */
+static void noise_of(char **s, size_t *len, const char *name, json_t *runs, json_t *rows)
+{
+	int spreads = 0;
+	size_t i;
+	json_t *row;
+	json_array_foreach(rows, i, row)
+		spreads |= json_object_get(row, "spread") != NULL;
+	report_str_append(s, len, "%s%s%s", *len ? "; " : "", name ? name : "", name ? ": " : "");
+	if (json_is_integer(runs))
+		report_str_append(s, len, "mean of %lld run%s", (long long)json_integer_value(runs),
+				  json_integer_value(runs) == 1 ? "" : "s");
+	else
+		report_str_append(s, len, "runs per number not stated (taken as one)");
+	report_str_append(s, len, ", %s", spreads ? "spreads (lo, hi) given" : "no spread given");
+}
+
+char *published_noise_text(json_t *pub)
+{
+	char *s = NULL;
+	size_t len = 0;
+	json_t *t = json_object_get(pub, "table");
+	if (t) {
+		noise_of(&s, &len, NULL, json_object_get(pub, "published_runs"), json_object_get(t, "rows"));
+	} else {
+		size_t i;
+		json_t *tb;
+		json_array_foreach(json_object_get(pub, "tables"), i, tb) {
+			json_t *runs = json_object_get(tb, "published_runs");
+			noise_of(&s, &len, json_string_value(json_object_get(tb, "id")), runs ? runs : json_object_get(pub, "published_runs"),
+				 json_object_get(tb, "rows"));
+		}
+	}
+	return s ? s : strdup("");
 }
 
 int published_cell(json_t *pub, const char *kernel, json_t *pt, double *out)

@@ -50,6 +50,29 @@ int published_seed_matches(const char *want, const char *id);
 double published_runs(json_t *pub);
 
 /**
+ * published_table_runs() - the runs behind each number of @table of the
+ * several-tables form: its "published_runs", else the seed's.
+ * Returns: the count (default 1).
+ */
+double published_table_runs(json_t *pub, json_t *table);
+
+/**
+ * published_row_spread() - the published spread of @metric in column @kernel of
+ * @row: "spread": {column: [lo, hi]} or {column: {metric: [lo, hi]}}, the lowest
+ * and highest of the published runs.
+ * Returns: 0 with *@lo, *@hi set, or -1 when the thread gives none.
+ */
+int published_row_spread(json_t *row, const char *kernel, const char *metric, double *lo, double *hi);
+
+/**
+ * published_noise_text() - what the published file says about its own noise:
+ * the runs behind each number and whether spreads are given, per table (e.g.
+ * "reaim-database: mean of 3 runs, no spread given; ...").
+ * Returns: a malloc'ed string.
+ */
+char *published_noise_text(json_t *pub);
+
+/**
  * published_cell() - the single-table form's number for @kernel at point @pt.
  * Returns: 0 with *@out set, or -1 when the table has no number there.
  */

@@ -7,7 +7,10 @@
  * workload.pattern, in order of first appearance; the group's table holds a cell
  * per published row and column) or once (several-tables form, whose rows name
  * their own sweep points).  The summary counts the verdicts; the seed's "noise"
- * gathers the claims' noise comparisons.  Nothing is printed here.
+ * gathers the claims' noise comparisons, "noise_sources" what the model varies
+ * from run to run (from the scenarios) and what it lacks (the published file's
+ * "noise_missing"), "published_noise" what the thread says of its own runs.
+ * Nothing is printed here.
  */
 #include "emu/analysis/verdict.h"
 
@@ -114,6 +117,15 @@ json_t *verdict_seed(const struct verdict_seed_in *in)
 			json_object_set_new(o, "results", json_string(in->results_path));
 		judge_groups(in, o, counts);
 		json_object_set_new(o, "noise", noise_seed(o, published_runs(pub)));
+	}
+	if (json_object_get(o, "noise")) {
+		json_t *missing = json_object_get(pub, "noise_missing");
+		json_object_set_new(o, "noise_sources",
+				    json_pack("{s:o,s:o}", "model", in->model_noise ? json_incref(in->model_noise) : json_array(),
+					      "missing", json_is_array(missing) ? json_incref(missing) : json_null()));
+		char *pn = published_noise_text(pub);
+		json_object_set_new(o, "published_noise", json_string(pn));
+		free(pn);
 	}
 	json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i,s:i}", "reproduced", counts[0], "not_reproduced",
 						    counts[1], "inconclusive", counts[2], "not_checked", counts[3]));

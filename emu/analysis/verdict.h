@@ -18,6 +18,8 @@
  * @res:          the emulated results (the runs of every part), or NULL
  * @results_path: where @res lives
  * @run_failed:   @res holds the partial runs of a failed sweep
+ * @model_noise:  the run-to-run noise sources the scenarios model (an array of
+ *                strings, from their machine.variation), or NULL
  */
 struct verdict_seed_in {
 	json_t *pub;
@@ -27,6 +29,7 @@ struct verdict_seed_in {
 	json_t *res;
 	const char *results_path;
 	int run_failed;
+	json_t *model_noise;
 };
 
 /**

@@ -49,31 +49,52 @@ static void print_claim_noise(json_t *cl, FILE *f, int md)
 		fprintf(f, md ? "  Noise: %s\n" : "      noise: %s\n", n);
 }
 
-/* Which published differences lie inside the emulated run-to-run noise. */
+/* "a; b; c" of the strings in @arr, or @none. */
+static void print_list(FILE *f, json_t *arr, const char *none)
+{
+	size_t i;
+	json_t *v;
+	if (json_array_size(arr) == 0)
+		fprintf(f, "%s", none);
+	json_array_foreach(arr, i, v)
+		fprintf(f, "%s%s", i ? "; " : "", json_string_value(v));
+	fputc('\n', f);
+}
+
+/*
+ * Which published differences lie inside the emulated run-to-run noise.  "Outside
+ * the emulated noise" is printed only beside the list of noise sources the model
+ * has and lacks: outside the model's noise is not evidence for the published
+ * effect when the real runs had sources the model does not.
+ */
 static void print_seed_noise(json_t *o, FILE *f, int md)
 {
-	json_t *nz = json_object_get(o, "noise");
+	json_t *nz = json_object_get(o, "noise"), *src = json_object_get(o, "noise_sources");
+	const char *pn = json_string_value(json_object_get(o, "published_noise"));
 	if (!nz)
 		return;
-	json_t *lists[2] = { json_object_get(nz, "inside"), json_object_get(nz, "outside") };
-	const char *names[2] = { "inside the emulated noise", "outside the emulated noise" };
+	const char *item = md ? "- " : "    ";
 	fprintf(f, md ? "\nRun-to-run noise (%s):\n\n" : "  run-to-run noise (%s):\n",
 		json_string_value(json_object_get(nz, "rule")));
-	for (int l = 0; l < 2; l++) {
-		fprintf(f, md ? "- published differences %s: " : "    published differences %s: ", names[l]);
-		size_t i;
-		json_t *v;
-		if (json_array_size(lists[l]) == 0)
-			fprintf(f, "none");
-		json_array_foreach(lists[l], i, v)
-			fprintf(f, "%s%s", i ? "; " : "", json_string_value(v));
-		fputc('\n', f);
-	}
+	if (pn && *pn)
+		fprintf(f, "%spublished numbers: %s\n", item, pn);
+	json_t *missing = json_object_get(src, "missing");
+	fprintf(f, "%snoise sources in the model: ", item);
+	print_list(f, json_object_get(src, "model"), "none listed");
+	fprintf(f, "%snoise sources the model lacks (the real runs had them): ", item);
+	print_list(f, missing, "not listed for this seed");
+	fprintf(f, "%spublished differences inside the emulated noise: ", item);
+	print_list(f, json_object_get(nz, "inside"), "none");
+	if (json_is_array(missing))
+		fprintf(f, "%spublished differences outside the emulated noise (outside the noise of the sources "
+			   "above only: not evidence for the published effect): ", item);
+	else
+		fprintf(f, "%spublished differences beyond the emulated spread (the sources the model lacks are not "
+			   "listed, so this says nothing about the real runs): ", item);
+	print_list(f, json_object_get(nz, "outside"), "none");
 	long long cj = (long long)json_integer_value(json_object_get(nz, "cannot_judge"));
 	if (cj)
-		fprintf(f, md ? "- cannot judge (fewer than two runs or no published value): %lld comparisons\n"
-			      : "    cannot judge (fewer than two runs or no published value): %lld comparisons\n",
-			cj);
+		fprintf(f, "%scannot judge (fewer than two runs or no published value): %lld comparisons\n", item, cj);
 }
 
 /* The verdict counts of seed object @o. */

@@ -9,7 +9,9 @@
  * text and markdown).  Seeds whose scenario exists are run through one sweep
  * pool (or, with --no-run, read from results/runs/STEM.json); the others are
  * listed as "not yet modelled".  A seed whose "scenario" is an array of parts
- * runs every part; the runs are merged into part 0 before judging.  The
+ * runs every part, and with --seeds K every part with K base seeds (the
+ * scenario's and the next K-1, scenario_reseed()); all these runs are merged
+ * into the first entry before judging, where the claims see the base seeds.  The
  * terminal text, results/reproduce.md and results/reproduce.json are printed
  * from one JSON model per seed (the last two written atomically).
  */
@@ -29,8 +31,8 @@
 #include "emu/core/version.h"
 
 static const char reproduce_usage[] =
-	"usage: mmemu reproduce [SEED|all] [-j N] [--no-run] [--published DIR] [--runs DIR]\n"
-	"                       [--out DIR] [-q]\n"
+	"usage: mmemu reproduce [SEED|all] [-j N] [--seeds K] [--no-run] [--published DIR]\n"
+	"                       [--runs DIR] [--out DIR] [-q]\n"
 	"Run the seed scenarios and print, per seed, the published table beside the\n"
 	"emulated one (one emulated table per value of sweep axes the publication does\n"
 	"not have) and a verdict per claim: reproduced, not reproduced or not checked,\n"
@@ -38,6 +40,9 @@ static const char reproduce_usage[] =
 	"listed as not yet modelled.\n"
 	"  SEED             a seed number (\"000\" or \"0\"); default all\n"
 	"  -j, --jobs N     parallel simulations (default 2)\n"
+	"      --seeds K    run every seed scenario with K base seeds (its own and the\n"
+	"                   next K-1; results/runs/STEM.seedN.json) and pool the runs; a\n"
+	"                   verdict that flips between base seeds is inconclusive (default 1)\n"
 	"      --no-run     use the existing results in the runs directory\n"
 	"      --published DIR  published tables (default results/published)\n"
 	"      --runs DIR   where results files are written/read (default results/runs)\n"
@@ -54,17 +59,18 @@ struct seed {
 	struct scenario sc;
 	int loaded;
 	json_t *res;          /* emulated results */
-	char status[512];
+	char status[1024];
 	char results_path[1400];
 	char note[400];
-	int part, nparts;     /* scenario @part of the seed's @nparts (a "scenario" array) */
+	int part, nparts;     /* entry @part of the seed's @nparts (scenario parts x base seeds) */
+	int rep;              /* the base seed is the scenario's + @rep (--seeds) */
 	int merged;           /* a later part: its runs were merged into part 0 */
 };
 
 /* The options of one invocation. */
 struct opts {
 	const char *pubdir, *runsdir, *outdir, *want;
-	int jobs, norun, quiet;
+	int jobs, norun, quiet, nseeds;
 };
 
 /*
@@ -84,7 +90,7 @@ static int find_seeds(const struct opts *o, struct seed **out, int *n)
 		cli_usage_error("reproduce", "%s", msg);
 		return -1;
 	}
-	struct seed *seeds = calloc((size_t)(nn ? nn : 1) * PUBLISHED_MAX_PARTS, sizeof *seeds);
+	struct seed *seeds = calloc((size_t)(nn ? nn : 1) * PUBLISHED_MAX_PARTS * (size_t)o->nseeds, sizeof *seeds);
 	int ns = 0, rc = 0;
 	struct mm_err e = { "" };
 	char have[400] = "";
@@ -105,14 +111,15 @@ static int find_seeds(const struct opts *o, struct seed **out, int *n)
 			continue;
 		}
 		const char *parts[PUBLISHED_MAX_PARTS];
-		int np = published_scenarios(s->pub, parts);
+		int np = published_scenarios(s->pub, parts) * o->nseeds;
 		for (int k = 0; k < np; k++) {
 			struct seed *q = &seeds[ns + k];
 			if (k) {
 				*q = *s;
 				json_incref(q->pub);
 			}
-			q->scenario = parts[k];
+			q->scenario = parts[k / o->nseeds];
+			q->rep = k % o->nseeds;
 			q->part = k;
 			q->nparts = np;
 		}
@@ -146,8 +153,17 @@ static int load_scenarios(const struct opts *o, struct seed *seeds, int ns)
 		}
 		s->loaded = 1;
 		char stem[256];
-		snprintf(s->results_path, sizeof s->results_path, "%s/%s.json", o->runsdir,
-			 sweep_stem(s->scenario, stem, sizeof stem));
+		sweep_stem(s->scenario, stem, sizeof stem);
+		if (s->rep && scenario_reseed(&s->sc, s->sc.seed + s->rep)) {
+			fprintf(stderr, "mmemu: %s: cannot use base seed %lld\n", s->scenario,
+				(long long)(s->sc.seed + s->rep));
+			return 2;
+		}
+		if (s->rep)
+			snprintf(s->results_path, sizeof s->results_path, "%s/%s.seed%lld.json", o->runsdir, stem,
+				 (long long)s->sc.seed);
+		else
+			snprintf(s->results_path, sizeof s->results_path, "%s/%s.json", o->runsdir, stem);
 	}
 	return 0;
 }
@@ -231,7 +247,10 @@ static void merge_parts(struct seed *seeds, int ns)
 			struct seed *q = &seeds[i + k];
 			q->merged = 1;
 			size_t sl = strlen(s->status);
-			snprintf(s->status + sl, sizeof s->status - sl, "; %s: %s", q->scenario,
+			char seedtxt[48] = "";
+			if (q->rep && q->loaded)
+				snprintf(seedtxt, sizeof seedtxt, " (base seed %lld)", (long long)q->sc.seed);
+			snprintf(s->status + sl, sizeof s->status - sl, "; %s%s: %s", q->scenario, seedtxt,
 				 *q->status ? q->status : "?");
 			if (*q->note) {
 				size_t nl = strlen(s->note);
@@ -245,6 +264,39 @@ static void merge_parts(struct seed *seeds, int ns)
 			}
 		}
 	}
+}
+
+/*
+ * The run-to-run noise sources the scenario of @s models: the disk's starting
+ * angle and the workload's random streams always (both drawn from the base seed
+ * and the run index), and what its machine.variation declares; each added to the
+ * array @srcs unless already there.
+ */
+static void add_src(json_t *srcs, const char *text)
+{
+	json_t *v = json_string(text);
+	report_add_unique(srcs, v);
+	json_decref(v);
+}
+
+static void model_noise(const struct seed *s, json_t *srcs)
+{
+	json_t *var = json_object_get(json_object_get(s->sc.root, "machine"), "variation");
+	char b[160];
+	add_src(srcs, "disk starting angle (per run)");
+	add_src(srcs, "workload random streams (per run)");
+	const char *clock = json_string_value(json_object_get(var, "clock"));
+	const char *disk = json_string_value(json_object_get(var, "disk"));
+	if (clock) {
+		snprintf(b, sizeof b, "CPU clock +-%s (per run)", clock);
+		add_src(srcs, b);
+	}
+	if (disk) {
+		snprintf(b, sizeof b, "disk media rate and seek +-%s (per run)", disk);
+		add_src(srcs, b);
+	}
+	if (json_is_true(json_object_get(var, "sched")))
+		add_src(srcs, "scheduler tick phase (per run)");
 }
 
 /* Judge every seed, print the text (unless quiet), write reproduce.json and
@@ -263,9 +315,14 @@ static int report(const struct opts *o, struct seed *seeds, int ns)
 		struct seed *s = &seeds[i];
 		if (s->merged)
 			continue;
+		json_t *srcs = json_array();
+		for (int k = 0; k < s->nparts; k++)
+			if (s[k].loaded)
+				model_noise(&s[k], srcs);
 		struct verdict_seed_in in = { s->pub, s->id, s->status, s->note, s->res, s->results_path,
-					      strncmp(s->status, "run failed", 10) == 0 };
+					      strncmp(s->status, "run failed", 10) == 0, srcs };
 		json_t *v = verdict_seed(&in);
+		json_decref(srcs);
 		if (!o->quiet)
 			verdict_print(s->pub, v, stdout, 0);
 		verdict_print(s->pub, v, mf, 1);
@@ -296,13 +353,13 @@ int cmd_reproduce(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },     { "no-run", no_argument, NULL, 'n' },
 		{ "published", required_argument, NULL, 'p' }, { "runs", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },      { "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
+		{ "seeds", required_argument, NULL, 's' },    { NULL, 0, NULL, 0 },
 	};
 	if (cli_wants_help(argc, argv)) {
 		fputs(reproduce_usage, stdout);
 		return 0;
 	}
-	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0 };
+	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1 };
 	int opt;
 	long l;
 	char msg[1300];
@@ -316,6 +373,13 @@ int cmd_reproduce(int argc, char **argv)
 				return cli_usage_error("reproduce", "%s", msg);
 			}
 			o.jobs = (int)l;
+			break;
+		case 's':
+			if (report_parse_long(optarg, 1, 20, &l)) {
+				snprintf(msg, sizeof msg, "--seeds: expected an integer in [1, 20], not \"%s\"", optarg);
+				return cli_usage_error("reproduce", "%s", msg);
+			}
+			o.nseeds = (int)l;
 			break;
 		case 'n': o.norun = 1; break;
 		case 'p': o.pubdir = optarg; break;

@@ -455,6 +455,22 @@ fail:
 	return -1;
 }
 
+int scenario_reseed(struct scenario *sc, int64_t seed)
+{
+	if (seed < 0)
+		return -1;
+	sc->seed = seed;
+	json_object_set_new(sc->root, "seed", json_integer(seed));
+	char *canon = json_dumps(sc->root, JSON_SORT_KEYS | JSON_COMPACT);
+	if (!canon)
+		return -1;
+	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
+	free(canon);
+	for (int i = 0; i < sc->nsims; i++)
+		json_object_set_new(sc->sims[i].spec, "seed", json_integer(seed));
+	return 0;
+}
+
 void scenario_free(struct scenario *sc)
 {
 	for (int i = 0; sc->sims && i < sc->nsims; i++) {

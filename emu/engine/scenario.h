@@ -42,6 +42,13 @@ struct scenario {
  */
 int scenario_load(struct scenario *sc, const char *file, struct mm_err *e);
 
+/**
+ * scenario_reseed() - give every simulation of @sc the base seed @seed (as if the
+ * file said "seed": @seed; the hash changes with it).  The runs of two base seeds
+ * differ in every random draw.  Returns: 0, or -1 (negative seed, out of memory).
+ */
+int scenario_reseed(struct scenario *sc, int64_t seed);
+
 /** scenario_free() - release everything scenario_load() allocated. */
 void scenario_free(struct scenario *sc);
 
