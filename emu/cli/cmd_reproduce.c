@@ -266,12 +266,7 @@ static void merge_parts(struct seed *seeds, int ns)
 	}
 }
 
-/*
- * The run-to-run noise sources the scenario of @s models: the disk's starting
- * angle and the workload's random streams always (both drawn from the base seed
- * and the run index), and what its machine.variation declares; each added to the
- * array @srcs unless already there.
- */
+/* Append @text to the array @srcs unless it is already there. */
 static void add_src(json_t *srcs, const char *text)
 {
 	json_t *v = json_string(text);
@@ -279,22 +274,32 @@ static void add_src(json_t *srcs, const char *text)
 	json_decref(v);
 }
 
+/* Add "@what +-@v (per run)" for a machine.variation amount @v (a string such as
+ * "0.5%" or a number), when there is one. */
+static void add_amount(json_t *srcs, const char *what, json_t *v)
+{
+	char b[200];
+	if (json_is_string(v))
+		snprintf(b, sizeof b, "%s +-%s (per run)", what, json_string_value(v));
+	else if (json_is_number(v) && json_number_value(v) != 0)
+		snprintf(b, sizeof b, "%s +-%g (per run)", what, json_number_value(v));
+	else
+		return;
+	add_src(srcs, b);
+}
+
+/*
+ * The run-to-run noise sources the scenario of @s models, added to @srcs: the
+ * disk's starting angle and the workload's random streams always (both drawn
+ * from the base seed and the run index), and what its machine.variation declares.
+ */
 static void model_noise(const struct seed *s, json_t *srcs)
 {
 	json_t *var = json_object_get(json_object_get(s->sc.root, "machine"), "variation");
-	char b[160];
 	add_src(srcs, "disk starting angle (per run)");
 	add_src(srcs, "workload random streams (per run)");
-	const char *clock = json_string_value(json_object_get(var, "clock"));
-	const char *disk = json_string_value(json_object_get(var, "disk"));
-	if (clock) {
-		snprintf(b, sizeof b, "CPU clock +-%s (per run)", clock);
-		add_src(srcs, b);
-	}
-	if (disk) {
-		snprintf(b, sizeof b, "disk media rate and seek +-%s (per run)", disk);
-		add_src(srcs, b);
-	}
+	add_amount(srcs, "CPU clock", json_object_get(var, "clock"));
+	add_amount(srcs, "disk media rate and seek", json_object_get(var, "disk"));
 	if (json_is_true(json_object_get(var, "sched")))
 		add_src(srcs, "scheduler tick phase (per run)");
 }
