@@ -2,15 +2,20 @@
  * claims_table.c - the claim kinds of the single-table published form: one
  * "table" of a sweep key (point_key) by kernel columns, one metric (claims.h).
  *
- * Design: one evaluator per kind, each judging the mean over runs of the current
- * group's runs at the claim's points ("points": a list, or "all"/absent for every
- * published row):
- *   direction      kernel better/worse than baseline at every point
- *   shape          a kernel flat over flat_points, then dropping at drop_point
- *   value          a metric of given kernels inside [lo, hi] (e.g. a residency)
- *   relative       kernel/baseline - 1 of a metric inside expect_range
- *   series-varies  a time series changes at least min_changes times in every run
- * Two-kernel kinds also record the noise of each comparison (noise.h).
+ * Design: one evaluator per kind, each judging the current group's runs at the
+ * claim's points ("points": a list, or "all"/absent for every published row),
+ * three-valued (claims.h):
+ *   direction      the 95% interval of the kernel's change against the baseline
+ *                  on the claimed side of 0 at every point
+ *   shape          a kernel flat over flat_points, then dropping at drop_point:
+ *                  on the means, and in how many runs on their own
+ *   value          a metric of given kernels inside [lo, hi] (e.g. a residency),
+ *                  run by run
+ *   relative       the 95% interval of kernel/baseline - 1 inside expect_range
+ *   series-varies  a time series changes at least min_changes times, run by run
+ * Per-run checks are reproduced when every run passes, not reproduced when none
+ * does, inconclusive otherwise.  Two-kernel kinds also record the noise of each
+ * comparison (noise.h).
  */
 #include <math.h>
 #include <stdint.h>
