@@ -5,8 +5,9 @@
  * private temporary directory; the binary ($MMEMU) is run through the shell with
  * stdout and stderr in files; --format json is parsed back and its statistics
  * compared with hand-computed values.  The text, markdown and csv printers are
- * checked for mmtests' marks (a starred mean when Welch's test is significant,
- * parentheses otherwise).  `mmemu plot` is checked on the same files (SVG
+ * checked for mmtests' marks (a starred mean when the t-test is significant,
+ * parentheses otherwise); kernels of one file with the same runs are compared by
+ * the paired t-test, columns of different files by Welch's.  `mmemu plot` is checked on the same files (SVG
  * structure, escaping, determinism).  Every usage error of both commands exits 2
  * with one line on stderr and nothing on stdout.
  */
@@ -185,6 +186,60 @@ static void lower_better_not_significant(void **state)
 	free(out);
 }
 
+/* Two kernels in one results file, runs 0..3 of base seed 1 each: paired.  The
+ * samples of test_stats.c's paired_vs_welch: the paired t-test gives p = 1 -
+ * (2/pi)(0.3 + atan 3) = 0.013846 (significant), Welch's would give 0.876.  The
+ * same values in two files are not paired (Welch, not significant). */
+static void paired_in_one_file(void **state)
+{
+	(void)state;
+	const double v[2][4] = { { 10, 20, 30, 40 }, { 11, 22, 31, 42 } };
+	json_t *runs = json_array();
+	for (int k = 0; k < 2; k++)
+		for (int r = 0; r < 4; r++)
+			json_array_append_new(runs, json_pack("{s:s,s:{s:i},s:i,s:i,s:i,s:{s:s,s:f,s:s,s:s},s:{},s:{},s:f}",
+							      "kernel", k ? "new" : "base", "point", "workload.x", 1,
+							      "point_index", 0, "run", r, "seed", 1, "primary", "name",
+							      "thr", "value", v[k][r], "unit", "u", "better", "higher",
+							      "metrics", "vmstat", "sim_time", 1.0));
+	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:{s:[i]},s:o,s:{s:f,s:[]}}", "format",
+			      "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario", "name", "pair",
+			      "file", "pair.json", "hash", "0", "runs", 4, "seed", 1, "sweep", "workload.x", 1, "runs",
+			      runs, "host", "wall_seconds", 0.0, "runs");
+	char path[512];
+	snprintf(path, sizeof path, "%s/pair.json", dir);
+	assert_int_equal(json_dump_file(d, path, JSON_INDENT(1)), 0);
+	json_decref(d);
+	json_t *o = compare_json(path);
+	json_t *c1 = cellof(metric(o, "thr"), 1);
+	assert_string_equal(json_string_value(json_object_get(c1, "test")), "paired");
+	NEAR(num(c1, "p"), 1 - 2 / M_PI * (0.3 + atan(3.0)), 1e-9);
+	assert_true(json_is_true(json_object_get(c1, "significant")));
+	json_decref(o);
+	assert_int_equal(sh("compare %s", path), 0);
+	char *out = slurp("out");
+	assert_non_null(strstr(out, "significance (starred mean, 95%): 1 paired t-test (kernels of one results file"));
+	assert_non_null(strstr(out, "0 Welch's t-tests (unpaired samples)"));
+	free(out);
+	/* the same numbers in two files: unpaired */
+	write_results("pa.json", "base", "thr", "higher", v[0], 4, 1);
+	write_results("pb.json", "new", "thr", "higher", v[1], 4, 1);
+	char files[600];
+	snprintf(files, sizeof files, "%s/pa.json %s/pb.json", dir, dir);
+	o = compare_json(files);
+	c1 = cellof(metric(o, "thr"), 1);
+	assert_string_equal(json_string_value(json_object_get(c1, "test")), "welch");
+	assert_true(num(c1, "p") > 0.87 && num(c1, "p") < 0.88);
+	assert_true(json_is_false(json_object_get(c1, "significant")));
+	json_decref(o);
+	assert_int_equal(sh("compare --format csv %s", path), 0);
+	out = slurp("out");
+	assert_non_null(strstr(out, ",significant,p,test\n"));
+	assert_non_null(strstr(out, ",yes,0.0138"));
+	assert_non_null(strstr(out, ",paired\n"));
+	free(out);
+}
+
 static void single_run_no_mark(void **state)
 {
 	const double a[] = { 10 }, b[] = { 20 };
@@ -282,6 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(higher_better_significant),
 		cmocka_unit_test(lower_better_not_significant),
+		cmocka_unit_test(paired_in_one_file),
 		cmocka_unit_test(single_run_no_mark),
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(plot_svg),

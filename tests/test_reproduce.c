@@ -68,7 +68,9 @@ static const char published[] =
 	"    {\"id\": \"banana\", \"kind\": \"banana\"}\n"
 	"  ] }\n";
 
-/* The emulated side: thr, frac, pages and series s per (kernel, pattern, n). */
+/* The emulated side: thr, frac, pages and series s per (kernel, pattern, n), two
+ * identical runs each (no spread: every interval is a point, so the verdicts are
+ * those of the means). */
 static void write_emulated(void)
 {
 	const char *pat[] = { "a", "b" };
@@ -78,7 +80,8 @@ static void write_emulated(void)
 	int pi = 0;
 	for (int k = 0; k < 2; k++)
 		for (int g = 0; g < 2; g++)
-			for (int n = 1; n <= 3; n++) {
+			for (int n = 1; n <= 3; n++)
+				for (int run = 0; run < 2; run++) {
 				double thr = k ? new_thr[g][n - 1] : base_thr[n - 1];
 				double frac = k ? 0.5 : 0.95, pages = k ? (g ? 1300 : 1120) : 1000;
 				json_t *sv = k && g == 0 ? json_pack("[i,i,i]", 1, 2, 3) : json_pack("[i,i,i]", 1, 1, 1);
@@ -86,14 +89,14 @@ static void write_emulated(void)
 					runs, json_pack("{s:s,s:{s:s,s:i},s:i,s:i,s:i,s:{s:s,s:f,s:s,s:s},s:{s:f,s:f},"
 							"s:{},s:{s:{s:[f,f,f],s:o}},s:f}",
 							"kernel", k ? "new" : "base", "point", "workload.pattern", pat[g],
-							"workload.n", n, "point_index", pi++ % 6, "run", 0, "seed", 1,
+							"workload.n", n, "point_index", pi++ / 2 % 6, "run", run, "seed", 1,
 							"primary", "name", "thr", "value", thr, "unit", "ops", "better",
 							"higher", "metrics", "frac", frac, "pages", pages, "vmstat",
 							"series", "s", "t", 1.0, 2.0, 3.0, "v", sv, "sim_time", 3.0));
-			}
+				}
 	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:{s:[s,s],s:[i,i,i]},s:o,s:{s:f,s:[]}}",
 			      "format", "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario",
-			      "name", "crafted", "file", "trace-policies.json", "hash", "0", "runs", 1, "seed", 1,
+			      "name", "crafted", "file", "trace-policies.json", "hash", "0", "runs", 2, "seed", 1,
 			      "sweep", "workload.pattern", "a", "b", "workload.n", 1, 2, 3, "runs", runs, "host",
 			      "wall_seconds", 0.0, "runs");
 	char path[512];
@@ -174,6 +177,7 @@ static void verdicts(void **state)
 	json_t *sm = json_object_get(s0, "summary");
 	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 8);
 	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 8);
+	assert_int_equal(json_integer_value(json_object_get(sm, "inconclusive")), 0);
 	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 6);
 	json_decref(d);
 	/* the text report and the markdown file */
@@ -229,7 +233,7 @@ static void write_tables_emulated(void)
 {
 	/* elapsed[kernel][n - 1][run], sys_s[kernel][n - 1] */
 	const double el[2][3][2] = { { { 100, 100 }, { 200, 200 }, { 300, 300 } },
-				     { { 111, 113 }, { 201, 201 }, { 330, 330 } } };
+				     { { 112, 112 }, { 201, 201 }, { 330, 330 } } };
 	const double sys[2][3] = { { 10, 10, 10 }, { 11, 10.5, 12 } };
 	json_t *runs = json_array();
 	for (int k = 0; k < 2; k++)
@@ -296,22 +300,23 @@ static void tables_form(void **state)
 	json_t *sm = json_object_get(s, "summary");
 	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 4);
 	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 4);
+	assert_int_equal(json_integer_value(json_object_get(sm, "inconclusive")), 0);
 	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 5);
 	/* the details: published and emulated values, the verdict's reason */
 	assert_string_equal(detail_of(s, "rel-ok"),
 			    "one {\"workload.n\":1}: elapsed_s new/base - 1: published +12.5% (112.5 vs 100), "
-			    "emulated +12.0% (112 vs 100) (need +11.0% .. +14.0%)");
+			    "emulated +12.0% (95% CI +12.0% .. +12.0%) (112 vs 100) (need +11.0% .. +14.0%)");
 	assert_string_equal(detail_of(s, "rel-bad"),
 			    "three {\"workload.n\":3}: elapsed_s new/base - 1: published +10.0% (330 vs 300), "
-			    "emulated +10.0% (330 vs 300) (need +11.0% .. +14.0%) [out of range]");
+			    "emulated +10.0% (95% CI +10.0% .. +10.0%) (330 vs 300) (need +11.0% .. +14.0%) [out of range]");
 	assert_string_equal(detail_of(s, "flat-bad"),
 			    "two {\"workload.n\":2}: elapsed_s new/base - 1: published +0.5% (201 vs 200), "
-			    "emulated +0.5% (201 vs 200) (need |.| <= 1.0%); "
+			    "emulated +0.5% (95% CI +0.5% .. +0.5%, equivalence (TOST) p=0) (201 vs 200) (need |.| <= 1.0%); "
 			    "three {\"workload.n\":3}: elapsed_s new/base - 1: published +10.0% (330 vs 300), "
-			    "emulated +10.0% (330 vs 300) (need |.| <= 1.0%) [not flat]");
+			    "emulated +10.0% (95% CI +10.0% .. +10.0%, equivalence (TOST) p=1) (330 vs 300) (need |.| <= 1.0%) [not flat]");
 	assert_string_equal(detail_of(s, "diff-bad"),
 			    "three {\"workload.n\":3}: sys_s new - base: published +0.5 (10.5 vs 10), "
-			    "emulated +2 (12 vs 10) (need 0.29 .. 1.64) [out of range]");
+			    "emulated +2 (95% CI +2 .. +2) (12 vs 10) (need 0.29 .. 1.64) [out of range]");
 	assert_string_equal(detail_of(s, "nopoint"), "no emulated sweep point for row \"peak\" of table \"scalar\"");
 	assert_string_equal(detail_of(s, "nopoint-flat"), "no emulated sweep point for row \"peak\" of table \"scalar\"");
 	assert_string_equal(detail_of(s, "no-row"), "no row \"ghost\" in published table \"kb\"");
@@ -336,7 +341,7 @@ static void tables_form(void **state)
 	assert_non_null(strstr(out, "    [reproduced] rel-ok (relative): \n"));
 	assert_non_null(strstr(out, "    [not reproduced] diff-bad (difference): \n"));
 	assert_non_null(strstr(out, "    [not checked] nopoint (relative): \n"));
-	assert_non_null(strstr(out, "  summary: 4 reproduced, 4 not reproduced, 5 not checked\n"));
+	assert_non_null(strstr(out, "  summary: 4 reproduced, 4 not reproduced, 0 inconclusive, 5 not checked\n"));
 	free(out);
 }
 
@@ -362,7 +367,27 @@ static void real_run(void **state)
 	json_t *d = json_load_file(path, 0, &je);
 	assert_non_null(d);
 	json_t *t = json_array_get(json_object_get(json_array_get(json_object_get(d, "seeds"), 0), "tables"), 0);
-	assert_string_equal(verdict(t, "opt-faster"), "reproduced");
+	/* the teaching scenario runs once per cell: no interval, so no verdict either way */
+	assert_string_equal(verdict(t, "opt-faster"), "inconclusive");
+	json_t *cl = json_array_get(json_object_get(t, "claims"), 0);
+	assert_non_null(strstr(json_string_value(json_object_get(cl, "detail")), "fewer than two runs: no interval"));
+	json_decref(d);
+	/* --seeds 2: base seeds 1 and 2, the second into STEM.seed2.json, pooled */
+	assert_int_equal(sh("reproduce 0 -j 2 -q --seeds 2 --published %s/pub2 --runs %s/runs2 --out %s/o2", dir, dir, dir), 0);
+	snprintf(path, sizeof path, "%s/runs2/trace-policies.seed2.json", dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof path, "%s/o2/reproduce.json", dir);
+	d = json_load_file(path, 0, &je);
+	assert_non_null(d);
+	json_t *sd = json_array_get(json_object_get(d, "seeds"), 0);
+	assert_non_null(strstr(json_string_value(json_object_get(sd, "status")), "(base seed 2): ran "));
+	t = json_array_get(json_object_get(sd, "tables"), 0);
+	cl = json_array_get(json_object_get(t, "claims"), 0);
+	json_t *bs = json_object_get(cl, "base_seeds");
+	assert_int_equal(json_object_size(bs), 2);
+	assert_non_null(json_object_get(bs, "2"));
+	/* two runs per cell now (one per base seed), the same trace: an interval of zero width */
+	assert_string_equal(json_string_value(json_object_get(cl, "verdict")), "reproduced");
 	json_decref(d);
 }
 
@@ -419,7 +444,7 @@ static void noise(void **state)
 	assert_non_null(d);
 	json_t *seed = json_array_get(json_object_get(d, "seeds"), 0);
 	json_t *t = json_array_get(json_object_get(seed, "tables"), 0);
-	assert_string_equal(verdict(t, "better"), "not reproduced");   /* n=2: 100 vs 100 */
+	assert_string_equal(verdict(t, "better"), "inconclusive");   /* n=2: 100 vs 100 with spread; n=3: one run */
 	json_t *cl = json_array_get(json_object_get(t, "claims"), 0);
 	json_t *cells = json_object_get(cl, "cells");
 	/* cells: base, new per point; the noise is on the kernel's cell */
@@ -427,6 +452,7 @@ static void noise(void **state)
 	json_t *n2 = json_object_get(json_array_get(cells, 3), "noise");
 	json_t *n3 = json_object_get(json_array_get(cells, 5), "noise");
 	assert_true(json_is_true(json_object_get(n1, "significant")));
+	assert_string_equal(json_string_value(json_object_get(n1, "test")), "paired");
 	assert_true(json_is_true(json_object_get(n1, "published_inside_noise")));
 	assert_true(fabs(json_real_value(json_object_get(n1, "sigma")) - sqrt(pow(sqrt(8.0 / 3) / 100, 2) + pow(sqrt(8.0 / 3) / 105, 2))) < 1e-9);
 	assert_true(fabs(json_real_value(json_object_get(n1, "published")) - 0.03) < 1e-9);
@@ -459,7 +485,12 @@ static void noise(void **state)
 	assert_non_null(strstr(out, "published +3% inside noise"));
 	assert_non_null(strstr(out, "published +20% outside noise"));
 	assert_non_null(strstr(out, "published differences inside the emulated noise: better: 1"));
-	assert_non_null(strstr(out, "differ significantly (Welch p="));
+	/* no list of what the model lacks: never "outside the emulated noise" */
+	assert_null(strstr(out, "outside the emulated noise"));
+	assert_non_null(strstr(out, "noise sources the model lacks (the real runs had them): not listed for this seed"));
+	assert_non_null(strstr(out, "published differences beyond the emulated spread (the sources the model lacks are not listed"));
+	/* the kernels' runs share base seed and run index: paired (differences 5 5 5 5: p = 0) */
+	assert_non_null(strstr(out, "differ significantly (paired t-test p=0)"));
 	free(out);
 
 	/* published means of 4 runs: sigma / 2, so +3% is now outside */
@@ -488,6 +519,176 @@ static void noise(void **state)
 	free(err);
 }
 
+/* ---- three-valued verdicts ---- */
+
+/* Four runs per kernel and point, base seed 1 (thr; elapsed = thr for "difference"):
+ * n=1: base 100 x4, new 104 106 104 106: new/base - 1 = 0.05, sd(new) = 2/sqrt(3),
+ *      se = sd / sqrt(4) / 100 = 0.005774, df = 3 (base has no spread), t(0.975, 3)
+ *      = 3.1824: 95% CI 0.05 -+ 0.018375 = [0.031625, 0.068375];
+ *      difference: 5 -+ 1.8375 = [3.1625, 6.8375].
+ * n=2: base 100 x4, new 99 101 99 101: 0 -+ 0.018375; TOST against 5%:
+ *      t = 0.05 / 0.005774 = 8.66, p = 0.0016 (equivalent); against 1%: t = 1.732,
+ *      p = P(T3 > 1.732) = 0.0908 (not shown), and the 95% CI reaches past 1%
+ *      only on one side of 0: inconclusive. */
+static const char tv_published[] =
+	"{ \"seed\": \"906\", \"title\": \"three\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
+	"  \"tables\": [ { \"id\": \"t\", \"metric\": \"thr\", \"rows\": [\n"
+	"      { \"test\": \"one\", \"point\": { \"workload.n\": 1 }, \"values\": { \"base\": 100, \"new\": 105 },\n"
+	"        \"spread\": { \"base\": [99, 101], \"new\": [103, 107] } },\n"
+	"      { \"test\": \"two\", \"point\": { \"workload.n\": 2 }, \"values\": { \"base\": 100, \"new\": 100 },\n"
+	"        \"spread\": { \"base\": [98, 102], \"new\": [99, 101] } } ], \"published_runs\": 3 } ],\n"
+	"  \"noise_missing\": [\"another host\"],\n"
+	"  \"claims\": [\n"
+	"    {\"id\": \"rel-in\", \"kind\": \"relative\", \"table\": \"t\", \"row\": \"one\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.03, 0.07]},\n"
+	"    {\"id\": \"rel-out\", \"kind\": \"relative\", \"table\": \"t\", \"row\": \"one\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.10, 0.20]},\n"
+	"    {\"id\": \"rel-edge\", \"kind\": \"relative\", \"table\": \"t\", \"row\": \"one\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.06, 0.10]},\n"
+	"    {\"id\": \"flat-eq\", \"kind\": \"flat\", \"table\": \"t\", \"row\": \"two\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.05},\n"
+	"    {\"id\": \"flat-unsure\", \"kind\": \"flat\", \"table\": \"t\", \"row\": \"two\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.01},\n"
+	"    {\"id\": \"flat-no\", \"kind\": \"flat\", \"table\": \"t\", \"row\": \"one\", \"baseline\": \"base\", \"kernel\": \"new\", \"tolerance\": 0.01},\n"
+	"    {\"id\": \"diff-in\", \"kind\": \"difference\", \"table\": \"t\", \"row\": \"one\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [2, 8]},\n"
+	"    {\"id\": \"diff-edge\", \"kind\": \"difference\", \"table\": \"t\", \"row\": \"one\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [6, 9]}\n"
+	"  ] }\n";
+
+/* Runs of kernels base and new at workload.n = 1, 2: @v[kernel][n - 1][run] for
+ * base seed @seed[run] (run index run % 4), primary thr, metric elapsed_s = thr. */
+static void write_runs(const char *path, int nruns, const double v[2][2][8], const int *seed)
+{
+	json_t *runs = json_array();
+	for (int k = 0; k < 2; k++)
+		for (int n = 1; n <= 2; n++)
+			for (int r = 0; r < nruns; r++)
+				json_array_append_new(
+					runs, json_pack("{s:s,s:{s:i},s:i,s:i,s:i,s:{s:s,s:f,s:s,s:s},s:{s:f},s:{},s:{},s:f}",
+							"kernel", k ? "new" : "base", "point", "workload.n", n, "point_index",
+							n - 1, "run", r % 4, "seed", seed[r], "primary", "name", "thr", "value",
+							v[k][n - 1][r], "unit", "ops", "better", "higher", "metrics", "elapsed_s",
+							v[k][n - 1][r], "vmstat", "series", "sim_time", 1.0));
+	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:{s:[i,i]},s:o,s:{s:f,s:[]}}", "format",
+			      "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario", "name", "crafted",
+			      "file", "trace-policies.json", "hash", "0", "runs", 4, "seed", 1, "sweep", "workload.n", 1, 2,
+			      "runs", runs, "host", "wall_seconds", 0.0, "runs");
+	assert_int_equal(json_dump_file(d, path, JSON_INDENT(1)), 0);
+	json_decref(d);
+}
+
+static json_t *run_tv(const char *sub)
+{
+	char path[512];
+	assert_int_equal(sh("reproduce --no-run --published %s/pub6 --runs %s/%s --out %s/o6", dir, dir, sub, dir), 0);
+	snprintf(path, sizeof path, "%s/o6/reproduce.json", dir);
+	json_error_t je;
+	json_t *d = json_load_file(path, 0, &je);
+	assert_non_null(d);
+	return d;
+}
+
+static void three_valued(void **state)
+{
+	(void)state;
+	const char *sub[] = { "pub6", "runs6", "o6" };
+	for (size_t i = 0; i < 3; i++) {
+		char p[512];
+		snprintf(p, sizeof p, "%s/%s", dir, sub[i]);
+		assert_int_equal(mkdir(p, 0777), 0);
+	}
+	write_text("pub6/906.json", tv_published);
+	const double v[2][2][8] = { { { 100, 100, 100, 100 }, { 100, 100, 100, 100 } },
+				    { { 104, 106, 104, 106 }, { 99, 101, 99, 101 } } };
+	const int seed1[8] = { 1, 1, 1, 1 };
+	char path[512];
+	snprintf(path, sizeof path, "%s/runs6/trace-policies.json", dir);
+	write_runs(path, 4, v, seed1);
+	json_t *d = run_tv("runs6");
+	json_t *s = json_array_get(json_object_get(d, "seeds"), 0);
+	struct { const char *id, *v; } want[] = {
+		{ "rel-in", "reproduced" },      { "rel-out", "not reproduced" }, { "rel-edge", "inconclusive" },
+		{ "flat-eq", "reproduced" },     { "flat-unsure", "inconclusive" }, { "flat-no", "not reproduced" },
+		{ "diff-in", "reproduced" },     { "diff-edge", "inconclusive" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const char *got = json_string_value(json_object_get(claim_by_id(s, want[i].id), "verdict"));
+		if (strcmp(got, want[i].v))
+			fail_msg("%s: got %s, want %s (%s)", want[i].id, got, want[i].v, detail_of(s, want[i].id));
+	}
+	json_t *sm = json_object_get(s, "summary");
+	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 3);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 2);
+	assert_int_equal(json_integer_value(json_object_get(sm, "inconclusive")), 3);
+	/* the interval and the equivalence test, as computed in the comment above */
+	json_t *ci = json_object_get(json_array_get(json_object_get(claim_by_id(s, "rel-in"), "cells"), 0), "ci");
+	assert_true(fabs(json_number_value(json_object_get(ci, "lo")) - 0.031625) < 2e-5);
+	assert_true(fabs(json_number_value(json_object_get(ci, "hi")) - 0.068375) < 2e-5);
+	assert_true(fabs(json_number_value(json_object_get(ci, "df")) - 3) < 1e-9);
+	json_t *c2 = json_array_get(json_object_get(claim_by_id(s, "flat-eq"), "cells"), 0);
+	assert_true(fabs(json_number_value(json_object_get(c2, "tost_p")) - 0.0016) < 2e-4);
+	assert_non_null(strstr(detail_of(s, "flat-unsure"), "equivalence (TOST) p=0.0908"));
+	assert_non_null(strstr(detail_of(s, "rel-edge"), "(95% CI +3.2% .. +6.8%)"));
+	json_decref(d);
+	char *out = slurp("out");
+	assert_non_null(strstr(out, "  summary: 3 reproduced, 2 not reproduced, 3 inconclusive, 0 not checked\n"));
+	/* published noise: runs per table, the published spreads; the noise sources */
+	assert_non_null(strstr(out, "published numbers: t: mean of 3 runs, spreads (lo, hi) given\n"));
+	assert_non_null(strstr(out, "published spread: base [99, 101], new [103, 107]: the published difference exceeds it"));
+	assert_non_null(strstr(out, "published spread: base [98, 102], new [99, 101]: the published difference lies within it"));
+	assert_non_null(strstr(out, "noise sources in the model: disk starting angle (per run); workload random streams (per run)\n"));
+	assert_non_null(strstr(out, "noise sources the model lacks (the real runs had them): another host\n"));
+	assert_non_null(strstr(out, "published differences outside the emulated noise (outside the noise of the sources above only"));
+	free(out);
+}
+
+/*
+ * Two base seeds: runs 0..3 of seed 1 and of seed 2, one claim "new is 1% to 10%
+ * faster" on row one.  Seed 1 alone: base 99 100 101 100, new 103 104 105 104:
+ * every paired difference is +4, so the interval is [+4%, +4%] and the paired
+ * test says p = 0: reproduced and "significant".  Seed 2: new 95 96 97 96, -4
+ * per run: not reproduced.  Pooled (8 pairs, by seed and run index): the mean
+ * ratio is 1, the interval spans 0 and the paired test does not see a
+ * difference; the verdict flips between seeds, so it is inconclusive.
+ */
+static const char bs_published[] =
+	"{ \"seed\": \"906\", \"title\": \"seeds\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
+	"  \"tables\": [ { \"id\": \"t\", \"metric\": \"thr\", \"rows\": [\n"
+	"      { \"test\": \"one\", \"point\": { \"workload.n\": 1 }, \"values\": { \"base\": 100, \"new\": 105 } } ] } ],\n"
+	"  \"claims\": [\n"
+	"    {\"id\": \"faster\", \"kind\": \"relative\", \"table\": \"t\", \"row\": \"one\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.01, 0.10]}\n"
+	"  ] }\n";
+
+static void base_seeds(void **state)
+{
+	(void)state;
+	char p[512];
+	snprintf(p, sizeof p, "%s/runs7", dir);
+	assert_int_equal(mkdir(p, 0777), 0);
+	write_text("pub6/906.json", bs_published);
+	const double v[2][2][8] = { { { 99, 100, 101, 100, 99, 100, 101, 100 }, { 100, 100, 100, 100, 100, 100, 100, 100 } },
+				    { { 103, 104, 105, 104, 95, 96, 97, 96 }, { 100, 100, 100, 100, 100, 100, 100, 100 } } };
+	const int seeds[8] = { 1, 1, 1, 1, 2, 2, 2, 2 };
+	/* seed 1 alone: a false "significant" */
+	snprintf(p, sizeof p, "%s/runs7/trace-policies.json", dir);
+	write_runs(p, 4, v, seeds);
+	json_t *d = run_tv("runs7");
+	json_t *s = json_array_get(json_object_get(d, "seeds"), 0), *cl = claim_by_id(s, "faster");
+	assert_string_equal(json_string_value(json_object_get(cl, "verdict")), "reproduced");
+	json_t *nz = json_object_get(json_array_get(json_object_get(cl, "cells"), 0), "noise");
+	assert_true(json_is_true(json_object_get(nz, "significant")));
+	assert_null(json_object_get(cl, "base_seeds"));
+	json_decref(d);
+	/* both seeds pooled: the verdict flips between them */
+	write_runs(p, 8, v, seeds);
+	d = run_tv("runs7");
+	s = json_array_get(json_object_get(d, "seeds"), 0);
+	cl = claim_by_id(s, "faster");
+	assert_string_equal(json_string_value(json_object_get(cl, "verdict")), "inconclusive");
+	json_t *bs = json_object_get(cl, "base_seeds");
+	assert_string_equal(json_string_value(json_object_get(bs, "1")), "reproduced");
+	assert_string_equal(json_string_value(json_object_get(bs, "2")), "not reproduced");
+	assert_non_null(strstr(detail_of(s, "faster"), "verdict flips between base seeds (1: reproduced, 2: not reproduced); pooled "));
+	nz = json_object_get(json_array_get(json_object_get(cl, "cells"), 0), "noise");
+	assert_true(json_is_false(json_object_get(nz, "significant")));
+	assert_string_equal(json_string_value(json_object_get(nz, "test")), "paired");
+	json_decref(d);
+}
+
 /* ---- a seed of several scenarios ---- */
 
 /* Two tiny trace scenarios (Belady's string, kernels fifo and opt) with different
@@ -502,7 +703,7 @@ static void write_part(const char *name, const char *sweep)
 		 "    \"disks\": [ { \"name\": \"sda\", \"read\": \"60MB/s\", \"write\": \"50MB/s\" } ] },\n"
 		 "  \"kernels\": { \"fifo\": { \"reclaim\": \"fifo\" }, \"opt\": { \"reclaim\": \"opt\" } },\n"
 		 "  \"workload\": { \"type\": \"trace\", \"file\": \"belady.trace\", \"frames\": 3 },\n"
-		 "  \"sweep\": { %s } }\n",
+		 "  \"runs\": 2, \"sweep\": { %s } }\n",
 		 name, sweep);
 	char file[64];
 	snprintf(file, sizeof file, "p4/%s.json", name);
@@ -614,7 +815,7 @@ static void several_scenarios(void **state)
 static void usage_errors(void **state)
 {
 	write_text("bad/000.json", "{ \"seed\": \"000\", \"scenario\": \"x.json\", \"metric\": \"m\" }\n");
-	char cmds[][700] = { "reproduce 1 2", "reproduce -j 0", "reproduce --bogus", "reproduce --published %s/nodir",
+	char cmds[][700] = { "reproduce 1 2", "reproduce -j 0", "reproduce --seeds 0", "reproduce --seeds x", "reproduce --bogus", "reproduce --published %s/nodir",
 			     "reproduce 777 --no-run --published %s/pub --out %s", "reproduce --no-run --published %s/bad --out %s",
 			     "reproduce --published" };
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
@@ -656,6 +857,8 @@ int main(void)
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(tables_form),
 		cmocka_unit_test(noise),
+		cmocka_unit_test(three_valued),
+		cmocka_unit_test(base_seeds),
 		cmocka_unit_test(real_run),
 		cmocka_unit_test(several_scenarios),
 		cmocka_unit_test(usage_errors),

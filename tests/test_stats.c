@@ -10,6 +10,9 @@
  * The noise rule: sigma of a one-run difference (absolute and relative), a
  * published difference inside and outside 2 sigma, exactly on the band, the
  * published-runs divisor, and the cases that cannot be judged (one run, NAN).
+ * The t quantile, the paired t-test, confidence intervals of a difference and
+ * TOST against hand computations (each test's comment), with a crafted pair of
+ * samples where the paired test finds a difference Welch's test cannot.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -152,6 +155,115 @@ static void pct_better(void **state)
 	assert_true(isnan(stats_pct_better(0, 1, 1)));
 }
 
+/*
+ * The t quantile against closed forms: df = 1 is Cauchy, t = tan(pi (p - 1/2));
+ * df = 3 at 97.5% is the tabulated 3.182446305284263.
+ */
+static void t_quantile(void **state)
+{
+	(void)state;
+	NEAR(stats_t_quantile(0.975, 1), tan(M_PI * 0.475), 1e-9);
+	NEAR(stats_t_quantile(0.9, 1), tan(M_PI * 0.4), 1e-9);
+	NEAR(stats_t_quantile(0.975, 3), 3.182446305284263, 1e-9);
+	NEAR(stats_t_quantile(0.5, 7), 0, 1e-7);   /* the CDF is 1/2 to double precision for |t| < 1e-8 */
+	NEAR(stats_t_quantile(0.025, 3), -3.182446305284263, 1e-9);
+	assert_true(isnan(stats_t_quantile(1, 3)));
+	assert_true(isnan(stats_t_quantile(0.5, 0)));
+}
+
+/*
+ * Paired against unpaired on the same samples, by hand:
+ *   a = {10, 20, 30, 40}, b = {11, 22, 31, 42}; differences a - b = {-1, -2, -1, -2}:
+ *   mean -1.5, sd sqrt((4 x 0.25) / 3) = 1/sqrt(3), se = sd / 2 = 0.288675,
+ *   t = -1.5 / 0.288675 = -3 sqrt(3) = -5.196152, df = 3.  For df = 3,
+ *   P(|T| > |t|) = 1 - (2/pi) (u / (1 + u^2) + atan u), u = |t| / sqrt(3) = 3:
+ *   p = 1 - (2/pi) (0.3 + atan 3) = 0.013846 -- the runs differ.
+ *   Welch on the same numbers: var(a) = 500/3, var(b) = 521/3, se^2 = (500 + 521)
+ *   / 12 = 85.083, t = -1.5 / 9.2241 = -0.16262, df = 85.083^2 / ((41.667^2 +
+ *   43.417^2) / 3) = 5.9975: p = 0.876 -- they do not.  The spread between the
+ *   runs (10 .. 40, shared by both kernels) hides a steady difference of 1.5 that
+ *   the paired test sees.
+ */
+static void paired_vs_welch(void **state)
+{
+	(void)state;
+	const double a[] = { 10, 20, 30, 40 }, b[] = { 11, 22, 31, 42 };
+	struct stats_welch w, u;
+	assert_int_equal(stats_paired(a, b, 4, &w), 0);
+	NEAR(w.t, -3 * sqrt(3.0), 1e-12);
+	NEAR(w.df, 3, 0);
+	NEAR(w.p, 1 - 2 / M_PI * (0.3 + atan(3.0)), 1e-10);
+	assert_int_equal(stats_welch(a, 4, b, 4, &u), 0);
+	NEAR(u.t, -1.5 / sqrt(1021.0 / 12), 1e-12);
+	NEAR(u.df, (1021.0 / 12) * (1021.0 / 12) / ((500.0 / 12) * (500.0 / 12) / 3 + (521.0 / 12) * (521.0 / 12) / 3),
+	     1e-9);
+	assert_true(u.p > 0.87 && u.p < 0.88);
+	assert_true(w.p < 0.05 && u.p > 0.05);   /* the two tests disagree */
+	/* all differences equal */
+	const double c[] = { 1, 2, 3 }, d[] = { 2, 3, 4 };
+	assert_int_equal(stats_paired(c, d, 3, &w), 0);
+	assert_true(w.p == 0 && isinf(w.t) && w.t < 0);
+	assert_int_equal(stats_paired(c, c, 3, &w), 0);
+	assert_true(w.p == 1 && w.t == 0);
+	assert_int_equal(stats_paired(c, d, 1, &w), -1);
+}
+
+/*
+ * Intervals of k - b and k/b - 1, paired and not (k = b above, b = a above):
+ *   paired difference: 1.5 -+ 3.182446 x 0.288675 = [0.581307, 2.418693];
+ *   unpaired: se 9.2241, df 5.9975: the interval holds 0.
+ *   Ratio, b = {100, 200}, k = {110, 220}: R = 1.1, k - R b = {0, 0}: paired se 0,
+ *   interval [0.1, 0.1]; unpaired: se = sqrt(sd_k^2/2 + R^2 sd_b^2/2) / 150 =
+ *   sqrt(2 x 1.21 x 5000 / 2) / 150 = 0.51854, df = 2 (equal terms): wide.
+ */
+static void diff_ci(void **state)
+{
+	(void)state;
+	const double a[] = { 10, 20, 30, 40 }, b[] = { 11, 22, 31, 42 };
+	struct stats_ci ci;
+	assert_int_equal(stats_diff_ci(a, 4, b, 4, 0, 1, 0.95, &ci), 0);
+	NEAR(ci.est, 1.5, 1e-12);
+	NEAR(ci.se, 1 / sqrt(12.0), 1e-12);
+	NEAR(ci.df, 3, 0);
+	NEAR(ci.lo, 1.5 - 3.182446305284263 / sqrt(12.0), 1e-8);
+	NEAR(ci.hi, 1.5 + 3.182446305284263 / sqrt(12.0), 1e-8);
+	assert_int_equal(ci.paired, 1);
+	assert_int_equal(stats_diff_ci(a, 4, b, 4, 0, 0, 0.95, &ci), 0);
+	NEAR(ci.se, sqrt(1021.0 / 12), 1e-9);
+	assert_true(ci.lo < 0 && ci.hi > 0);
+	const double rb[] = { 100, 200 }, rk[] = { 110, 220 };
+	assert_int_equal(stats_diff_ci(rb, 2, rk, 2, 1, 1, 0.95, &ci), 0);
+	NEAR(ci.est, 0.1, 1e-12);
+	NEAR(ci.lo, 0.1, 1e-12);
+	NEAR(ci.hi, 0.1, 1e-12);
+	assert_int_equal(stats_diff_ci(rb, 2, rk, 2, 1, 0, 0.95, &ci), 0);
+	NEAR(ci.se, sqrt(1.21 * 5000) / 150, 1e-12);
+	NEAR(ci.df, 2, 1e-12);
+	assert_true(ci.lo < 0);
+	assert_int_equal(stats_diff_ci(rb, 1, rk, 2, 0, 0, 0.95, &ci), -1);
+	assert_int_equal(stats_diff_ci(rb, 2, rk, 1, 0, 1, 0.95, &ci), -1);
+	const double z[] = { 0, 0 };
+	assert_int_equal(stats_diff_ci(z, 2, rk, 2, 1, 0, 0.95, &ci), -1);
+}
+
+/*
+ * TOST: est 0, se 1/sqrt(30000) (= 0.005774, test_reproduce.c's flat case), df 3,
+ * margin 0.01: t = 0.01 sqrt(30000) = sqrt(3); P(T3 > sqrt 3) = 1/4 - 1/(2 pi) = 0.0908451
+ * (u = 1: (1/pi)(1/2 + pi/4) above 1/2).  Margin 0.05: t = 5 sqrt 3 = 8.660,
+ * p = 1/2 - (1/pi)(5/26 + atan 5) = 0.0016.
+ */
+static void tost(void **state)
+{
+	(void)state;
+	struct stats_ci ci = { .est = 0, .se = 1 / sqrt(30000.0), .df = 3 };
+	NEAR(stats_tost(&ci, 0.01), 0.25 - 1 / (2 * M_PI), 1e-10);
+	NEAR(stats_tost(&ci, 0.05), 0.5 - (5.0 / 26 + atan(5.0)) / M_PI, 1e-10);
+	ci.est = 0.02;   /* beyond the margin: the upper test fails */
+	assert_true(stats_tost(&ci, 0.01) > 0.5);
+	ci.se = 0;
+	assert_true(stats_tost(&ci, 0.05) == 0 && stats_tost(&ci, 0.01) == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +273,10 @@ int main(void)
 		cmocka_unit_test(t_cdf),
 		cmocka_unit_test(welch),
 		cmocka_unit_test(pct_better),
+		cmocka_unit_test(t_quantile),
+		cmocka_unit_test(paired_vs_welch),
+		cmocka_unit_test(diff_ci),
+		cmocka_unit_test(tost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,3 +211,55 @@ void report_add_unique(json_t *set, json_t *v)
 			return;
 	json_array_append(set, v);
 }
+
+json_t *report_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+char *report_json_text(const json_t *v)
+{
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
+}
+
+int report_run_key(const json_t *run, struct report_key *key)
+{
+	json_t *s = json_object_get(run, "seed"), *r = json_object_get(run, "run");
+	if (!json_is_integer(s) || !json_is_integer(r))
+		return -1;
+	key->seed = (long long)json_integer_value(s);
+	key->run = (long long)json_integer_value(r);
+	return 0;
+}
+
+int report_pair(const struct report_key *bk, size_t nb, const struct report_key *kk, double *k, size_t nk)
+{
+	if (nb != nk || nb < 2 || !bk || !kk)
+		return 0;
+	size_t *at = malloc(nb * sizeof *at);
+	char *used = calloc(nk, 1);
+	int ok = at && used;
+	for (size_t i = 0; ok && i < nb; i++) {
+		size_t hits = 0;
+		for (size_t j = 0; j < nk; j++)
+			if (kk[j].seed == bk[i].seed && kk[j].run == bk[i].run) {
+				at[i] = j;
+				hits++;
+			}
+		ok = hits == 1 && !used[at[i]];
+		if (ok)
+			used[at[i]] = 1;
+	}
+	if (ok) {
+		double *copy = malloc(nk * sizeof *copy);
+		ok = copy != NULL;
+		for (size_t i = 0; ok && i < nb; i++)
+			copy[i] = k[at[i]];
+		for (size_t i = 0; ok && i < nb; i++)
+			k[i] = copy[i];
+		free(copy);
+	}
+	free(at);
+	free(used);
+	return ok;
+}

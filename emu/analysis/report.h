@@ -42,6 +42,36 @@ int report_run_value(const json_t *run, const char *name, double *v);
  */
 void report_add_unique(json_t *set, json_t *v);
 
+/** report_num() - Returns: a new JSON real for @v, or JSON null when @v is not finite. */
+json_t *report_num(double v);
+
+/**
+ * report_json_text() - @v as compact one-line JSON (12 significant digits), the
+ * way reports name a sweep point ("[100,1000]", "{\"workload.jobs\":4}").
+ * Returns: a malloc'ed string, or NULL when out of memory.
+ */
+char *report_json_text(const json_t *v);
+
+/**
+ * struct report_key - which random draws a run had: its base seed and run index.
+ * Within one results file, runs of different kernels with the same key shared
+ * their draws (disk phase, tick phase, workload streams): they are paired.
+ */
+struct report_key {
+	long long seed, run;
+};
+
+/** report_run_key() - @run's "seed" and "run". Returns: 0, or -1 when either is missing. */
+int report_run_key(const json_t *run, struct report_key *key);
+
+/**
+ * report_pair() - pair values @k (keys @kk) with the baseline's keys @bk: when both
+ * sides have the same n >= 2 runs and every baseline key matches exactly one of
+ * @kk, reorder @k so that k[i] is the partner of baseline run i.
+ * Returns: 1 when paired (and @k reordered), 0 otherwise (@k unchanged).
+ */
+int report_pair(const struct report_key *bk, size_t nb, const struct report_key *kk, double *k, size_t nk);
+
 /** struct rtable - rows of strings printed with aligned columns. */
 struct rtable {
 	int ncols;

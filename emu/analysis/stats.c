@@ -1,5 +1,5 @@
 /*
- * stats.c - descriptive statistics and Welch's t-test (see stats.h).
+ * stats.c - descriptive statistics, t-tests, intervals and TOST (see stats.h).
  *
  * The incomplete beta function follows the classic continued fraction
  * (Numerical Recipes' betacf, evaluated with the modified Lentz method), using
@@ -163,6 +163,92 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct s
 	w->df = se2 * se2 / (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
 	w->p = stats_betai(w->df / 2, 0.5, w->df / (w->df + w->t * w->t));
 	return 0;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	if (!(df > 0) || !(p > 0) || !(p < 1))
+		return NAN;
+	double lo = -1, hi = 1;
+	while (stats_t_cdf(lo, df) > p)
+		lo *= 2;
+	while (stats_t_cdf(hi, df) < p)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int stats_paired(const double *a, const double *b, size_t n, struct stats_welch *w)
+{
+	if (n < 2)
+		return -1;
+	double md = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		md += a[i] - b[i];
+	md /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (a[i] - b[i] - md) * (a[i] - b[i] - md);
+	double se = sqrt(ss / (double)(n - 1) / (double)n);
+	w->df = (double)(n - 1);
+	if (se == 0) {
+		w->t = md == 0 ? 0 : md > 0 ? INFINITY : -INFINITY;
+		w->p = md == 0 ? 1 : 0;
+		return 0;
+	}
+	w->t = md / se;
+	w->p = stats_betai(w->df / 2, 0.5, w->df / (w->df + w->t * w->t));
+	return 0;
+}
+
+int stats_diff_ci(const double *b, size_t nb, const double *k, size_t nk, int relative, int paired, double level,
+		  struct stats_ci *ci)
+{
+	if (nb < 2 || nk < 2 || (paired && nb != nk))
+		return -1;
+	double mb = stats_amean(b, nb), mk = stats_amean(k, nk);
+	if (relative && mb == 0)
+		return -1;
+	double r = relative ? mk / mb : 1, scale = relative ? 1 / fabs(mb) : 1;
+	ci->est = relative ? r - 1 : mk - mb;
+	ci->paired = paired;
+	if (paired) {
+		/* z_i = k_i - R b_i (R = 1 for a plain difference): mean 0 for a ratio */
+		double mz = 0, ss = 0;
+		for (size_t i = 0; i < nb; i++)
+			mz += k[i] - r * b[i];
+		mz /= (double)nb;
+		for (size_t i = 0; i < nb; i++)
+			ss += (k[i] - r * b[i] - mz) * (k[i] - r * b[i] - mz);
+		ci->se = scale * sqrt(ss / (double)(nb - 1) / (double)nb);
+		ci->df = (double)(nb - 1);
+	} else {
+		double sb = stats_stddev(b, nb), sk = stats_stddev(k, nk);
+		double qb = r * r * sb * sb / (double)nb, qk = sk * sk / (double)nk;
+		ci->se = scale * sqrt(qb + qk);
+		ci->df = qb + qk > 0 ? (qb + qk) * (qb + qk) / (qb * qb / (double)(nb - 1) + qk * qk / (double)(nk - 1))
+				     : (double)(nb + nk - 2);
+	}
+	double t = ci->se > 0 ? stats_t_quantile((1 + level) / 2, ci->df) : 0;
+	ci->lo = ci->est - t * ci->se;
+	ci->hi = ci->est + t * ci->se;
+	return 0;
+}
+
+double stats_tost(const struct stats_ci *ci, double margin)
+{
+	if (!isfinite(ci->se))
+		return NAN;
+	if (ci->se == 0)
+		return fabs(ci->est) < margin ? 0 : 1;
+	double p_low = 1 - stats_t_cdf((ci->est + margin) / ci->se, ci->df);   /* H0: d <= -margin */
+	double p_high = stats_t_cdf((ci->est - margin) / ci->se, ci->df);      /* H0: d >= margin */
+	return p_low > p_high ? p_low : p_high;
 }
 
 int stats_significant(const double *a, size_t na, const double *b, size_t nb, double level)

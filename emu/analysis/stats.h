@@ -1,5 +1,6 @@
 /*
- * stats.h - descriptive statistics and Welch's t-test for comparison tables.
+ * stats.h - descriptive statistics, Welch's and the paired t-test, confidence
+ * intervals of a two-kernel difference and the equivalence test (TOST).
  *
  * Small, exact and dependency-free (no GSL): the t distribution's CDF is computed
  * from the regularized incomplete beta function (continued fraction, Lentz's
@@ -54,6 +55,58 @@ struct stats_welch {
  * Returns: 0, or -1 when a sample has fewer than two values.
  */
 int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_welch *w);
+
+/**
+ * stats_t_quantile() - the inverse of stats_t_cdf(): the t with P(T <= t) = @p.
+ * Returns: the quantile (bisection to 1e-12), or NAN when df <= 0 or p is not in (0, 1).
+ */
+double stats_t_quantile(double p, double df);
+
+/**
+ * stats_paired() - the paired t-test: one-sample t-test of the @n differences
+ * b[i] - a[i] against 0 (t = mean / (sd / sqrt(n)), df = n - 1), filled into the
+ * struct stats_welch layout (t's sign: positive when @a is larger, as Welch's).
+ * All differences equal: p = 1 when they are 0, else 0 (t = +-inf).
+ * Returns: 0, or -1 when n < 2.
+ */
+int stats_paired(const double *a, const double *b, size_t n, struct stats_welch *w);
+
+/**
+ * struct stats_ci - a two-kernel difference and its confidence interval.
+ * @est:    kernel - baseline, or mean_k / mean_b - 1 for a relative quantity
+ * @se:     its standard error
+ * @df:     degrees of freedom of the t distribution used
+ * @lo, @hi: the interval est -+ t(df) x se at the requested level
+ * @paired: 1 when computed from paired runs, 0 for independent samples
+ */
+struct stats_ci {
+	double est, se, df, lo, hi;
+	int paired;
+};
+
+/**
+ * stats_diff_ci() - confidence interval at @level (0.95) of the difference
+ * between kernel runs @k and baseline runs @b: k - b, or k/b - 1 when @relative
+ * (a ratio of means; its standard error by the delta method, from the
+ * linearised values k - R b over mean_b, R = mean_k / mean_b).  @paired: b[i]
+ * and k[i] are runs that shared their random draws (nb == nk): the standard error
+ * comes from the per-run differences, df = n - 1; otherwise Welch's standard
+ * error and Welch-Satterthwaite df.  A zero standard error gives lo = hi = est.
+ * Returns: 0, or -1 when a side has fewer than two runs, @paired with nb != nk,
+ * or a relative quantity over a zero baseline mean.
+ */
+int stats_diff_ci(const double *b, size_t nb, const double *k, size_t nk, int relative, int paired, double level,
+		  struct stats_ci *ci);
+
+/**
+ * stats_tost() - two one-sided tests of equivalence: is the difference of @ci
+ * inside (-@margin, @margin)?  The two t-tests of H0: d <= -margin and H0: d >=
+ * margin with @ci's se and df; equivalence at level a when the returned p < a,
+ * the same as the (1 - 2a) interval lying inside the margin.
+ * Returns: the larger of the two one-sided p-values (0 or 1 when se is 0), NAN
+ * when @ci's se is not finite.
+ */
+double stats_tost(const struct stats_ci *ci, double margin);
 
 /**
  * stats_significant() - mmtests' significance mark: Welch's t-test at @level

@@ -11,8 +11,11 @@
  * percentages are against the first column with positive = better (the
  * metric's direction for Min/mean/Max, lower-is-better for Stddev/CoeffVar, raw
  * change new/base-1 for secondary metrics whose direction is unknown), and the
- * mean row is starred when Welch's t-test at 95% says the means differ (two or
- * more runs on both sides).  One model, four printers (text, markdown, csv,
+ * mean row is starred when a t-test at 95% says the means differ (two or more
+ * runs on both sides): the paired t-test on per-run differences when both
+ * columns are kernels of one results file whose runs have the same base seeds
+ * and run indices (the engine gave such runs the same random draws), Welch's
+ * test otherwise; the text says how many of each, csv and json per cell.  One model, four printers (text, markdown, csv,
  * json), so the formats always agree.
  */
 #include <getopt.h>
@@ -58,6 +61,7 @@ struct cmp {
 	int npts;
 	struct metric *ms;
 	int nms;
+	int npaired, nwelch;   /* significance marks printed, by test */
 };
 
 struct cell {
@@ -66,6 +70,7 @@ struct cell {
 	double pct[5];       /* min, mean, stddev, cv, max vs column 0 */
 	int sig;             /* 1 significant, 0 not, -1 not tested */
 	double p;
+	int paired;          /* the test was the paired t-test (else Welch's) */
 };
 
 static const char compare_usage[] =
@@ -74,10 +79,12 @@ static const char compare_usage[] =
 	"mmtests-style table: for every metric and sweep point, Min, Amean (Hmean when\n"
 	"higher is better), Stddev, CoeffVar and Max over runs, one column per kernel\n"
 	"(each file's kernels, in order). Percentages are against the first column,\n"
-	"positive = better; a starred mean (* -3.10%*) differs significantly (Welch's\n"
-	"t-test, 95%, needs >= 2 runs per side). Secondary metrics' direction is unknown:\n"
-	"their percentage is the plain change new/base-1. Then vm event counters that are\n"
-	"not zero, as monitor rows (mean over runs).\n"
+	"positive = better; a starred mean (* -3.10%*) differs significantly (95%, needs\n"
+	">= 2 runs per side): paired t-test when both columns are kernels of one results\n"
+	"file with the same base seeds and run indices, Welch's t-test otherwise (the\n"
+	"text says which). Secondary metrics' direction is unknown: their percentage is\n"
+	"the plain change new/base-1. Then vm event counters that are not zero, as\n"
+	"monitor rows (mean over runs).\n"
 	"  --format F     text (default), markdown, csv or json\n"
 	"  --metric NAME  only this metric (primary, secondary or vmstat name)\n"
 	"  --no-monitor   leave out the vm event counters and sim_time\n"
@@ -150,7 +157,7 @@ static void build(struct cmp *c, char **files)
 			json_array_foreach(runs, i, r) {
 				if (pass == 0) {
 					json_t *pt = json_object_get(r, "point");
-					char *lbl = scenario_point_label(pt);
+					char *lbl = results_point_label(pt);
 					c->run_labels[f][i] = lbl ? lbl : strdup("");
 					if (find_point(c, c->run_labels[f][i]) < 0) {
 						c->pts = realloc(c->pts, (size_t)(c->npts + 1) * sizeof *c->pts);
@@ -173,22 +180,33 @@ static void build(struct cmp *c, char **files)
 	add_metric(c, "sim_time", MK_VMSTAT, 0, "s");
 }
 
-/* The values of metric @m at point @p in column @j. Returns: count (malloc'ed *out). */
-static size_t values(struct cmp *c, int j, int p, int m, double **out)
+/* The values of metric @m at point @p in column @j, and each run's key (*@keys,
+ * NULL when a run lacks one). Returns: count (malloc'ed *out and *keys). */
+static size_t values(struct cmp *c, int j, int p, int m, double **out, struct report_key **keys)
 {
 	json_t *runs = json_object_get(c->docs[c->cols[j].file], "runs");
 	double *v = malloc((json_array_size(runs) + 1) * sizeof *v);
+	struct report_key *kv = malloc((json_array_size(runs) + 1) * sizeof *kv);
 	size_t n = 0, i;
+	int have_keys = 1;
 	json_t *r;
 	json_array_foreach(runs, i, r) {
 		if (strcmp(json_string_value(json_object_get(r, "kernel")), c->cols[j].kernel) ||
 		    strcmp(c->run_labels[c->cols[j].file][i], c->pts[p].label))
 			continue;
 		double x;
-		if (report_run_value(r, c->ms[m].name, &x) == 0)
+		if (report_run_value(r, c->ms[m].name, &x) == 0) {
+			if (report_run_key(r, &kv[n]))
+				have_keys = 0;
 			v[n++] = x;
+		}
 	}
 	*out = v;
+	if (!have_keys) {
+		free(kv);
+		kv = NULL;
+	}
+	*keys = kv;
 	return n;
 }
 
@@ -196,12 +214,13 @@ static size_t values(struct cmp *c, int j, int p, int m, double **out)
 static int row(struct cmp *c, int m, int p, struct cell *cells, int *use_hmean)
 {
 	double **vals = calloc((size_t)c->ncols, sizeof *vals);
+	struct report_key **keys = calloc((size_t)c->ncols, sizeof *keys);
 	int any = 0;
 	*use_hmean = c->ms[m].better == 1;
 	for (int j = 0; j < c->ncols; j++) {
 		struct cell *x = &cells[j];
 		memset(x, 0, sizeof *x);
-		x->n = values(c, j, p, m, &vals[j]);
+		x->n = values(c, j, p, m, &vals[j], &keys[j]);
 		if (!x->n)
 			continue;
 		x->min = stats_min(vals[j], x->n);
@@ -239,15 +258,23 @@ static int row(struct cmp *c, int m, int p, struct cell *cells, int *use_hmean)
 			x->pct[2] = stats_pct_better(b->stddev, x->stddev, 0);
 			x->pct[3] = stats_pct_better(b->cv, x->cv, 0);
 		}
+		/* kernels of one results file with the same base seeds and run indices
+		 * shared their random draws: paired t-test; anything else: Welch */
 		struct stats_welch w;
-		if (j > 0 && stats_welch(vals[0], b->n, vals[j], x->n, &w) == 0) {
+		x->paired = j > 0 && c->cols[j].file == c->cols[0].file &&
+			    report_pair(keys[0], b->n, keys[j], vals[j], x->n);
+		if (j > 0 && (x->paired ? stats_paired(vals[0], vals[j], x->n, &w)
+					: stats_welch(vals[0], b->n, vals[j], x->n, &w)) == 0) {
 			x->p = w.p;
 			x->sig = w.p < 0.05;
 		}
 	}
-	for (int j = 0; j < c->ncols; j++)
+	for (int j = 0; j < c->ncols; j++) {
 		free(vals[j]);
+		free(keys[j]);
+	}
 	free(vals);
+	free(keys);
 	return any;
 }
 
@@ -329,6 +356,7 @@ static void print_tables(struct cmp *c, const char *only, int monitors, int md, 
 		fprintf(f, "%s%s: %s\n", md ? "- " : "", json_string_value(json_object_get(s, "file")),
 			json_string_value(json_object_get(s, "name")));
 	}
+	c->npaired = c->nwelch = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		struct rtable t;
 		rtable_init(&t, c->ncols + 2, 1, 3);
@@ -346,6 +374,9 @@ static void print_tables(struct cmp *c, const char *only, int monitors, int md, 
 					if (mt->kind == MK_VMSTAT)
 						continue;
 				int dec = decimals(cells, c->ncols);
+				for (int j = 1; j < c->ncols && mt->kind != MK_VMSTAT; j++)
+					if (cells[j].sig >= 0)
+						cells[j].paired ? c->npaired++ : c->nwelch++;
 				char op[600];
 				snprintf(op, sizeof op, "%s%s%s", mt->name, *c->pts[p].label ? " " : "",
 					 c->pts[p].label);
@@ -381,6 +412,10 @@ static void print_tables(struct cmp *c, const char *only, int monitors, int md, 
 		}
 		rtable_free(&t);
 	}
+	if (c->npaired + c->nwelch)
+		fprintf(f, "\nsignificance (starred mean, 95%%): %d paired t-test%s (kernels of one results file, runs "
+			   "paired by base seed and run index), %d Welch's t-test%s (unpaired samples)\n",
+			c->npaired, c->npaired == 1 ? "" : "s", c->nwelch, c->nwelch == 1 ? "" : "s");
 	for (int m = 0; m < c->nms; m++)
 		if (c->ms[m].kind == MK_PRIMARY && (!only || !strcmp(only, c->ms[m].name)))
 			fprintf(f, "\n%s: %s%s%s, %s is better\n", c->ms[m].name, c->ms[m].unit ? "unit " : "",
@@ -392,7 +427,7 @@ static void print_tables(struct cmp *c, const char *only, int monitors, int md, 
 static void print_csv(struct cmp *c, const char *only, int monitors, FILE *f)
 {
 	struct cell *cells = calloc((size_t)c->ncols, sizeof *cells);
-	fprintf(f, "metric,kind,better,point,stat,column,runs,value,pct,significant,p\n");
+	fprintf(f, "metric,kind,better,point,stat,column,runs,value,pct,significant,p,test\n");
 	for (int m = 0; m < c->nms; m++) {
 		struct metric *mt = &c->ms[m];
 		if ((only && strcmp(only, mt->name)) || (mt->kind == MK_VMSTAT && !monitors && !only))
@@ -421,17 +456,12 @@ static void print_csv(struct cmp *c, const char *only, int monitors, FILE *f)
 					fprintf(f, ",%s,", k == 1 && x->sig == 1 ? "yes" : k == 1 && x->sig == 0 ? "no" : "");
 					if (k == 1 && !isnan(x->p))
 						fprintf(f, "%.6g", x->p);
-					fputc('\n', f);
+					fprintf(f, ",%s\n", k == 1 && x->sig >= 0 ? (x->paired ? "paired" : "welch") : "");
 				}
 			}
 		}
 	}
 	free(cells);
-}
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
 }
 
 static void print_json(struct cmp *c, const char *only, int monitors, FILE *f)
@@ -460,18 +490,20 @@ static void print_json(struct cmp *c, const char *only, int monitors, FILE *f)
 					continue;
 				}
 				json_t *o = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "runs", (int)x->n, "min",
-						      num_or_null(x->min), "amean", num_or_null(x->amean), "hmean",
-						      num_or_null(x->hmean), "stddev", num_or_null(x->stddev),
-						      "coeffvar", num_or_null(x->cv), "max", num_or_null(x->max),
-						      "mean", num_or_null(x->mean));
+						      report_num(x->min), "amean", report_num(x->amean), "hmean",
+						      report_num(x->hmean), "stddev", report_num(x->stddev),
+						      "coeffvar", report_num(x->cv), "max", report_num(x->max),
+						      "mean", report_num(x->mean));
 				json_object_set_new(o, "pct", json_pack("{s:o,s:o,s:o,s:o,s:o}", "min",
-									num_or_null(x->pct[0]), "mean",
-									num_or_null(x->pct[1]), "stddev",
-									num_or_null(x->pct[2]), "coeffvar",
-									num_or_null(x->pct[3]), "max",
-									num_or_null(x->pct[4])));
+									report_num(x->pct[0]), "mean",
+									report_num(x->pct[1]), "stddev",
+									report_num(x->pct[2]), "coeffvar",
+									report_num(x->pct[3]), "max",
+									report_num(x->pct[4])));
 				json_object_set_new(o, "significant", x->sig < 0 ? json_null() : json_boolean(x->sig));
-				json_object_set_new(o, "p", num_or_null(x->p));
+				json_object_set_new(o, "p", report_num(x->p));
+				json_object_set_new(o, "test", x->sig < 0 ? json_null()
+									  : json_string(x->paired ? "paired" : "welch"));
 				json_array_append_new(cs, o);
 			}
 			json_array_append_new(pts, json_pack("{s:s,s:O,s:s,s:o}", "label", c->pts[p].label,

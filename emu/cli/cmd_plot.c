@@ -273,7 +273,7 @@ static int sweep_mode(json_t *res, const char *file, const char *xk, const char 
 		const char *kern = json_string_value(json_object_get(g, "\001kernel"));
 		json_t *other = json_deep_copy(g);
 		json_object_del(other, "\001kernel");
-		char *ol = scenario_point_label(other);
+		char *ol = results_point_label(other);
 		char label[300];
 		snprintf(label, sizeof label, "%s%s%s", kern, ol && *ol ? " " : "", ol ? ol : "");
 		free(ol);
@@ -345,7 +345,7 @@ static int series_mode(json_t *res, const char *file, const char *name, long poi
 		    json_integer_value(json_object_get(r, "run")) != runi)
 			continue;
 		anypoint = 1;
-		char *pl = scenario_point_label(json_object_get(r, "point"));
+		char *pl = results_point_label(json_object_get(r, "point"));
 		snprintf(plabel, sizeof plabel, "%s", pl ? pl : "");
 		free(pl);
 		json_t *s = json_object_get(json_object_get(r, "series"), name);

@@ -83,7 +83,7 @@ int cli_check_invariants(const struct scenario *sc, json_t *res)
 		json_t *ok = json_object_get(json_object_get(r, "metrics"), "invariants_ok");
 		if (json_is_number(ok) && json_number_value(ok) == 1)
 			continue;
-		char *lbl = scenario_point_label(json_object_get(r, "point"));
+		char *lbl = results_point_label(json_object_get(r, "point"));
 		fprintf(stderr, "mmemu: %s: kernel %s, point %s, run %lld: %s\n", sc->file,
 			json_string_value(json_object_get(r, "kernel")) ?: "?", lbl ? lbl : "",
 			(long long)json_integer_value(json_object_get(r, "run")),
@@ -117,7 +117,7 @@ static void print_summary(const struct scenario *sc, json_t *res)
 	size_t i;
 	json_t *run;
 	json_array_foreach(json_object_get(res, "runs"), i, run) {
-		char *lbl = scenario_point_label(json_object_get(run, "point"));
+		char *lbl = results_point_label(json_object_get(run, "point"));
 		json_t *p = json_object_get(run, "primary");
 		printf("  %-18s %-32s %4lld  %s = %.6g %s (%s is better)\n",
 		       json_string_value(json_object_get(run, "kernel")), lbl && *lbl ? lbl : "-",
@@ -256,7 +256,7 @@ int cmd_run(int argc, char **argv)
 			json_t *r;
 			double t0 = now_seconds();
 			if (runner_run(ss->spec, sc[i].file, &r, &e) != RUNNER_OK) {
-				char *lbl = scenario_point_label(ss->point);
+				char *lbl = results_point_label(ss->point);
 				fprintf(stderr, "mmemu: %s: kernel %s, point %s, run %d: %s\n", sc[i].file,
 					ss->kernel, lbl ? lbl : "", ss->run, e.msg);
 				free(lbl);

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +18,36 @@
 size_t results_dump_flags(void)
 {
 	return JSON_INDENT(1) | JSON_REAL_PRECISION(12);
+}
+
+char *results_point_label(const json_t *point)
+{
+	size_t cap = 256, n = 0;
+	char *s = malloc(cap);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)point, key, v) {
+		char *val = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		const char *shortkey = strrchr(key, '.');
+		shortkey = shortkey ? shortkey + 1 : key;
+		size_t need = n + strlen(shortkey) + strlen(val ? val : "") + 4;
+		if (need > cap) {
+			cap = need * 2;
+			char *t = realloc(s, cap);
+			if (!t) {
+				free(val);
+				free(s);
+				return NULL;
+			}
+			s = t;
+		}
+		n += (size_t)sprintf(s + n, "%s%s=%s", n ? " " : "", shortkey, val ? val : "");
+		free(val);
+	}
+	return s;
 }
 
 int mkdir_p(const char *dir)

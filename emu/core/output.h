@@ -8,12 +8,21 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "emu/core/err.h"
 
 #define RESULTS_FORMAT "mmemu-results/1"
 
 /** results_dump_flags() - Returns: the jansson flags every mmemu JSON file uses. */
 size_t results_dump_flags(void);
+
+/**
+ * results_point_label() - the short text of a sweep point: the last part of each
+ * key, "=", the compact JSON value ("pattern=\"random\" range_mb=[100,1000]").
+ * Returns: a malloc'ed string, or NULL when out of memory.
+ */
+char *results_point_label(const json_t *point);
 
 /** mkdir_p() - create @dir and its parents. Returns: 0 or -1 (errno set). */
 int mkdir_p(const char *dir);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "emu/core/output.h"
 #include "emu/core/rng.h"
 #include "emu/core/readfile.h"
 #include "emu/engine/engine.h"
@@ -79,36 +80,6 @@ static void merge(json_t *base, json_t *over)
 		else
 			json_object_set(base, key, v);
 	}
-}
-
-char *scenario_point_label(const json_t *point)
-{
-	size_t cap = 256, n = 0;
-	char *s = malloc(cap);
-	if (!s)
-		return NULL;
-	s[0] = '\0';
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)point, key, v) {
-		char *val = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-		const char *shortkey = strrchr(key, '.');
-		shortkey = shortkey ? shortkey + 1 : key;
-		size_t need = n + strlen(shortkey) + strlen(val ? val : "") + 4;
-		if (need > cap) {
-			cap = need * 2;
-			char *t = realloc(s, cap);
-			if (!t) {
-				free(val);
-				free(s);
-				return NULL;
-			}
-			s = t;
-		}
-		n += (size_t)sprintf(s + n, "%s%s=%s", n ? " " : "", shortkey, val ? val : "");
-		free(val);
-	}
-	return s;
 }
 
 static int load_json(const char *file, json_t **out, struct mm_err *e)
@@ -286,7 +257,7 @@ static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, 
 	}
 	goto out;
 notobj: {
-		char *lbl = scenario_point_label(point);
+		char *lbl = results_point_label(point);
 		char spath[300];
 		size_t wl = strlen(sub);
 		int hint = wl >= 8 && strcmp(sub + wl - 8, ".reclaim") == 0;
@@ -510,7 +481,7 @@ int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct
 					sim_release(&s);
 					blame_override(e, file, kname, kobj, ss->point);
 					if (json_object_size(ss->point)) {
-						char *lbl = scenario_point_label(ss->point);
+						char *lbl = results_point_label(ss->point);
 						size_t len = strlen(e->msg);
 						snprintf(e->msg + len, sizeof e->msg - len, " (sweep point %d: %s)",
 							 p, lbl ? lbl : "");
@@ -528,6 +499,22 @@ fail:
 	mm_inputs_digest(sc->inputs, sizeof sc->inputs);   /* stops hashing */
 	scenario_free(sc);
 	return -1;
+}
+
+int scenario_reseed(struct scenario *sc, int64_t seed)
+{
+	if (seed < 0)
+		return -1;
+	sc->seed = seed;
+	json_object_set_new(sc->root, "seed", json_integer(seed));
+	char *canon = json_dumps(sc->root, JSON_SORT_KEYS | JSON_COMPACT);
+	if (!canon)
+		return -1;
+	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
+	free(canon);
+	for (int i = 0; i < sc->nsims; i++)
+		json_object_set_new(sc->sims[i].spec, "seed", json_integer(seed));
+	return 0;
 }
 
 void scenario_free(struct scenario *sc)

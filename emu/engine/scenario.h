@@ -52,10 +52,15 @@ int scenario_load(struct scenario *sc, const char *file, struct mm_err *e);
  */
 int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct mm_err *e);
 
+/**
+ * scenario_reseed() - give every simulation of @sc the base seed @seed (as if the
+ * file said "seed": @seed; the hash changes with it).  The runs of two base seeds
+ * differ in every random draw.  Returns: 0, or -1 (negative seed, out of memory).
+ */
+int scenario_reseed(struct scenario *sc, int64_t seed);
+
 /** scenario_free() - release everything scenario_load() allocated. */
 void scenario_free(struct scenario *sc);
 
-/** scenario_point_label() - Returns: a short text for a sweep point ("range_mb=[100,1000]"), malloc'ed. */
-char *scenario_point_label(const json_t *point);
 
 #endif

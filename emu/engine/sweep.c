@@ -189,7 +189,7 @@ static void progress_bar(struct pool *p)
 static void sim_label(const struct sweep_job *j, int k, char *buf, size_t len)
 {
 	const struct scenario_sim *ss = &j->sc->sims[k];
-	char *lbl = scenario_point_label(ss->point);
+	char *lbl = results_point_label(ss->point);
 	snprintf(buf, len, "kernel %s, point %s, run %d", ss->kernel, lbl ? lbl : "", ss->run);
 	free(lbl);
 }

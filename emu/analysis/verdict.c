@@ -1,0 +1,133 @@
+/*
+ * verdict.c - a seed's report model (verdict.h).
+ *
+ * Design: the published fields are copied, then the claims are judged by
+ * claim_judge() once per group of emulated runs (single-table form: runs grouped
+ * by the values of the sweep axes the published table lacks, e.g.
+ * workload.pattern, in order of first appearance; the group's table holds a cell
+ * per published row and column) or once (several-tables form, whose rows name
+ * their own sweep points).  The summary counts the verdicts; the seed's "noise"
+ * gathers the claims' noise comparisons, "noise_sources" what the model varies
+ * from run to run (from the scenarios) and what it lacks (the published file's
+ * "noise_missing"), "published_noise" what the thread says of its own runs.
+ * Nothing is printed here.
+ */
+#include "emu/analysis/verdict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/analysis/claims.h"
+#include "emu/analysis/published.h"
+#include "emu/analysis/report.h"
+#include "emu/core/output.h"
+
+/* Count verdict @v into @counts (reproduced, not reproduced, inconclusive, not checked). */
+static void count(int *counts, json_t *v)
+{
+	const char *vs = json_string_value(json_object_get(v, "verdict"));
+	counts[!strcmp(vs, "reproduced") ? 0 : !strcmp(vs, "not reproduced") ? 1 : !strcmp(vs, "inconclusive") ? 2 : 3]++;
+}
+
+/* Every claim of the published file judged in @c, appended to a new array; counted into @counts. */
+static json_t *judge_all(const struct claim_ctx *c, int *counts)
+{
+	json_t *claims = json_array();
+	size_t i;
+	json_t *cl;
+	json_array_foreach(json_object_get(c->pub, "claims"), i, cl) {
+		json_t *v = claim_judge(c, cl);
+		count(counts, v);
+		json_array_append_new(claims, v);
+	}
+	return claims;
+}
+
+/* The single-table form: one emulated table and one set of verdicts per group. */
+static void judge_groups(const struct verdict_seed_in *in, json_t *o, int *counts)
+{
+	json_t *pub = in->pub, *t = json_object_get(pub, "table");
+	json_t *tables = json_object_get(o, "tables");
+	struct claim_ctx c = { pub, json_object_get(in->res, "runs"), json_string_value(json_object_get(t, "point_key")),
+			       json_string_value(json_object_get(pub, "metric")), 1, NULL, published_runs(pub) };
+	const char *better = json_string_value(json_object_get(pub, "better"));
+	c.higher = !better || strcmp(better, "lower") != 0;
+	json_t *groups = json_array();
+	size_t i;
+	json_t *r;
+	json_array_foreach(c.runs, i, r) {
+		json_t *g = json_deep_copy(json_object_get(r, "point"));
+		json_object_del(g, c.point_key);
+		report_add_unique(groups, g);
+		json_decref(g);
+	}
+	if (json_array_size(groups) == 0)
+		json_array_append_new(groups, json_object());
+	json_t *g;
+	json_array_foreach(groups, i, g) {
+		c.group = g;
+		char *lbl = results_point_label(g);
+		json_t *rows = json_array();
+		size_t ri;
+		json_t *row;
+		json_array_foreach(json_object_get(t, "rows"), ri, row) {
+			json_t *cells = json_array();
+			size_t ci;
+			json_t *col;
+			json_array_foreach(json_object_get(t, "columns"), ci, col)
+				json_array_append_new(cells, claim_table_cell(&c, json_string_value(col),
+									      json_object_get(row, "point")));
+			json_array_append_new(rows, json_pack("{s:O,s:o}", "point", json_object_get(row, "point"), "cells",
+							      cells));
+		}
+		json_t *claims = judge_all(&c, counts);
+		json_array_append_new(tables, json_pack("{s:O,s:s,s:o,s:o}", "group", g, "label", lbl ? lbl : "", "rows",
+							rows, "claims", claims));
+		free(lbl);
+	}
+	json_decref(groups);
+}
+
+json_t *verdict_seed(const struct verdict_seed_in *in)
+{
+	json_t *pub = in->pub;
+	json_t *o = json_pack("{s:s,s:s}", "seed", in->id, "status", in->status);
+	const char *fields[] = { "title", "source", "machine", "scenario", "metric", "unit", "better", NULL };
+	for (int i = 0; fields[i]; i++)
+		if (json_object_get(pub, fields[i]))
+			json_object_set(o, fields[i], json_object_get(pub, fields[i]));
+	if (*in->note)
+		json_object_set_new(o, "note", json_string(in->note));
+	json_object_set_new(o, "tables", json_array());
+	int counts[4] = { 0, 0, 0, 0 };
+	if (!json_object_get(pub, "table")) {
+		/* the several-tables form: the published tables, claims on rows with a sweep point */
+		json_object_set(o, "published_tables", json_object_get(pub, "tables"));
+		if (in->res) {
+			json_object_set_new(o, "results", json_string(in->results_path));
+			json_t *empty = json_object();
+			struct claim_ctx c = { pub, json_object_get(in->res, "runs"), NULL, NULL, 1, empty,
+					       published_runs(pub) };
+			json_object_set_new(o, "claims", judge_all(&c, counts));
+			json_decref(empty);
+			json_object_set_new(o, "noise", noise_seed(o, published_runs(pub)));
+		}
+	} else if (in->res) {
+		if (!in->run_failed)
+			json_object_set_new(o, "results", json_string(in->results_path));
+		judge_groups(in, o, counts);
+		json_object_set_new(o, "noise", noise_seed(o, published_runs(pub)));
+	}
+	if (json_object_get(o, "noise")) {
+		json_t *missing = json_object_get(pub, "noise_missing");
+		json_object_set_new(o, "noise_sources",
+				    json_pack("{s:o,s:o}", "model", in->model_noise ? json_incref(in->model_noise) : json_array(),
+					      "missing", json_is_array(missing) ? json_incref(missing) : json_null()));
+		char *pn = published_noise_text(pub);
+		json_object_set_new(o, "published_noise", json_string(pn));
+		free(pn);
+	}
+	json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i,s:i}", "reproduced", counts[0], "not_reproduced",
+						    counts[1], "inconclusive", counts[2], "not_checked", counts[3]));
+	return o;
+}
