@@ -9,13 +9,16 @@
  * Hand-offs: SimGrid actors run one at a time and switch only at simcalls, so the
  * queue needs no lock: a requester queues its request and wakes the driver only
  * if it sleeps (a flag, then one sg_sem_release); the driver wakes the requester
- * with one release of the requester's semaphore (taken from a per-disk pool, no
- * creation per request).  The same simulated times as a mutex and condition
- * variables, with 10 simcalls per request instead of 15.  The driver keeps doing
- * every transfer: a requester serving its own request on an idle disk (6 simcalls)
- * was measured and dropped, because its sleep and transfer then belong to the
- * requester's host and ties at one simulated time resolve in another order (one
- * last-digit change in lru_lock_wait_s of seed 001's reaim runs).
+ * with one release of the requester's semaphore (taken from the disk's idle ones,
+ * no creation per request; the disk keeps every semaphore it made, so
+ * disk_destroy() frees them all, also those of requesters that a run stopped at
+ * engine.max_time ended in the middle of a request).  The same simulated times
+ * as a mutex and condition variables, with 10 simcalls per request instead of
+ * 15.  The driver keeps doing every transfer: a requester serving its own request
+ * on an idle disk (6 simcalls) was measured and dropped, because its sleep and
+ * transfer then belong to the requester's host and ties at one simulated time
+ * resolve in another order (one last-digit change in lru_lock_wait_s of seed
+ * 001's reaim runs).
  *
  * Lookahead (emu/core/timemodel.h): the driver publishes when it can next act: the end
  * of the positioning sleep, a lower bound of the transfer's end, +inf while idle;
@@ -27,6 +30,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,8 +130,9 @@ struct disk {
 	sg_disk_t sg;
 	sg_sem_t work;                  /* the driver sleeps on it while idle */
 	int driver_idle;                /* the driver waits on work */
-	sg_sem_t pool[8];               /* requesters' semaphores, count 0, unused */
-	int npool;
+	sg_sem_t *sems;                 /* every requester semaphore made, [nsems] */
+	sg_sem_t *idle;                 /* ... those not in use (count 0), [nidle] */
+	int nsems, nidle, capsems;
 	struct disk_req *head, *tail;   /* arrival order */
 	uint64_t headpos;               /* byte offset under the head */
 	unsigned inflight_async;        /* queued or in service, asynchronous */
@@ -285,7 +290,40 @@ struct disk *disk_create(const struct disk_cfg *d, double phase, struct tm_world
 
 void disk_destroy(struct disk *dk)
 {
+	if (!dk)
+		return;
+	/* after the run, no actor left: the driver and the requesters are gone */
+	sg_sem_destroy(dk->work);
+	for (int i = 0; i < dk->nsems; i++)
+		sg_sem_destroy(dk->sems[i]);
+	free(dk->sems);
+	free(dk->idle);
 	free(dk);
+}
+
+/* A semaphore for a synchronous requester: an idle one of the disk's, else a new
+ * one that the disk keeps.  Returns: the semaphore, with *@kept false when no
+ * memory was left to keep it (the caller then destroys it after its request). */
+static sg_sem_t sem_get(struct disk *dk, bool *kept)
+{
+	*kept = true;
+	if (dk->nidle > 0)
+		return dk->idle[--dk->nidle];
+	if (dk->nsems == dk->capsems) {
+		int cap = dk->capsems ? 2 * dk->capsems : 8;
+		sg_sem_t *s = realloc(dk->sems, (size_t)cap * sizeof *s);
+		if (s)
+			dk->sems = s;
+		sg_sem_t *i = s ? realloc(dk->idle, (size_t)cap * sizeof *i) : NULL;
+		if (!i) {
+			*kept = false;
+			return sg_sem_init(0);
+		}
+		dk->idle = i;
+		dk->capsems = cap;
+	}
+	dk->sems[dk->nsems] = sg_sem_init(0);
+	return dk->sems[dk->nsems++];
 }
 
 double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes)
@@ -314,14 +352,15 @@ double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t 
 	double *wake = t ? &t->wake : NULL;
 	struct disk_req r = { .write = write, .pos = pos, .bytes = bytes, .wake = wake };
 	double t0 = simgrid_get_clock();
-	r.sem = dk->npool ? dk->pool[--dk->npool] : sg_sem_init(0);
+	bool kept;
+	r.sem = sem_get(dk, &kept);
 	if (wake)
 		*wake = INFINITY;   /* until the driver completes the request */
 	enqueue(dk, &r);
 	while (!r.done)
 		sg_sem_acquire(r.sem);
-	if (dk->npool < (int)(sizeof dk->pool / sizeof dk->pool[0]))
-		dk->pool[dk->npool++] = r.sem;   /* released once, acquired once: count 0 */
+	if (kept)
+		dk->idle[dk->nidle++] = r.sem;   /* released once, acquired once: count 0 */
 	else
 		sg_sem_destroy(r.sem);
 	return simgrid_get_clock() - t0;

@@ -74,6 +74,13 @@ struct disk;   /* a running disk: SimGrid disk + queue + head position */
  * Returns: the disk, or NULL.
  */
 struct disk *disk_create(const struct disk_cfg *d, double phase, struct tm_world *w);
+
+/**
+ * disk_destroy() - free @dk and its SimGrid semaphores (NULL is fine).  Call it
+ * after the simulation, when no actor is left (the driver and every requester
+ * ended: SimGrid aborts on destroying a semaphore that an actor waits on).
+ * Returns: nothing.
+ */
 void disk_destroy(struct disk *dk);
 
 /**

@@ -83,13 +83,13 @@ void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock);
  */
 int sched_init(struct sched *s, const struct sched_cfg *c);
 
-/** sched_destroy() - free @s (after simgrid_run). */
+/** sched_destroy() - free @s and its mutex (no actor left). Returns: nothing. */
 void sched_destroy(struct sched *s);
 
 /** sched_task_init() - set up @t, to start on CPU @cpu. */
 void sched_task_init(struct sched *s, struct sched_task *t, int cpu, const char *name);
 
-/** sched_task_destroy() - free @t's condition. */
+/** sched_task_destroy() - free @t's condition (no actor left). Returns: nothing. */
 void sched_task_destroy(struct sched_task *t);
 
 /**

@@ -369,6 +369,14 @@ static void kb_finish(struct sim *s)
 static void kb_fini(void *cfgp)
 {
 	struct kb_cfg *c = cfgp;
+	for (int i = 0; i < c->njob_init; i++)
+		sched_task_destroy(&c->job[i].st);
+	c->njob_init = 0;
+	if (c->slots)
+		sg_sem_destroy(c->slots);
+	if (c->done)
+		sg_sem_destroy(c->done);
+	c->slots = c->done = NULL;
 	wl_smp_fini(&c->w);
 	free(c->job);
 	c->job = NULL;

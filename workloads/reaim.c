@@ -660,9 +660,14 @@ static void ru_finish(struct sim *s)
 static void ru_fini(void *cfgp)
 {
 	struct ru_cfg *c = cfgp;
-	wl_smp_fini(&c->w);
-	for (int i = 0; i < c->nall; i++)
+	for (int i = 0; i < c->nall; i++) {
+		sched_task_destroy(c->all_st[i]);
 		free(c->all_st[i]);
+	}
+	if (c->done)
+		sg_sem_destroy(c->done);
+	c->done = NULL;
+	wl_smp_fini(&c->w);
 	free(c->all_st);
 	c->all_st = NULL;
 	c->nall = 0;

@@ -95,9 +95,7 @@ void wl_smp_fini(struct wl_smp *w)
 	if (w->k_up)
 		mm_kernel_fini(&w->k);
 	w->k_up = false;
-	/* the SimGrid objects (conditions, semaphores) go with the engine: this
-	 * process runs one simulation */
 	if (w->sched_up)
-		free(w->sched.cpu);
+		sched_destroy(&w->sched);
 	w->sched_up = false;
 }

@@ -52,7 +52,11 @@ void wl_smp_enter(struct wl_smp *w, struct mm_task *t);
  */
 void wl_smp_metrics(struct wl_smp *w, struct sim *s, double end);
 
-/** wl_smp_fini() - free the kernel and the scheduler (after the simulation). */
+/**
+ * wl_smp_fini() - free the kernel and the scheduler, their SimGrid objects
+ * included (after the simulation, no actor left; the tasks' sched entities are
+ * the workload's to destroy).  Returns: nothing.
+ */
 void wl_smp_fini(struct wl_smp *w);
 
 #endif

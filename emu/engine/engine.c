@@ -12,6 +12,17 @@
  * factors are applied to the machine configuration in sim_prepare(), before
  * anything reads it, so the platform XML, the disks and every clock-based cost see
  * the same effective values, and the results echo them.
+ *
+ * Teardown: sim_release() frees everything the run allocated, the models'
+ * SimGrid mutexes, conditions and semaphores included.  SimGrid aborts on
+ * destroying a condition or semaphore that an actor waits on, so no actor may be
+ * left by then.  A complete run leaves none (SimGrid kills the daemons, disk
+ * drivers and kswapd, when the last other actor ends); a run stopped at
+ * engine.max_time leaves blocked actors, which sim_run() kills after the results
+ * are taken, letting the engine unwind them: no simulated time passes, and of
+ * mmemu only the time model's exit callbacks run (they mark the actor gone in
+ * the world, which outlives them).  With no actor left, nothing in SimGrid
+ * refers to the destroyed objects any more, not even its clean-up at exit.
  */
 #include "emu/core/rng.h"
 #include "emu/engine/engine.h"
@@ -390,6 +401,11 @@ json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
 	json_object_set_new(res, "series", s->series ? json_incref(s->series) : json_object());
 	json_object_set_new(res, "sim_time", json_real(s->sim_time));
 	json_object_set_new(res, "params", json_incref(s->effective));
+	/* a run stopped at engine.max_time: end the actors left (see above) */
+	if (sg_actor_count() > 0) {
+		sg_actor_kill_all();
+		simgrid_run();
+	}
 	sim_release(&st);
 	return res;
 fail:

@@ -295,6 +295,16 @@ void mm_fmap_destroy(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *map
 	free(map);
 }
 
+void mm_fmap_free_all(struct mm_file *f)
+{
+	while (f->i_mmap) {
+		struct mm_fmap *m = f->i_mmap;
+		f->i_mmap = m->i_mmap_next;
+		free(m->pte);
+		free(m);
+	}
+}
+
 void mm_fmap_count_maps(const struct mm_kernel *k, int32_t *maps)
 {
 	for (int fi = 0; fi < k->nfiles; fi++)

@@ -84,6 +84,14 @@ bool mm_fmap_unmap_page(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
 void mm_fmap_destroy(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *map);
 
 /**
+ * mm_fmap_free_all() - free the mappings still on @f's list of mappers, without
+ * unmapping anything: for the kernel's teardown, when a run stopped at
+ * engine.max_time ended their processes before their munmap.
+ * Returns: nothing.
+ */
+void mm_fmap_free_all(struct mm_file *f);
+
+/**
  * mm_fmap_count_maps() - add to @maps[pfn] one per file-mapping entry mapping
  * pfn (for mm_proc_check(), which compares page mapcounts with page tables).
  */

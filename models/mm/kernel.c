@@ -18,10 +18,12 @@
 
 #include <simgrid/cond.h>
 #include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
 
 #include "emu/core/sim.h"
 #include "models/coloring/coloring.h"
 #include "models/kmap/kmap.h"
+#include "models/mm/fmap.h"
 #include "models/mm/mm_check.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
@@ -148,6 +150,7 @@ void mm_kernel_fini(struct mm_kernel *k)
 	if (k->kops && k->kops->kfini)
 		k->kops->kfini(k->rc, k);
 	for (int i = 0; i < k->nfiles; i++) {
+		mm_fmap_free_all(k->files[i]);
 		free(k->files[i]->pfn);
 		free(k->files[i]);
 	}
@@ -159,6 +162,17 @@ void mm_kernel_fini(struct mm_kernel *k)
 	mm_phys_fini(&k->phys);
 	free(k->lru_add_pvec);
 	free(k->accessed_pvec);
+	/* SimGrid objects: nobody waits on them any more (see kernel.h) */
+	for (int i = 0; i < MM_NR_ZONES; i++) {
+		mm_spin_destroy(&k->lru_lock[i]);
+		mm_spin_destroy(&k->zone_lock[i]);
+	}
+	if (k->kswapd_wait)
+		sg_cond_destroy(k->kswapd_wait);
+	if (k->kswapd_mx)
+		sg_mutex_destroy(k->kswapd_mx);
+	for (unsigned i = 0; i < k->congestion_nwait; i++)   /* sleepers of a stopped run */
+		sg_sem_destroy(k->congestion_waiter[i]);
 	memset(k, 0, sizeof *k);
 }
 

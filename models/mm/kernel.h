@@ -168,7 +168,14 @@ int mm_kernel_cfg_check(const struct mm_kernel_cfg *c, const struct machine_cfg 
  */
 int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e);
 
-/** mm_kernel_fini() - free everything mm_kernel_init() and the files allocated. */
+/**
+ * mm_kernel_fini() - free everything mm_kernel_init() and the files allocated
+ * (with the mappings left on them), SimGrid mutexes, conditions and semaphores
+ * included: call it after the simulation, when no actor is left (SimGrid aborts
+ * on destroying a condition or semaphore that an actor waits on; sim_run() ends
+ * every actor first).
+ * Returns: nothing.
+ */
 void mm_kernel_fini(struct mm_kernel *k);
 
 /** mm_kernel_check() - Returns: 0, or -1 with @e naming the first broken invariant. */

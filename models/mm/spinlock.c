@@ -30,6 +30,16 @@ void mm_spin_init(struct mm_spinlock *l)
 	l->cv = sg_cond_init();
 }
 
+void mm_spin_destroy(struct mm_spinlock *l)
+{
+	if (l->cv)
+		sg_cond_destroy(l->cv);
+	if (l->mx)
+		sg_mutex_destroy(l->mx);
+	l->cv = NULL;
+	l->mx = NULL;
+}
+
 void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 {
 	bool waited = false;

@@ -39,6 +39,12 @@ struct mm_spinlock {
 
 /** mm_spin_init() - set up a spinlock (inside a simulation). */
 void mm_spin_init(struct mm_spinlock *l);
+/**
+ * mm_spin_destroy() - free @l's SimGrid mutex and condition once the simulation
+ * has ended with no actor left (a zeroed, never initialised lock is fine).
+ * Returns: nothing.
+ */
+void mm_spin_destroy(struct mm_spinlock *l);
 /** mm_spin_lock() - acquire @l as task @t (pays pending cycles first). */
 void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l);
 /** mm_spin_unlock() - release @l (pays the hold time first). */
