@@ -40,6 +40,8 @@
 #define PTE_SWAP 0x80000000u
 #define PTE_RO 0x40000000u
 #define PTE_PFN_MASK 0x3fffffffu
+/* pfn + 1 of the largest machine's last page (4 KiB pages, zone.h) fits an entry */
+static_assert((MM_MAX_MEMORY >> 12) < PTE_PFN_MASK, "page-table entries too small for 2 TiB");
 
 struct mm_family {
 	uint32_t id;
