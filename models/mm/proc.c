@@ -89,13 +89,14 @@ int mm_proc_init(struct mm_kernel *k, const struct mm_swap_cfg *c, struct mm_err
 		sw->nr_free = sw->nslots;
 		sw->map = calloc(n, sizeof *sw->map);
 		sw->cache = malloc(n * sizeof *sw->cache);
-		sw->slot_of = malloc((size_t)k->phys.nr_pages * sizeof *sw->slot_of);
+		/* page->private of every page: read only while the page has PG_swapcache,
+		 * so it is left zeroed and the host backs it only where swap-cache pages
+		 * appear (no 4 bytes per simulated page at start-up) */
+		sw->slot_of = calloc(k->phys.nr_pages, sizeof *sw->slot_of);
 		if (!sw->map || !sw->cache || !sw->slot_of)
 			return mm_errf(e, NULL, NULL, "out of memory for the swap map");
 		for (uint64_t i = 0; i < n; i++)
 			sw->cache[i] = PFN_NONE;
-		for (uint32_t i = 0; i < k->phys.nr_pages; i++)
-			sw->slot_of[i] = UINT32_MAX;
 	}
 	return 0;
 }
@@ -250,7 +251,6 @@ void mm_swapcache_remove(struct mm_kernel *k, uint32_t pfn)
 	if (!page_test_clear(p, PG_swapcache))
 		return;
 	uint32_t slot = sw->slot_of[pfn];
-	sw->slot_of[pfn] = UINT32_MAX;
 	sw->cache[slot] = PFN_NONE;
 	if (sw->map[slot] && --sw->map[slot] == 0)
 		sw->nr_free++;

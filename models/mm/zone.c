@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/core/hostmem.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)
@@ -397,7 +398,8 @@ int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_
 {
 	if (mm_phys_layout(phys, cfg, e))
 		return -1;
-	phys->pages = calloc(phys->nr_pages, sizeof *phys->pages);
+	/* mem_map: zeroed, and on the host's huge pages where it has them (hostmem.c) */
+	phys->pages = mm_calloc_huge(phys->nr_pages, sizeof *phys->pages);
 	if (!phys->pages) {
 		mm_phys_fini(phys);
 		return mm_errf(e, NULL, "machine.memory", "out of host memory for %u pages",
