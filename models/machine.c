@@ -246,6 +246,9 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 		return mm_errf(e, file, sub, "expected a multiple of the page size (%llu bytes)",
 			       (unsigned long long)ps);
 	}
+	snprintf(sub, sizeof sub, "%s.memory", path);
+	if (mm_phys_check_memory(&m->mem, file, sub, e))
+		return -1;
 	if (m->mem.kernel_reserved >= m->mem.memory) {
 		snprintf(sub, sizeof sub, "%s.kernel_reserved", path);
 		return mm_errf(e, file, sub, "expected less than machine.memory");

@@ -84,6 +84,8 @@ static const struct bad_case bad_cases[] = {
 	{ "memory-xb.json", "machine.memory", "expected a size" },
 	{ "memory-not-page-multiple.json", "machine.memory", "multiple of the page size (4096 bytes)" },
 	{ "memory-1kib.json", "machine.memory", "expected a value in [1MiB, " },
+	{ "memory-over-2tib.json", "machine.memory", "expected a value in [1MiB, 2TiB]" },
+	{ "memory-i386-over-64gib.json", "machine.memory", "expected at most 64GiB on i386 (PAE)" },
 	{ "memory-fraction.json", "machine.memory", "expected a whole number of bytes" },
 	{ "page-size-3000.json", "machine.page_size", "power of two" },
 	{ "kernel-reserved-ge-memory.json", "machine.kernel_reserved", "less than machine.memory" },

@@ -352,7 +352,7 @@ static int b_nonres(struct tctx *x)
 	keys_in_bucket(cp, f->id, 3, idx, 64);
 	for (int i = 0; i < NR_SLOTS; i++)
 		CHECK(!nonres_put(cp, &x->k, &x->task, f->id, idx[i]));
-	CHECK_EQ(cp->n[3], NR_SLOTS);
+	CHECK_EQ(cp->bucket[3].n, NR_SLOTS);
 	/* the 62nd entry overwrites the oldest: through evicted(), target -1 */
 	uint32_t P = add_page(x, f, idx[NR_SLOTS], MM_LRU_USE_ONCE);
 	CHECK(P != PFN_NONE);
@@ -373,7 +373,7 @@ static int b_nonres(struct tctx *x)
 	CHECK(!nonres_get(cp, &x->k, &x->task, f->id, idx[0]));
 	CHECK(nonres_get(cp, &x->k, &x->task, f->id, idx[1]));
 	CHECK(!nonres_get(cp, &x->k, &x->task, f->id, idx[1]));
-	CHECK_EQ(cp->n[3], NR_SLOTS - 1);
+	CHECK_EQ(cp->bucket[3].n, NR_SLOTS - 1);
 	CHECK_EQ(cp->count, NR_SLOTS - 1);
 	/* the global counter advances 3 bucket-counts: 3 oldest entries expire lazily */
 	CHECK_EQ(nonres_estimate(cp), NR_SLOTS - 1);

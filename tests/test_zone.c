@@ -235,6 +235,158 @@ static void test_invalid(void **state)
 	mm_phys_fini(&ph);
 }
 
+/* Lay out @phys from machine JSON text without the page array. Returns: 0 or -1. */
+static int layout(struct mm_phys *phys, const char *json, struct mm_err *e)
+{
+	struct mm_phys_cfg cfg;
+	json_error_t je;
+	json_t *o = json_loads(json, 0, &je);
+	assert_non_null(o);
+	int rc = mm_params_load(mm_phys_params, &cfg, o, "t.json", "machine", NULL, e);
+	json_decref(o);
+	if (rc)
+		return rc;
+	return mm_phys_layout(phys, &cfg, e);
+}
+
+/* A 2 TiB x86_64 box (issue 17, big machines): zones, reservations, watermarks,
+ * lowmem_reserve and per-CPU lists, computed by hand.  mm_phys_layout() is the
+ * arithmetic of mm_phys_init() without the 16 GiB page array. */
+static void test_x86_64_2t(void **state)
+{
+	struct mm_phys ph;
+	struct mm_err e = { "" };
+	assert_int_equal(layout(&ph, "{\"arch\":\"x86_64\",\"memory\":\"2TiB\",\"cpus\":4}", &e), 0);
+	assert_null(ph.pages);
+	struct zone *dma = &ph.zones[MM_ZONE_DMA], *d32 = &ph.zones[MM_ZONE_DMA32],
+		    *nor = &ph.zones[MM_ZONE_NORMAL];
+	/* 2^41 B / 4 KiB = 2^29 = 536870912 pages: DMA [0, 16 MiB) = 4096,
+	 * DMA32 [16 MiB, 4 GiB) = 1048576 - 4096 = 1044480, Normal the rest =
+	 * 536870912 - 1048576 = 535822336 */
+	assert_int_equal(ph.nr_pages, 536870912);
+	assert_int_equal(dma->present, 4096);
+	assert_int_equal(d32->start_pfn, 4096);
+	assert_int_equal(d32->present, 1044480);
+	assert_int_equal(nor->start_pfn, 1048576);
+	assert_int_equal(nor->present, 535822336);
+	assert_int_equal(ph.zones[MM_ZONE_HIGHMEM].present, 0);
+	assert_int_equal(ph.zones[MM_ZONE_EASYRCLM].present, 0);
+	/* image 4 MiB = 1024 pages in DMA; mem_map 56 B x 2^29 = 28 GiB = 7340032 pages
+	 * from 16 MiB (pfn 4096): all of DMA32 (1044480), then 7340032 - 1044480 =
+	 * 6295552 pages of Normal */
+	assert_int_equal(ph.reserved_memmap, 7340032);
+	assert_int_equal(dma->reserved, 1024);
+	assert_int_equal(d32->reserved, 1044480);
+	assert_int_equal(nor->reserved, 6295552);
+	/* lowmem = every page (no highmem): 2^29 pages x 4 kB = 2^31 kB;
+	 * int_sqrt(16 x 2^31) = int_sqrt(2^35) = 185363 kB, capped at 65536 kB [KM 0.1]
+	 * -> pages_min total 65536 >> 2 = 16384 pages */
+	assert_int_equal(ph.min_free_kbytes, 65536);
+	/* DMA: 16384 x 4096 / 2^29 = 0.125 -> 0, so low = high = 0 (as the kernel) */
+	assert_int_equal(dma->pages_min, 0);
+	assert_int_equal(dma->pages_low, 0);
+	assert_int_equal(dma->pages_high, 0);
+	/* DMA32: 16384 x 1044480 / 2^29 = 31.875 -> 31; low 31 x 5/4 = 38; high 31 x 6/4 = 46 */
+	assert_int_equal(d32->pages_min, 31);
+	assert_int_equal(d32->pages_low, 38);
+	assert_int_equal(d32->pages_high, 46);
+	/* Normal: 16384 x (2^29 - 2^20) / 2^29 = 16384 - 32 = 16352; low 20440; high 24528 */
+	assert_int_equal(nor->pages_min, 16352);
+	assert_int_equal(nor->pages_low, 20440);
+	assert_int_equal(nor->pages_high, 24528);
+	/* lowmem_reserve {256, 256, 32}: DMA keeps 1044480/256 = 4080 from DMA32
+	 * allocations and (1044480 + 535822336)/256 = 2097136 from Normal ones; DMA32
+	 * keeps 535822336/256 = 2093056 from Normal ones */
+	assert_int_equal(dma->lowmem_reserve[MM_ZONE_DMA32], 4080);
+	assert_int_equal(dma->lowmem_reserve[MM_ZONE_NORMAL], 2097136);
+	assert_int_equal(dma->lowmem_reserve[MM_ZONE_HIGHMEM], 2097136);
+	assert_int_equal(d32->lowmem_reserve[MM_ZONE_NORMAL], 2093056);
+	assert_int_equal(nor->lowmem_reserve[MM_ZONE_HIGHMEM], 0);
+	/* pcp: Normal 535822336/1024 capped at 128 (512 KiB), /4 = 32, 1 << fls(48) = 64 */
+	assert_int_equal(nor->pageset[3].pcp[0].high, 384);
+	assert_int_equal(nor->pageset[3].pcp[0].batch, 64);
+	assert_int_equal(nor->pageset[3].pcp[1].high, 128);
+	assert_int_equal(nor->pageset[3].pcp[1].batch, 32);
+	assert_ptr_equal(ph.zonelists[MM_ZONE_NORMAL][0], nor);
+	assert_ptr_equal(ph.zonelists[MM_ZONE_NORMAL][1], d32);
+	assert_ptr_equal(ph.zonelists[MM_ZONE_NORMAL][2], dma);
+	assert_null(ph.zonelists[MM_ZONE_NORMAL][3]);
+	mm_phys_fini(&ph);
+
+	/* 8 KiB pages: 2^28 pages; DMA 2048, DMA32 524288 - 2048, Normal 2^28 - 2^19 */
+	assert_int_equal(layout(&ph, "{\"arch\":\"x86_64\",\"memory\":\"2TiB\","
+				     "\"page_size\":\"8KiB\"}", &e), 0);
+	assert_int_equal(ph.nr_pages, 268435456);
+	assert_int_equal(ph.zones[MM_ZONE_DMA].present, 2048);
+	assert_int_equal(ph.zones[MM_ZONE_DMA32].present, 522240);
+	assert_int_equal(ph.zones[MM_ZONE_NORMAL].present, 267911168);
+	mm_phys_fini(&ph);
+}
+
+/* alpha and flat at 2 TiB, and the first size above each limit refused in one line. */
+static void test_big_limits(void **state)
+{
+	struct mm_phys ph;
+	struct mm_err e = { "" };
+	/* alpha, 8 KiB pages: 2^28 pages, all ZONE_DMA; image 512 pages, mem_map
+	 * 56 x 2^28 / 8192 = 1835008 pages right after it; lowmem 2^28 x 8 kB = 2^31 kB
+	 * -> 65536 kB again, 65536 >> 3 = 8192 pages, all of them the DMA zone's */
+	assert_int_equal(layout(&ph, "{\"arch\":\"alpha\",\"memory\":\"2TiB\"}", &e), 0);
+	assert_int_equal(ph.nr_pages, 268435456);
+	assert_int_equal(ph.zones[MM_ZONE_DMA].present, 268435456);
+	assert_int_equal(ph.zones[MM_ZONE_DMA].reserved, 512 + 1835008);
+	assert_int_equal(ph.min_free_kbytes, 65536);
+	assert_int_equal(ph.zones[MM_ZONE_DMA].pages_min, 8192);
+	assert_int_equal(ph.zones[MM_ZONE_DMA].pages_low, 10240);
+	assert_int_equal(ph.zones[MM_ZONE_DMA].pages_high, 12288);
+	mm_phys_fini(&ph);
+	/* flat: one Normal zone of 2^29 pages, 16384 / 20480 / 24576 */
+	assert_int_equal(layout(&ph, "{\"arch\":\"flat\",\"memory\":\"2TiB\"}", &e), 0);
+	assert_int_equal(ph.zones[MM_ZONE_NORMAL].present, 536870912);
+	assert_int_equal(ph.zones[MM_ZONE_NORMAL].pages_min, 16384);
+	assert_int_equal(ph.zones[MM_ZONE_NORMAL].pages_low, 20480);
+	assert_int_equal(ph.zones[MM_ZONE_NORMAL].pages_high, 24576);
+	mm_phys_fini(&ph);
+	/* i386 keeps PAE's 64 GiB */
+	assert_int_equal(layout(&ph, "{\"arch\":\"i386\",\"memory\":\"64GiB\"}", &e), 0);
+	assert_int_equal(ph.zones[MM_ZONE_HIGHMEM].present, 16777216 - 229376);
+	mm_phys_fini(&ph);
+
+	/* one page more: the scenario loader's range, one line */
+	assert_int_equal(layout(&ph, "{\"arch\":\"x86_64\",\"memory\":2199023259648}", &e), -1);
+	assert_string_equal(e.msg, "t.json: machine.memory: expected a value in [1MiB, 2TiB]");
+	assert_int_equal(layout(&ph, "{\"arch\":\"i386\",\"memory\":68719480832}", &e), -1);
+	assert_string_equal(e.msg, "machine.memory: expected at most 64GiB on i386 (PAE)");
+	/* and mm_phys_init's own check, for callers that fill the configuration */
+	struct mm_phys_cfg cfg;
+	assert_int_equal(mm_params_load(mm_phys_params, &cfg, NULL, NULL, "machine", NULL, &e), 0);
+	cfg.arch = MM_ARCH_ALPHA;
+	cfg.memory = MM_MAX_MEMORY + 8192;   /* the next 8 KiB page */
+	assert_int_equal(mm_phys_init(&ph, &cfg, &e), -1);
+	assert_string_equal(e.msg, "machine.memory: expected at most 2TiB");
+	assert_null(strchr(e.msg, '\n'));
+	mm_phys_fini(&ph);
+}
+
+/* Reservations that cross a zone boundary, counted by zone without the page array
+ * (mm_phys_layout) and flagged on the pages (mm_phys_init): mm_check agrees. */
+static void test_reserved_across_zones(void **state)
+{
+	struct mm_phys ph;
+	struct mm_err e = { "" };
+	/* 20 MiB image = 5120 pages: all 4096 of DMA and 1024 of DMA32; mem_map
+	 * 56 x 16384 / 4096 = 224 pages right after it (the goal, 16 MiB, is inside
+	 * the image) */
+	assert_int_equal(make(&ph, "{\"arch\":\"x86_64\",\"memory\":\"64MiB\","
+				   "\"kernel_reserved\":\"20MiB\"}", &e), 0);
+	assert_int_equal(ph.zones[MM_ZONE_DMA].reserved, 4096);
+	assert_int_equal(ph.zones[MM_ZONE_DMA32].reserved, 1024 + 224);
+	assert_true(page_test(&ph.pages[5120 + 223], PG_reserved));
+	assert_false(page_test(&ph.pages[5120 + 224], PG_reserved));
+	assert_int_equal(mm_check(&ph, &e), 0);
+	mm_phys_fini(&ph);
+}
+
 static void test_watermark_ok(void **state)
 {
 	struct zone z;
@@ -296,6 +448,8 @@ int main(void)
 		cmocka_unit_test(test_i386_4g),      cmocka_unit_test(test_alpha_24),
 		cmocka_unit_test(test_mem_cut),      cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_watermark_ok), cmocka_unit_test(test_zoneinfo_json),
+		cmocka_unit_test(test_x86_64_2t),    cmocka_unit_test(test_big_limits),
+		cmocka_unit_test(test_reserved_across_zones),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -351,13 +351,12 @@ static json_t *vmstat_json(const struct mm_vmstat *vs)
 	return o;
 }
 
-json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
+int sim_start(struct sim_state *st, json_t *spec, const char *file, struct mm_err *e)
 {
-	struct sim_state st;
-	struct sim *s = &st.s;
+	struct sim *s = &st->s;
 	char plat[512];
 
-	if (sim_prepare(&st, spec, file, e))
+	if (sim_prepare(st, spec, file, e))
 		goto fail;
 	if (sim_write_platform(s->machine, plat, sizeof plat)) {
 		mm_errf(e, file, NULL, "cannot write the SimGrid platform to a temporary file");
@@ -383,6 +382,15 @@ json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
 	}
 	if (s->wl->start(s, e))
 		goto fail;
+	return 0;
+fail:
+	sim_release(st);
+	return -1;
+}
+
+json_t *sim_complete(struct sim_state *st)
+{
+	struct sim *s = &st->s;
 	if (s->engine.max_time > 0)
 		simgrid_run_until(s->engine.max_time);
 	else
@@ -401,6 +409,15 @@ json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
 	json_object_set_new(res, "series", s->series ? json_incref(s->series) : json_object());
 	json_object_set_new(res, "sim_time", json_real(s->sim_time));
 	json_object_set_new(res, "params", json_incref(s->effective));
+	return res;
+}
+
+json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
+{
+	struct sim_state st;
+	if (sim_start(&st, spec, file, e))
+		return NULL;
+	json_t *res = sim_complete(&st);
 	/* a run stopped at engine.max_time: end the actors left (see above) */
 	if (sg_actor_count() > 0) {
 		sg_actor_kill_all();
@@ -408,7 +425,4 @@ json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
 	}
 	sim_release(&st);
 	return res;
-fail:
-	sim_release(&st);
-	return NULL;
 }

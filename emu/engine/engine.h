@@ -61,6 +61,22 @@ void sim_release(struct sim_state *st);
  */
 json_t *sim_run(json_t *spec, const char *file, struct mm_err *e);
 
+/**
+ * sim_start() - the first half of sim_run(): load @spec into @st, load the SimGrid
+ * platform, create the disks and start the workload (which builds its kernel:
+ * zones, allocator, reclaim module, kswapd, and its actors).  Split from sim_run()
+ * for callers that time or measure the two halves (tests/bench_bigmem.c).
+ * Returns: 0, or -1 with @e set and @st released.
+ */
+int sim_start(struct sim_state *st, json_t *spec, const char *file, struct mm_err *e);
+
+/**
+ * sim_complete() - the second half of sim_run(): run the simulation started by
+ * sim_start() to its end and finish the workload; sim_release(@st) then frees it.
+ * Returns: a new JSON object with the run's results, as sim_run().
+ */
+json_t *sim_complete(struct sim_state *st);
+
 /** sim_simgrid_init() - start SimGrid silently (once per process). Returns: nothing. */
 void sim_simgrid_init(void);
 

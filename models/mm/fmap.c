@@ -62,6 +62,8 @@
 
 #define FPTE_DIRTY 0x40000000u
 #define FPTE_PFN_MASK 0x3fffffffu
+/* pfn + 1 of the largest machine's last page (4 KiB pages, zone.h) fits an entry */
+static_assert((MM_MAX_MEMORY >> 12) < FPTE_PFN_MASK, "page-table entries too small for 2 TiB");
 
 static inline uint32_t fpte_pfn(uint32_t e)
 {

@@ -138,6 +138,7 @@ struct mm_kernel {
 	/* anonymous memory, processes and swap (proc.h) */
 	struct mm_procs *proc;
 	uint64_t nr_mapped;                /* pages mapped by page tables (mapcount > 0) */
+	uint64_t nr_anon;                  /* anonymous pages mapped or in the swap cache */
 	/* out_of_memory()'s rate limit (page_alloc.c) */
 	double oom_first, oom_last, oom_lastkill;
 	unsigned oom_count;
@@ -259,16 +260,30 @@ void mm_sleep(struct mm_task *t, double sec, double *acct);
 
 /* ---- page-table helpers for proc.c and fmap.c ---- */
 
-/* A page-table entry now maps / no longer maps @p: mapcount and nr_mapped. */
+/* Does @p count in k->nr_anon: anonymous, and mapped or in the swap cache? */
+static inline bool mm_page_anon_counted(const struct page *p)
+{
+	return page_test(p, PG_anon) && (p->mapcount > 0 || page_test(p, PG_swapcache));
+}
+
+/* A page-table entry now maps / no longer maps @p: mapcount, nr_mapped and (the
+ * first or last mapping of an anonymous page outside the swap cache) nr_anon, as
+ * page_add_anon_rmap() / page_remove_rmap() keep NR_ANON_PAGES in later kernels. */
 static inline void mm_page_map(struct mm_kernel *k, struct page *p)
 {
-	if (p->mapcount++ == 0)
+	if (p->mapcount++ == 0) {
 		k->nr_mapped++;
+		if (page_test(p, PG_anon) && !page_test(p, PG_swapcache))
+			k->nr_anon++;
+	}
 }
 static inline void mm_page_unmap(struct mm_kernel *k, struct page *p)
 {
-	if (--p->mapcount == 0)
+	if (--p->mapcount == 0) {
 		k->nr_mapped--;
+		if (page_test(p, PG_anon) && !page_test(p, PG_swapcache))
+			k->nr_anon--;
+	}
 }
 
 /* The trap and page-table walk of a page fault: entry (costs.syscall), two

@@ -40,6 +40,8 @@
 #define PTE_SWAP 0x80000000u
 #define PTE_RO 0x40000000u
 #define PTE_PFN_MASK 0x3fffffffu
+/* pfn + 1 of the largest machine's last page (4 KiB pages, zone.h) fits an entry */
+static_assert((MM_MAX_MEMORY >> 12) < PTE_PFN_MASK, "page-table entries too small for 2 TiB");
 
 struct mm_family {
 	uint32_t id;
@@ -87,13 +89,14 @@ int mm_proc_init(struct mm_kernel *k, const struct mm_swap_cfg *c, struct mm_err
 		sw->nr_free = sw->nslots;
 		sw->map = calloc(n, sizeof *sw->map);
 		sw->cache = malloc(n * sizeof *sw->cache);
-		sw->slot_of = malloc((size_t)k->phys.nr_pages * sizeof *sw->slot_of);
+		/* page->private of every page: read only while the page has PG_swapcache,
+		 * so it is left zeroed and the host backs it only where swap-cache pages
+		 * appear (no 4 bytes per simulated page at start-up) */
+		sw->slot_of = calloc(k->phys.nr_pages, sizeof *sw->slot_of);
 		if (!sw->map || !sw->cache || !sw->slot_of)
 			return mm_errf(e, NULL, NULL, "out of memory for the swap map");
 		for (uint64_t i = 0; i < n; i++)
 			sw->cache[i] = PFN_NONE;
-		for (uint32_t i = 0; i < k->phys.nr_pages; i++)
-			sw->slot_of[i] = UINT32_MAX;
 	}
 	return 0;
 }
@@ -247,8 +250,9 @@ void mm_swapcache_remove(struct mm_kernel *k, uint32_t pfn)
 	struct page *p = &k->phys.pages[pfn];
 	if (!page_test_clear(p, PG_swapcache))
 		return;
+	if (page_test(p, PG_anon) && p->mapcount == 0)
+		k->nr_anon--;
 	uint32_t slot = sw->slot_of[pfn];
-	sw->slot_of[pfn] = UINT32_MAX;
 	sw->cache[slot] = PFN_NONE;
 	if (sw->map[slot] && --sw->map[slot] == 0)
 		sw->nr_free++;
@@ -272,6 +276,8 @@ static void swapcache_add(struct mm_kernel *k, uint32_t pfn, uint32_t slot)
 {
 	struct mm_swap *sw = &P(k)->swap;
 	struct page *p = &k->phys.pages[pfn];
+	if (page_test(p, PG_anon) && p->mapcount == 0)
+		k->nr_anon++;
 	page_set(p, PG_swapcache);
 	sw->slot_of[pfn] = slot;
 	sw->cache[slot] = pfn;
@@ -663,13 +669,9 @@ void mm_proc_metrics(struct mm_kernel *k, struct sim *s)
 	sim_metric(s, "swap_ins", (double)pr->swap_ins);
 	sim_metric(s, "swap_full", (double)pr->swap_full);
 	sim_metric(s, "swap_used_pages", (double)(pr->swap.nslots - pr->swap.nr_free));
-	uint64_t anon = 0;
-	for (uint32_t pfn = 0; pfn < k->phys.nr_pages; pfn++) {
-		/* mapped or in the swap cache (not pages a pagevec still holds) */
-		const struct page *p = &k->phys.pages[pfn];
-		anon += page_test(p, PG_anon) && (p->mapcount > 0 || page_test(p, PG_swapcache));
-	}
-	sim_metric(s, "anon_pages", (double)anon);
+	/* mapped or in the swap cache (not pages a pagevec still holds): kept as the
+	 * pages change (mm_page_map, swapcache_add, ...), no walk of the page array */
+	sim_metric(s, "anon_pages", (double)k->nr_anon);
 }
 
 int mm_proc_check(struct mm_kernel *k, struct mm_err *e)
@@ -723,10 +725,12 @@ int mm_proc_check(struct mm_kernel *k, struct mm_err *e)
 		}
 	}
 	mm_fmap_count_maps(k, maps);   /* file mappings map pages too (fmap.c) */
+	uint64_t anon = 0;
 	for (uint32_t pfn = 0; pfn < npages && !rc; pfn++) {
 		const struct page *p = &k->phys.pages[pfn];
 		if (maps[pfn])
 			mapped++;
+		anon += mm_page_anon_counted(p);
 		if (p->mapcount != maps[pfn])
 			rc = mm_errf(e, NULL, NULL, "pfn %u: mapcount %d, %d entries map it", pfn,
 				     p->mapcount, maps[pfn]);
@@ -741,6 +745,10 @@ int mm_proc_check(struct mm_kernel *k, struct mm_err *e)
 	if (!rc && mapped != k->nr_mapped)
 		rc = mm_errf(e, NULL, NULL, "nr_mapped %llu, %llu pages mapped",
 			     (unsigned long long)k->nr_mapped, (unsigned long long)mapped);
+	if (!rc && anon != k->nr_anon)
+		rc = mm_errf(e, NULL, NULL,
+			     "nr_anon %llu, %llu anonymous pages mapped or in the swap cache",
+			     (unsigned long long)k->nr_anon, (unsigned long long)anon);
 	uint32_t nfree = 0;
 	for (uint32_t s = 0; s < pr->swap.nslots && !rc; s++) {
 		if (pr->swap.map[s] != uses[s])

@@ -49,7 +49,7 @@ struct mm_swap {
 	uint32_t next;             /* where the next slot search starts */
 	uint16_t *map;             /* swap_map[slot]: page tables + swap cache using it */
 	uint32_t *cache;           /* slot -> pfn in the swap cache, or PFN_NONE */
-	uint32_t *slot_of;         /* pfn -> slot of a PG_swapcache page (page->private) */
+	uint32_t *slot_of;         /* pfn -> slot, set only while PG_swapcache (page->private) */
 };
 
 /* Everything proc.c keeps per kernel (k->proc). */

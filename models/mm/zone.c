@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/core/hostmem.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)
@@ -36,12 +37,13 @@ const struct mm_param mm_phys_params[] = {
 		      "zone layout: i386 DMA<16MiB, Normal<896MiB, HighMem; x86_64 DMA<16MiB, "
 		      "DMA32<4GiB, Normal; alpha one DMA zone (2.4.17 asm-alpha/dma.h); "
 		      "flat one Normal zone, no reservations by default (tests, teaching)"),
-	MM_PARAM(struct mm_phys_cfg, memory, "memory", MM_P_SIZE, 1.0 * MiB, 64.0 * GiB, "\"1GiB\"",
-		 "usable memory (mem=): memory above this is ignored"),
+	MM_PARAM(struct mm_phys_cfg, memory, "memory", MM_P_SIZE, 1.0 * MiB, (double)MM_MAX_MEMORY,
+		 "\"1GiB\"",
+		 "usable memory (mem=): memory above this is ignored; at most 64GiB on i386 (PAE)"),
 	MM_PARAM(struct mm_phys_cfg, page_size, "page_size", MM_P_SIZE, 0, 65536, "0",
 		 "page size; 0 = arch default (4KiB; 8KiB on alpha)"),
-	MM_PARAM(struct mm_phys_cfg, kernel_reserved, "kernel_reserved", MM_P_SIZE, 0, 64.0 * GiB,
-		 "\"4MiB\"",
+	MM_PARAM(struct mm_phys_cfg, kernel_reserved, "kernel_reserved", MM_P_SIZE, 0,
+		 (double)MM_MAX_MEMORY, "\"4MiB\"",
 		 "reserved from physical 0: BIOS area, kernel image, bootmem (calibration: 4MiB "
 		 "+ mem_map gives LowTotal 860MB on 4GB i386 [H5])"),
 	MM_PARAM(struct mm_phys_cfg, struct_page_bytes, "struct_page_bytes", MM_P_INT, -1, 256, "-1",
@@ -59,7 +61,8 @@ const struct mm_param mm_phys_params[] = {
 		 1e9, "[256, 256, 32, 32]",
 		 "vm.lowmem_reserve_ratio for DMA, DMA32, Normal, HighMem (2.6.15 {256,256,32}; "
 		 "32 for HighMem from the ZONE_EASYRCLM patch [A3])"),
-	MM_PARAM(struct mm_phys_cfg, kernelcore, "kernelcore", MM_P_SIZE, 0, 64.0 * GiB, "0",
+	MM_PARAM(struct mm_phys_cfg, kernelcore, "kernelcore", MM_P_SIZE, 0, (double)MM_MAX_MEMORY,
+		 "0",
 		 "kernelcore= of the zone-based series [A3]: memory above it forms ZONE_EASYRCLM; "
 		 "0 = no EasyRclm zone"),
 	MM_PARAM_END
@@ -231,19 +234,44 @@ static void arch_zone_ends(int arch, uint64_t ends[MM_NR_ZONES])
 	ends[MM_ZONE_EASYRCLM] = UINT64_MAX;
 }
 
-static void reserve_range(struct mm_phys *phys, uint32_t from, uint32_t n)
+int mm_phys_check_memory(const struct mm_phys_cfg *cfg, const char *file, const char *path,
+			 struct mm_err *e)
 {
-	for (uint32_t pfn = from; pfn < from + n && pfn < phys->nr_pages; pfn++) {
-		struct page *p = &phys->pages[pfn];
-		if (page_test(p, PG_reserved))
-			continue;
-		page_set(p, PG_reserved);
-		p->count = 1;
-		phys->zones[p->zone].reserved++;
+	if (cfg->arch == MM_ARCH_I386 && cfg->memory > MM_MAX_MEMORY_I386)
+		return mm_errf(e, file, path, "expected at most 64GiB on i386 (PAE)");
+	if (cfg->memory > MM_MAX_MEMORY)
+		return mm_errf(e, file, path, "expected at most 2TiB");
+	return 0;
+}
+
+/* Count the pages of [@from, @from + @n) in the zones they fall in (reserved). */
+static void count_reserved(struct mm_phys *phys, uint64_t from, uint64_t n)
+{
+	for (int j = 0; j < MM_NR_ZONES; j++) {
+		struct zone *z = &phys->zones[j];
+		uint64_t lo = from > z->start_pfn ? from : z->start_pfn;
+		uint64_t hi = from + n < (uint64_t)z->start_pfn + z->spanned
+				      ? from + n : (uint64_t)z->start_pfn + z->spanned;
+		if (hi > lo)
+			z->reserved += (uint32_t)(hi - lo);
 	}
 }
 
-int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_err *e)
+/* The reserved ranges: the kernel image and bootmem from pfn 0, mem_map at the
+ * bootmem goal.  Returns: the first pfn of mem_map (phys->reserved_memmap pages). */
+static uint32_t memmap_start(const struct mm_phys *phys)
+{
+	const struct mm_phys_cfg *cfg = &phys->cfg;
+	uint64_t goal = (cfg->arch == MM_ARCH_I386 || cfg->arch == MM_ARCH_X86_64)
+				? (16 * MiB) >> phys->page_shift : 0;
+	if (goal < phys->reserved_image)
+		goal = phys->reserved_image;
+	if (goal + phys->reserved_memmap > phys->nr_pages)
+		goal = phys->reserved_image;
+	return (uint32_t)goal;
+}
+
+int mm_phys_layout(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_err *e)
 {
 	memset(phys, 0, sizeof *phys);
 	phys->cfg = *cfg;
@@ -262,10 +290,8 @@ int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_
 	if (cfg->lowmem_reserve_ratio.n != MM_NR_ZONES - 1)
 		return mm_errf(e, NULL, "machine.lowmem_reserve_ratio",
 			       "expected %d integers (DMA, DMA32, Normal, HighMem)", MM_NR_ZONES - 1);
-	if (cfg->arch == MM_ARCH_I386 && cfg->memory > 64 * GiB)
-		return mm_errf(e, NULL, "machine.memory", "expected at most 64GiB on i386 (PAE)");
-	if (cfg->memory > 64 * GiB)
-		return mm_errf(e, NULL, "machine.memory", "expected at most 64GiB");
+	if (mm_phys_check_memory(cfg, NULL, "machine.memory", e))
+		return -1;
 
 	phys->page_size = (uint32_t)ps;
 	phys->page_shift = (unsigned)__builtin_ctzll(ps);
@@ -310,21 +336,6 @@ int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_
 		z->present = z->spanned;
 		z->prev_priority = z->temp_priority = MM_DEF_PRIORITY;
 		start = end;
-	}
-
-	phys->pages = calloc(nr, sizeof *phys->pages);
-	if (!phys->pages)
-		return mm_errf(e, NULL, "machine.memory", "out of host memory for %llu pages",
-			       (unsigned long long)nr);
-	for (int j = 0; j < MM_NR_ZONES; j++) {
-		struct zone *z = &phys->zones[j];
-		for (uint32_t pfn = z->start_pfn; pfn < z->start_pfn + z->spanned; pfn++) {
-			struct page *p = &phys->pages[pfn];
-			p->zone = (uint8_t)j;
-			p->lru_prev = p->lru_next = PFN_NONE;
-			if (z->highmem && cfg->arch == MM_ARCH_I386)
-				page_set(p, PG_highmem);
-		}
 		if (!z->present)
 			continue;
 		z->pageset = calloc(phys->ncpus, sizeof *z->pageset);
@@ -355,14 +366,8 @@ int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_
 	}
 	phys->reserved_image = (uint32_t)img;
 	phys->reserved_memmap = (uint32_t)mm;
-	reserve_range(phys, 0, (uint32_t)img);
-	uint64_t goal = (cfg->arch == MM_ARCH_I386 || cfg->arch == MM_ARCH_X86_64)
-				? (16 * MiB) >> phys->page_shift : 0;
-	if (goal < img)
-		goal = img;
-	if (goal + mm > nr)
-		goal = img;
-	reserve_range(phys, (uint32_t)goal, (uint32_t)mm);
+	count_reserved(phys, 0, img);
+	count_reserved(phys, memmap_start(phys), mm);
 
 	/* ---- watermarks, pcp, zonelists ---- */
 	mm_phys_setup_watermarks(phys);
@@ -376,6 +381,42 @@ int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_
 				phys->zonelists[c][k++] = &phys->zones[j];
 		phys->zonelists[c][k] = NULL;
 	}
+	return 0;
+}
+
+/* PG_reserved with a reference on [@from, @from + @n) (counted by count_reserved). */
+static void mark_reserved(struct mm_phys *phys, uint32_t from, uint32_t n)
+{
+	for (uint32_t pfn = from; pfn < from + n; pfn++) {
+		struct page *p = &phys->pages[pfn];
+		page_set(p, PG_reserved);
+		p->count = 1;
+	}
+}
+
+int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_err *e)
+{
+	if (mm_phys_layout(phys, cfg, e))
+		return -1;
+	/* mem_map: zeroed, and on the host's huge pages where it has them (hostmem.c) */
+	phys->pages = mm_calloc_huge(phys->nr_pages, sizeof *phys->pages);
+	if (!phys->pages) {
+		mm_phys_fini(phys);
+		return mm_errf(e, NULL, "machine.memory", "out of host memory for %u pages",
+			       phys->nr_pages);
+	}
+	for (int j = 0; j < MM_NR_ZONES; j++) {
+		struct zone *z = &phys->zones[j];
+		for (uint32_t pfn = z->start_pfn; pfn < z->start_pfn + z->spanned; pfn++) {
+			struct page *p = &phys->pages[pfn];
+			p->zone = (uint8_t)j;
+			p->lru_prev = p->lru_next = PFN_NONE;
+			if (z->highmem && cfg->arch == MM_ARCH_I386)
+				page_set(p, PG_highmem);
+		}
+	}
+	mark_reserved(phys, 0, phys->reserved_image);
+	mark_reserved(phys, memmap_start(phys), phys->reserved_memmap);
 	return 0;
 }
 

@@ -36,6 +36,17 @@
 #define MM_DEF_PRIORITY 12      /* DEF_PRIORITY [K2614] */
 #define MM_SWAP_CLUSTER_MAX 32  /* SWAP_CLUSTER_MAX [K2614] */
 
+/*
+ * Largest machine.memory.  64-bit machines (x86_64, alpha, flat): 2 TiB, which is
+ * 2^29 pages of 4 KiB (2^28 of 8 KiB).  The bound is the model's, not a kernel's: a
+ * pfn is 32 bits (PFN_NONE = UINT32_MAX) and the page-table entries of proc.c and
+ * fmap.c keep pfn + 1 in 30 bits (both static_assert it), and the host needs 32 bytes
+ * per page (struct page), 16 GiB at 2 TiB.  i386 stops at 64 GiB: PAE's 36-bit
+ * physical addresses [KM 0.1].
+ */
+#define MM_MAX_MEMORY (2048ull << 30)
+#define MM_MAX_MEMORY_I386 (64ull << 30)
+
 enum mm_arch { MM_ARCH_I386, MM_ARCH_X86_64, MM_ARCH_ALPHA, MM_ARCH_FLAT, MM_NR_ARCH };
 
 /* Zone indexes, as in 2.6.15 (+ ZONE_EASYRCLM of the zone-based series [A3]). */
@@ -136,7 +147,28 @@ struct mm_phys {
 };
 
 /**
- * mm_phys_init() - build the page array and zones from @cfg.
+ * mm_phys_check_memory() - the architecture's limit on @cfg->memory (2 TiB, 64 GiB
+ * on i386), checked by mm_phys_layout() and when a scenario's machine is loaded.
+ * @path: the JSON path named in the error ("machine.memory")
+ * Returns: 0, or -1 with @e set to "FILE: PATH: expected at most ...".
+ */
+int mm_phys_check_memory(const struct mm_phys_cfg *cfg, const char *file, const char *path,
+			 struct mm_err *e);
+
+/**
+ * mm_phys_layout() - the boot-time arithmetic of mm_phys_init() without the page
+ * array: zone boundaries, reserved page counts, min_free_kbytes, watermarks,
+ * lowmem_reserve, per-CPU list sizes and zonelists.  O(zones), so a 2 TiB machine is
+ * laid out without 16 GiB of struct pages; phys->pages stays NULL.
+ * @phys: zeroed or uninitialised storage; filled in (free with mm_phys_fini())
+ * @cfg: machine description (normally filled by mm_params_load(mm_phys_params, ...))
+ * @e: error out
+ * Returns: 0, or -1 with @e naming the offending parameter (machine.memory, ...).
+ */
+int mm_phys_layout(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_err *e);
+
+/**
+ * mm_phys_init() - mm_phys_layout(), then the page array.
  * @phys: zeroed or uninitialised storage; filled in
  * @cfg: machine description (normally filled by mm_params_load(mm_phys_params, ...))
  * @e: error out

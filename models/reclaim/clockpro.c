@@ -49,13 +49,23 @@
  *  - nr_cold_target: starts at and is floored at floor x pages_high
  *    (cold_target_floor: 1 in 2005-12, 2 in 2006-07), ceiling nr_resident;
  *    fixed_cold_target holds it constant.
- *  - Non-resident table (1/9): roundup_pow2(nr_pages / 64) buckets (4096 for
- *    1 GiB) of 61 slots (a 256-byte bucket minus lock, hands and cycle), each a
- *    FIFO of 24-bit cookies; rotated lazily: a bucket whose cycle lags the global
- *    counter (rounded down to a multiple of the bucket count) drops one oldest
- *    entry per bucket-count step when it is next touched.  The estimate of
- *    remembered entries is count - (cycle - delay).  4 bytes per slot plus 6 per
- *    bucket of host memory, allocated once in kinit().
+ *  - Non-resident table (1/9): sized from the number of pages as the series
+ *    sizes it, roundup_pow2(nr_pages / 64) buckets (4096 for 1 GiB, 2^22 for
+ *    1 TiB) of 61 slots (a 256-byte struct nr_bucket minus lock, hands and
+ *    cycle), each bucket a FIFO of 24-bit cookies; rotated lazily: a bucket
+ *    whose cycle lags the global counter (rounded down to a multiple of the
+ *    bucket count) drops one oldest entry per bucket-count step when it is next
+ *    touched.  The estimate of remembered entries is count - (cycle - delay).
+ *    Host layout: the series' bucket is one struct; here its cycle and hands
+ *    are an 8-byte header in an array of their own and its slots a 244-byte
+ *    block in another, so that a lookup in an empty bucket (every lookup until
+ *    pages have been evicted) reads a header and not the slots.  Both arrays
+ *    are allocated zeroed once in kinit() and backed by the host only where
+ *    they are used (the headers on huge host pages): one 256-byte bucket per
+ *    lookup made a short run on a 1 TiB machine fault in a host page of the
+ *    1 GiB table per page-cache insertion.  Host memory: 252 bytes per 64
+ *    pages, 3.9 bytes per simulated page, of which the run touches the headers
+ *    (0.125 bytes per page) and the slots of the buckets it remembers in.
  *
  * Everything lives in the instance (r->priv) and the zones: no global mutable
  * state; no allocation after kinit().  Costs follow kernel-mechanisms.md 1.6.
@@ -63,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/core/hostmem.h"
 #include "emu/core/sim.h"
 #include "models/mm/vmscan.h"
 #include "models/reclaim/reclaim.h"
@@ -74,7 +85,7 @@ enum { HHL_AS_WRITTEN, HHL_HALF_REVOLUTION };
 #define NR_SLOTS 61           /* (256 - 4 lock - 4 hands - 4 cycle) / 4 [1/9] */
 #define NR_BUCKET_PAGES 64    /* sizeof(struct nr_bucket) / sizeof(u32) */
 #define NR_COOKIE_BITS 24     /* 32 - 2 listid bits - 6 index bits */
-#define NR_MAX_SHIFT 24
+#define NR_MAX_SHIFT 24       /* above 2^23 buckets, the 2 TiB of MM_MAX_MEMORY */
 
 struct clockpro_cfg {
 	int64_t cold_target_floor;   /* x pages_high; 0 = series default */
@@ -118,12 +129,17 @@ struct cp_zone {
 	uint64_t floor_mult;
 };
 
+/* The cycle and hands of a non-resident bucket (its slots are in struct clockpro). */
+struct nr_head {
+	uint32_t cycle;              /* bucket->cycle */
+	uint8_t head;                /* oldest entry */
+	uint8_t n;                   /* entries (list NR_b1) */
+};
+
 /* The non-resident table and run statistics (r->priv). */
 struct clockpro {
+	struct nr_head *bucket;      /* [nbuckets] */
 	uint32_t *slot;              /* [nbuckets * NR_SLOTS] cookies, FIFO per bucket */
-	uint8_t *head;               /* [nbuckets] oldest entry */
-	uint8_t *n;                  /* [nbuckets] entries (list NR_b1) */
-	uint32_t *bcycle;            /* [nbuckets] bucket->cycle */
 	uint32_t nbuckets;           /* 1 << shift */
 	unsigned shift;
 	uint32_t cycle;              /* nonres_cycle (summed over CPUs) */
@@ -191,11 +207,12 @@ static int nonres_init(struct clockpro *cp, uint32_t nr_pages, struct mm_err *e)
 		shift++;                 /* alloc_large_system_hash rounds up */
 	cp->shift = shift;
 	cp->nbuckets = 1u << shift;
+	/* zeroed (calloc), not written: the host backs the tables where they are used.
+	 * Every lookup reads a header at random: on huge host pages (32 MiB, 16 of
+	 * them, at 1 TiB) that is not a host page fault per lookup */
+	cp->bucket = mm_calloc_huge(cp->nbuckets, sizeof *cp->bucket);
 	cp->slot = calloc((size_t)cp->nbuckets * NR_SLOTS, sizeof *cp->slot);
-	cp->head = calloc(cp->nbuckets, 1);
-	cp->n = calloc(cp->nbuckets, 1);
-	cp->bcycle = calloc(cp->nbuckets, sizeof *cp->bcycle);
-	if (!cp->slot || !cp->head || !cp->n || !cp->bcycle)
+	if (!cp->bucket || !cp->slot)
 		return mm_errf(e, NULL, NULL, "clockpro: out of memory for %u non-resident buckets",
 			       cp->nbuckets);
 	return 0;
@@ -203,38 +220,35 @@ static int nonres_init(struct clockpro *cp, uint32_t nr_pages, struct mm_err *e)
 
 static void nonres_fini(struct clockpro *cp)
 {
+	free(cp->bucket);
 	free(cp->slot);
-	free(cp->head);
-	free(cp->n);
-	free(cp->bcycle);
+	cp->bucket = NULL;
 	cp->slot = NULL;
-	cp->head = cp->n = NULL;
-	cp->bcycle = NULL;
 }
 
-/* Drop the oldest entry of bucket @b. */
-static inline void bucket_pop(struct clockpro *cp, uint32_t b)
+/* Drop the oldest entry of bucket @bk. */
+static inline void bucket_pop(struct clockpro *cp, struct nr_head *bk)
 {
-	if (cp->n[b] == 0)
+	if (bk->n == 0)
 		return;
-	cp->head[b] = (uint8_t)((cp->head[b] + 1) % NR_SLOTS);
-	cp->n[b]--;
+	bk->head = (uint8_t)((bk->head + 1) % NR_SLOTS);
+	bk->n--;
 	cp->count--;
 }
 
-/* __nonresident_rotate(): catch bucket @b up with the global cycle counter. */
-static void nonres_rotate(struct clockpro *cp, uint32_t b)
+/* __nonresident_rotate(): catch bucket @bk up with the global cycle counter. */
+static void nonres_rotate(struct clockpro *cp, struct nr_head *bk)
 {
 	uint32_t target = cp->cycle & ~(cp->nbuckets - 1);
-	uint32_t steps = (target - cp->bcycle[b]) >> cp->shift;   /* u32 wrap as the kernel */
+	uint32_t steps = (target - bk->cycle) >> cp->shift;   /* u32 wrap as the kernel */
 	if (steps == 0)
 		return;
 	cp->delay += steps;
-	uint32_t drop = steps < cp->n[b] ? steps : cp->n[b];
+	uint32_t drop = steps < bk->n ? steps : bk->n;
 	cp->expired += drop;
 	for (uint32_t i = 0; i < drop; i++)
-		bucket_pop(cp, b);
-	cp->bcycle[b] = target;
+		bucket_pop(cp, bk);
+	bk->cycle = target;
 }
 
 /* __sum_cpu_var() of the per-CPU counters: one line per CPU, remote ones miss. */
@@ -248,14 +262,15 @@ static bool nonres_get(struct clockpro *cp, struct mm_kernel *k, struct mm_task 
 		       uint32_t mapping, uint32_t index)
 {
 	uint32_t b = nr_bucket_of(cp, mapping, index);
+	struct nr_head *bk = &cp->bucket[b];
 	uint32_t want = nr_cookie(mapping, index);
 	/* hash + the bucket's line(s) from memory + spin_lock_irqsave + cycle sum */
 	charge(t, k->costs->pc_lookup + miss(k) + k->costs->atomic);
 	charge_sum_cpu(k, t);
 	cp->lookups++;
-	nonres_rotate(cp, b);
+	nonres_rotate(cp, bk);
 	uint32_t *s = &cp->slot[(size_t)b * NR_SLOTS];
-	unsigned n = cp->n[b], h = cp->head[b];
+	unsigned n = bk->n, h = bk->head;
 	charge(t, (double)n);   /* one compare per entry */
 	for (unsigned i = 0; i < n; i++) {
 		unsigned pos = (h + i) % NR_SLOTS;
@@ -264,8 +279,8 @@ static bool nonres_get(struct clockpro *cp, struct mm_kernel *k, struct mm_task 
 		/* unlink: close the gap towards the head (the kernel swaps list links) */
 		for (unsigned j = i; j > 0; j--)
 			s[(h + j) % NR_SLOTS] = s[(h + j - 1) % NR_SLOTS];
-		cp->head[b] = (uint8_t)((h + 1) % NR_SLOTS);
-		cp->n[b]--;
+		bk->head = (uint8_t)((h + 1) % NR_SLOTS);
+		bk->n--;
 		cp->count--;
 		cp->hits++;
 		return true;
@@ -279,19 +294,19 @@ static bool nonres_put(struct clockpro *cp, struct mm_kernel *k, struct mm_task 
 		       uint32_t mapping, uint32_t index)
 {
 	uint32_t b = nr_bucket_of(cp, mapping, index);
+	struct nr_head *bk = &cp->bucket[b];
 	/* hash + bucket miss + spin_lock_irqsave + xchg, + the cycle sum */
 	charge(t, k->costs->pc_lookup + miss(k) + 2 * k->costs->atomic);
 	charge_sum_cpu(k, t);
-	nonres_rotate(cp, b);
+	nonres_rotate(cp, bk);
 	bool over = false;
-	if (cp->n[b] == NR_SLOTS) {
-		bucket_pop(cp, b);
+	if (bk->n == NR_SLOTS) {
+		bucket_pop(cp, bk);
 		over = true;
 		cp->overwritten++;
 	}
-	cp->slot[(size_t)b * NR_SLOTS + (cp->head[b] + cp->n[b]) % NR_SLOTS] =
-		nr_cookie(mapping, index);
-	cp->n[b]++;
+	cp->slot[(size_t)b * NR_SLOTS + (bk->head + bk->n) % NR_SLOTS] = nr_cookie(mapping, index);
+	bk->n++;
 	cp->count++;
 	cp->remembered++;
 	return over;
