@@ -12,6 +12,9 @@
 #include "emu/core/readfile.h"
 #include "emu/engine/engine.h"
 
+/* The most simulations (kernels x sweep points x runs) a scenario expands to. */
+#define MAX_SIMS 100000
+
 static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
 					"sweep", "runs", "seed", "engine", NULL };
 
@@ -186,8 +189,8 @@ static int check_sweep(json_t *sweep, json_t *root, const char *file, struct mm_
 		}
 		if (!json_is_array(v) || json_array_size(v) == 0)
 			return mm_errf(e, file, sub, "expected a non-empty array of values");
-		if (json_array_size(v) > 10000 || points > 100000 / (int)json_array_size(v))
-			return mm_errf(e, file, sub, "the sweep has too many points (limit 100000)");
+		if (json_array_size(v) > 10000 || points > MAX_SIMS / (int)json_array_size(v))
+			return mm_errf(e, file, sub, "the sweep has too many points (limit %d)", MAX_SIMS);
 		points *= (int)json_array_size(v);
 	}
 	return points;
@@ -517,11 +520,15 @@ static int expand(struct scenario *sc, json_t *set, struct mm_err *e)
 	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
 	free(canon);
 
-	sc->nsims = sc->nkernels * sc->npoints * (int)sc->runs;
-	if (sc->nsims > 100000) {
-		mm_errf(e, file, "runs", "too many simulations (%d; limit 100000)", sc->nsims);
+	/* in 64 bits: 43 kernels x 99983 points x 999 runs wrapped to 2435 in an int,
+	 * and expansion wrote past the 2435 simulations allocated */
+	int64_t nsims = (int64_t)sc->nkernels * sc->npoints * sc->runs;
+	if (nsims > MAX_SIMS) {
+		mm_errf(e, file, "runs", "too many simulations (%lld; limit %d)", (long long)nsims,
+			MAX_SIMS);
 		goto fail;
 	}
+	sc->nsims = (int)nsims;
 	sc->sims = calloc((size_t)sc->nsims, sizeof *sc->sims);
 	if (!sc->sims) {
 		mm_errf(e, file, NULL, "out of memory");
