@@ -171,6 +171,8 @@ static const struct bad_case bad_cases[] = {
 	{ "sweep-workload-type.json", "sweep.workload.type", "cannot be swept" },
 	{ "sweep-into-string.json", "sweep.kernels.lru.reclaim.new_page_referenced", "kernels.lru.reclaim is not an object" },
 	{ "sweep-kernel-no-param.json", "sweep.kernels.lru", "expected kernels.NAME.PARAM" },
+	/* kernels x points x runs past 2^31: the count wrapped and expansion overflowed the heap */
+	{ "runs-sims-overflow.json", "runs", "too many simulations (4294975104; limit 100000)" },
 	/* engine */
 	{ "engine-quantum-fast.json", "engine.quantum", "expected a time" },
 	{ "engine-quantum-2s.json", "engine.quantum", "expected a value in [0s, 1s]" },
@@ -418,6 +420,42 @@ static void shipped_scenarios_validate(void **state)
 	nshipped = 0;
 	assert_int_equal(nftw("scenarios", validate_one, 16, FTW_PHYS), 0);
 	assert_true(nshipped >= 1);
+}
+
+/* ---- scenario_parse(): the fuzz target's entry point ------------------------------ */
+
+static int nparsed;
+
+/* scenario_parse() of the bytes of @path gives what scenario_load() of @path gives. */
+static int parse_matches_load(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	size_t l = strlen(path);
+	if (flag != FTW_F || l < 6 || strcmp(path + l - 5, ".json") != 0)
+		return 0;
+	char *text = slurp(path);
+	struct scenario a, b;
+	struct mm_err ea = { { 0 } }, eb = { { 0 } };
+	int ra = scenario_load(&a, path, &ea);
+	int rb = scenario_parse(&b, text, (size_t)sb->st_size, path, &eb);
+	if (ra != rb || strcmp(ea.msg, eb.msg) != 0 || strcmp(a.hash, b.hash) != 0 ||
+	    strcmp(a.inputs, b.inputs) != 0 || a.nsims != b.nsims) {
+		print_error("%s: load %d \"%s\" %s, parse %d \"%s\" %s\n", path, ra, ea.msg, a.hash,
+			    rb, eb.msg, b.hash);
+		fail();
+	}
+	scenario_free(&a);
+	scenario_free(&b);
+	free(text);
+	nparsed++;
+	return 0;
+}
+
+static void parse_is_load(void **state)
+{
+	nparsed = 0;
+	assert_int_equal(nftw("tests/bad", parse_matches_load, 16, FTW_PHYS), 0);
+	assert_int_equal(nftw("scenarios", parse_matches_load, 16, FTW_PHYS), 0);
+	assert_true(nparsed >= (int)NBAD);
 }
 
 /* ---- usage ----------------------------------------------------------------------- */
@@ -805,6 +843,7 @@ int main(void)
 		cmocka_unit_test(table_covers_every_bad_file),
 		cmocka_unit_test(first_error_wins),
 		cmocka_unit_test(shipped_scenarios_validate),
+		cmocka_unit_test(parse_is_load),
 		cmocka_unit_test(usage_no_args),
 		cmocka_unit_test(usage_unknown_command),
 		cmocka_unit_test(usage_version),

@@ -349,11 +349,13 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 		if (!le)
 			le = end;
 		const char *next = le < end ? le + 1 : end;
+		size_t nl = le < end;   /* the line count moves past a newline only: the
+					 * end of a file without one is on its last line */
 		while (ls < le && is_blank(*ls))
 			ls++;
 		if (ls == le || *ls == '#') {
 			p = next;
-			line++;
+			line += nl;
 			continue;
 		}
 		const char *fs, *fe;
@@ -371,13 +373,13 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 				}
 				col = c;
 				p = next;
-				line++;
+				line += nl;
 				continue;
 			}
 			/* explicit column: the first line is a header unless that field is a number */
 			if (csv_field(ls, le, col, &fs, &fe) < 0 || !all_digits(fs, fe)) {
 				p = next;
-				line++;
+				line += nl;
 				continue;
 			}
 		}
@@ -395,7 +397,7 @@ static int parse_csv(const char *buf, size_t len, const char *name, int obj_id_c
 			return oom(e, name);
 		n++;
 		p = next;
-		line++;
+		line += nl;
 	}
 	if (header)
 		return line_err(e, name, line, "expected a csv header line, got an empty file");

@@ -212,19 +212,25 @@ static size_t edit_distance(const char *a, size_t alen, const char *b)
 	return row[blen];
 }
 
-/* Nearest known name to @s if it is close enough to be a likely typo, else NULL. */
+/* Nearest known name to @s if it is close enough to be a likely typo, else NULL.
+ * A name whose length differs by more than the limit is farther than it (the
+ * distance is at least the difference), so its distance is not computed. */
 static const char *nearest(const char *s, size_t len)
 {
 	const char *best = NULL;
 	size_t bestd = (size_t)-1;
+	size_t limit = len / 3 > 2 ? len / 3 : 2;
+	size_t alen = len < WORKFILE_NAME_MAX * 2 ? len : WORKFILE_NAME_MAX * 2;
 	for (int i = 0; i < NKNOWN; i++) {
+		size_t blen = strlen(known[i].name);
+		if ((alen > blen ? alen - blen : blen - alen) > limit)
+			continue;
 		size_t d = edit_distance(s, len, known[i].name);
 		if (d < bestd) {
 			bestd = d;
 			best = known[i].name;
 		}
 	}
-	size_t limit = len / 3 > 2 ? len / 3 : 2;
 	return bestd <= limit ? best : NULL;
 }
 

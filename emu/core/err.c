@@ -16,9 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Longest quoted file name or JSON path in a message. */
-#define MM_ERR_PIECE 160
-
 /* The escape of byte @c into @buf (7 bytes).  @token: a quoted input token, where
  * '"' and '\\' are escaped too and every byte outside printable ASCII (UTF-8
  * included) becomes \\u00XX; otherwise (names and paths in a message) only control

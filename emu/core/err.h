@@ -15,6 +15,10 @@
 
 #define MM_ERR_MAX 512
 
+/* Longest file name or JSON path in a message: a longer one is cut in the middle
+ * (mm_err_clean() with this @max). */
+#define MM_ERR_PIECE 160
+
 struct mm_err {
 	char msg[MM_ERR_MAX];
 };

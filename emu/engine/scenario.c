@@ -13,6 +13,9 @@
 #include "emu/core/readfile.h"
 #include "emu/engine/engine.h"
 
+/* The most simulations (kernels x sweep points x runs) a scenario expands to. */
+#define MAX_SIMS 100000
+
 static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
 					"sweep", "runs", "seed", "engine", NULL };
 
@@ -82,19 +85,17 @@ static void merge(json_t *base, json_t *over)
 	}
 }
 
-static int load_json(const char *file, json_t **out, struct mm_err *e)
+/* jansson's verdict on a scenario's text as one of our errors: "line N" for a
+ * syntax error (a duplicate key included), "(top)" when it is not an object. */
+static int json_verdict(json_t *root, const json_error_t *je, const char *file, json_t **out,
+			struct mm_err *e)
 {
-	json_error_t je;
-	struct stat st;
-	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode))
-		return mm_errf(e, file, NULL, "expected a scenario file, got a directory");
-	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		if (je.line < 1)
-			return mm_errf(e, file, NULL, "%s", je.text);
+		if (je->line < 1)
+			return mm_errf(e, file, NULL, "%s", je->text);
 		char where[64];
-		snprintf(where, sizeof where, "line %d", je.line);
-		return mm_errf(e, file, where, "%s", je.text);
+		snprintf(where, sizeof where, "line %d", je->line);
+		return mm_errf(e, file, where, "%s", je->text);
 	}
 	if (!json_is_object(root)) {
 		json_decref(root);
@@ -102,6 +103,15 @@ static int load_json(const char *file, json_t **out, struct mm_err *e)
 	}
 	*out = root;
 	return 0;
+}
+
+static int load_json(const char *file, json_t **out, struct mm_err *e)
+{
+	json_error_t je;
+	struct stat st;
+	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode))
+		return mm_errf(e, file, NULL, "expected a scenario file, got a directory");
+	return json_verdict(json_load_file(file, JSON_REJECT_DUPLICATES, &je), &je, file, out, e);
 }
 
 /* For a sweep key "kernels.NAME.PARAM", find the kernel NAME (which may itself
@@ -150,8 +160,8 @@ static int check_sweep(json_t *sweep, json_t *root, const char *file, struct mm_
 		}
 		if (!json_is_array(v) || json_array_size(v) == 0)
 			return mm_errf(e, file, sub, "expected a non-empty array of values");
-		if (json_array_size(v) > 10000 || points > 100000 / (int)json_array_size(v))
-			return mm_errf(e, file, sub, "the sweep has too many points (limit 100000)");
+		if (json_array_size(v) > 10000 || points > MAX_SIMS / (int)json_array_size(v))
+			return mm_errf(e, file, sub, "the sweep has too many points (limit %d)", MAX_SIMS);
 		points *= (int)json_array_size(v);
 	}
 	return points;
@@ -356,15 +366,45 @@ int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
 	return scenario_load_set(sc, file, NULL, e);
 }
 
-int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct mm_err *e)
+static int expand(struct scenario *sc, json_t *set, struct mm_err *e);
+
+/* The start of every load: @sc empty, a new digest of input files, the name kept. */
+static int begin(struct scenario *sc, const char *file, struct mm_err *e)
 {
 	memset(sc, 0, sizeof *sc);
 	mm_inputs_reset();
 	sc->file = strdup(file);
-	if (!sc->file)
-		return mm_errf(e, file, NULL, "out of memory");
-	if (load_json(file, &sc->root, e))
-		goto fail;
+	return sc->file ? 0 : mm_errf(e, file, NULL, "out of memory");
+}
+
+int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct mm_err *e)
+{
+	if (begin(sc, file, e))
+		return -1;
+	if (load_json(file, &sc->root, e)) {
+		scenario_free(sc);
+		return -1;
+	}
+	return expand(sc, set, e);
+}
+
+int scenario_parse(struct scenario *sc, const char *buf, size_t len, const char *file,
+		   struct mm_err *e)
+{
+	json_error_t je;
+	if (begin(sc, file, e))
+		return -1;
+	if (json_verdict(json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je), &je, file, &sc->root, e)) {
+		scenario_free(sc);
+		return -1;
+	}
+	return expand(sc, NULL, e);
+}
+
+/* Validate and expand the JSON in sc->root (after the command line's @set). */
+static int expand(struct scenario *sc, json_t *set, struct mm_err *e)
+{
+	const char *file = sc->file;
 	json_t *root = sc->root;
 	if (set && apply_set(root, set, e))
 		goto fail;
@@ -451,11 +491,15 @@ int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct
 	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
 	free(canon);
 
-	sc->nsims = sc->nkernels * sc->npoints * (int)sc->runs;
-	if (sc->nsims > 100000) {
-		mm_errf(e, file, "runs", "too many simulations (%d; limit 100000)", sc->nsims);
+	/* in 64 bits: 43 kernels x 99983 points x 999 runs wrapped to 2435 in an int,
+	 * and expansion wrote past the 2435 simulations allocated */
+	int64_t nsims = (int64_t)sc->nkernels * sc->npoints * sc->runs;
+	if (nsims > MAX_SIMS) {
+		mm_errf(e, file, "runs", "too many simulations (%lld; limit %d)", (long long)nsims,
+			MAX_SIMS);
 		goto fail;
 	}
+	sc->nsims = (int)nsims;
 	sc->sims = calloc((size_t)sc->nsims, sizeof *sc->sims);
 	if (!sc->sims) {
 		mm_errf(e, file, NULL, "out of memory");

@@ -10,6 +10,7 @@
 #ifndef MMEMU_SCENARIO_H
 #define MMEMU_SCENARIO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -58,6 +59,17 @@ int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct
  * differ in every random draw.  Returns: 0, or -1 (negative seed, out of memory).
  */
 int scenario_reseed(struct scenario *sc, int64_t seed);
+
+/**
+ * scenario_parse() - scenario_load() of a scenario already in memory (the fuzz
+ * target's entry point; validate and run read files).
+ * @buf: the JSON text; only its @len bytes are read (it need not be NUL-terminated)
+ * @file: the name used in messages, and the file whose directory the scenario's
+ *        relative input files (workload.file, workload.workfile) are found in
+ * Returns: 0, or -1 with @e set, exactly as scenario_load() of a file holding @buf.
+ */
+int scenario_parse(struct scenario *sc, const char *buf, size_t len, const char *file,
+		   struct mm_err *e);
 
 /** scenario_free() - release everything scenario_load() allocated. */
 void scenario_free(struct scenario *sc);
