@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/core/hostmem.h"
 #include "emu/core/readfile.h"
 #include <strings.h>
 
@@ -462,7 +463,7 @@ static int parse_bin(struct trace *t, const char *buf, size_t len, const char *n
 			       "expected %llu pages and %llu references to fill the file's %zu bytes",
 			       (unsigned long long)np, (unsigned long long)nr, len);
 	t->orig = malloc(np * sizeof *t->orig);
-	t->refs = mm_alloc_big(nr * sizeof *t->refs);
+	t->refs = mm_calloc_huge(nr, sizeof *t->refs);
 	if (!t->orig || !t->refs) {
 		trace_free(t);
 		return oom(e, name);
@@ -566,7 +567,7 @@ int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
 	/* every reference but the last takes at least two bytes ("7\n"): no counting
 	 * pass; pages never touched cost nothing, and the array is shrunk below */
 	size_t cap = len / 2 + 1;
-	uint32_t *refs = mm_alloc_big(cap * sizeof *refs);
+	uint32_t *refs = mm_calloc_huge(cap, sizeof *refs);
 	if (!refs)
 		return oom(e, name);
 	size_t n = 0, nlines = 0;

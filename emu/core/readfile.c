@@ -7,6 +7,7 @@
  * byte-order mark, which the parsers skip.
  */
 #include "emu/core/readfile.h"
+#include "emu/core/hostmem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,20 +56,6 @@ static void inputs_fold(const char *p, size_t n)
 	inputs_hash = h;
 }
 
-void *mm_alloc_big(size_t n)
-{
-	const size_t huge = (size_t)2 << 20;
-	if (n < huge)
-		return malloc(n ? n : 1);
-	void *p = NULL;
-	if (posix_memalign(&p, huge, n))
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(p, (n + huge - 1) & ~(huge - 1), MADV_HUGEPAGE);   /* advice: may fail */
-#endif
-	return p;
-}
-
 int mm_read_file(const char *path, const char *what, size_t max, char **out, size_t *outlen,
 		 struct mm_err *e)
 {
@@ -96,7 +82,7 @@ int mm_read_file(const char *path, const char *what, size_t max, char **out, siz
 	}
 	if (cap > max + 1)
 		cap = max + 1;
-	char *buf = mm_alloc_big(cap);
+	char *buf = mm_calloc_huge(cap, 1);   /* zero pages come from the host untouched */
 	for (;;) {
 		if (buf && len == cap) {
 			if (len > max) {   /* max + 1 bytes read: a larger file */

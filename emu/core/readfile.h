@@ -27,14 +27,6 @@ int mm_read_file(const char *path, const char *what, size_t max, char **buf, siz
 		 struct mm_err *e);
 
 /**
- * mm_alloc_big() - malloc() for large arrays (input buffers, traces): from 2 MiB
- * on, aligned to 2 MiB and advised as huge pages (MADV_HUGEPAGE), so filling it
- * costs one page fault per 2 MiB instead of per 4 KiB (15 us each in a VM).
- * Returns: memory to free() or realloc(), or NULL.
- */
-void *mm_alloc_big(size_t n);
-
-/**
  * mm_bom_len() - the length of a UTF-8 byte-order mark (EF BB BF) at the start
  * of @buf, which the input parsers skip.
  * Returns: 3 if the @len bytes at @buf start with one, else 0.
