@@ -78,8 +78,13 @@ static void run_refused(const char *scn, const char *head, const char *msg)
 	check(scn, rc, head, msg);
 	struct stat st;
 	snprintf(out, sizeof out, "%s/results", dir);
-	if (stat(out, &st) == 0)
+	if (stat(out, &st) == 0) {
+		char rm[500];   /* remove it first, so that one failure does not fail the rest */
+		snprintf(rm, sizeof rm, "rm -rf '%s'", out);
+		if (system(rm) != 0)
+			fail_msg("cannot remove %s", out);
 		fail_msg("run %s: left %s behind", scn, out);
+	}
 }
 
 /* Write a scenario whose workload (@type: trace or reaim) reads @abs; Returns: its path. */
