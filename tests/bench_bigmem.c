@@ -26,7 +26,9 @@
  *  - the child's peak resident set (getrusage).
  *
  * A size whose page array alone (32 bytes per page) would not fit in the host's
- * MemAvailable is skipped.  usage: see usage[] below.
+ * MemAvailable is skipped.  With --perf-ctl, each child switches a
+ * `perf record -D -1 --control fifo:FIFO` on for its run and off after, so a
+ * profile shows the runs without the start-ups.  usage: see usage[] below.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -50,13 +52,15 @@
 
 static const char usage[] =
 	"usage: bench_bigmem [--sizes GIB,GIB,...] [--workload 2read|reaim]... [--repeat N]\n"
-	"                    [--dir DIR]\n"
+	"                    [--dir DIR] [--perf-ctl FIFO]\n"
 	"  --sizes     machine.memory values in GiB (default 1,16,256,1024; at most 2048)\n"
 	"  --workload  run only this workload (repeatable; default 2read and reaim)\n"
 	"  --repeat    simulations per cell; times are the minimum, memory the maximum\n"
 	"              (default 1)\n"
 	"  --dir       where bigmem-2read.json and bigmem-reaim.json are\n"
-	"              (default scenarios/bench, from the source root)\n";
+	"              (default scenarios/bench, from the source root)\n"
+	"  --perf-ctl FIFO  write \"enable\" / \"disable\" to FIFO around each run, for\n"
+	"              perf record -D -1 --control fifo:FIFO (profile the runs only)\n";
 
 /* A benchmark workload: its scenario and what one operation is. */
 struct bench {
@@ -127,6 +131,19 @@ static double mem_available(void)
 	return kb * 1024;
 }
 
+/* --perf-ctl: the FIFO of `perf record --control`, or NULL */
+static const char *perf_ctl;
+
+/* Send @cmd ("enable", "disable") to perf's control FIFO, if there is one. */
+static void perf_control(const char *cmd)
+{
+	FILE *f = perf_ctl ? fopen(perf_ctl, "w") : NULL;
+	if (!f)
+		return;
+	fprintf(f, "%s\n", cmd);
+	fclose(f);
+}
+
 /* The child: run @spec, measure, write a struct sample to @fd. */
 static void child(json_t *spec, const char *file, const struct bench *b, int fd)
 {
@@ -142,8 +159,10 @@ static void child(json_t *spec, const char *file, const struct bench *b, int fd)
 	double t1 = now_s(CLOCK_MONOTONIC), c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
 	double r1 = rss_now(), h1 = heap_now();
 	sm.pages = (double)(st.s.machine->mem.memory / machine_page_size(st.s.machine));
+	perf_control("enable");
 	json_t *res = sim_complete(&st);
 	double t2 = now_s(CLOCK_MONOTONIC), c2 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	perf_control("disable");
 	json_t *m = json_object_get(res, "metrics");
 	sm.startup_s = t1 - t0;
 	sm.run_s = t2 - t1;
@@ -294,6 +313,8 @@ int main(int argc, char **argv)
 			want[w] = any = true;
 		} else if (!strcmp(argv[i], "--dir")) {
 			dir = v;
+		} else if (!strcmp(argv[i], "--perf-ctl")) {
+			perf_ctl = v;
 		} else {
 			fprintf(stderr, "bench_bigmem: bad option %s\n%s", argv[i], usage);
 			return 2;
