@@ -346,6 +346,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		double base = 0, lo = 0, hi = 0;
+		struct sample first = { 0 }, last = { 0 };
 		for (int i = 0; i < nsizes; i++) {
 			double need = (double)(sizes[i] * GIB / 4096) * sizeof(struct page);
 			double avail = mem_available();
@@ -375,6 +376,9 @@ int main(int argc, char **argv)
 			       best.rss_bytes / best.pages, best.malloc_bytes / best.pages, per, perw,
 			       per2, best.maxrss_bytes / (1 << 20));
 			fflush(stdout);
+			if (!first.ok)
+				first = best;
+			last = best;
 			if (base == 0)
 				base = lo = hi = per;
 			lo = per < lo ? per : lo;
@@ -382,7 +386,13 @@ int main(int argc, char **argv)
 		}
 		if (base > 0)
 			printf("%-6s CPU ns/%s: %.0f at the smallest size; spread over the sizes "
-			       "(max/min - 1): %.0f%%\n\n", b->name, b->op, base, (hi / lo - 1) * 100);
+			       "(max/min - 1): %.0f%%\n", b->name, b->op, base, (hi / lo - 1) * 100);
+		if (last.pages > first.pages)   /* the fixed start-up memory cancels out */
+			printf("%-6s RSS growth per added simulated page, smallest to largest size: "
+			       "%.2f bytes\n", b->name,
+			       (last.rss_bytes - first.rss_bytes) / (last.pages - first.pages));
+		if (base > 0)
+			printf("\n");
 		scenario_free(&sc);
 	}
 	return rc;
