@@ -26,7 +26,9 @@
  *  - the child's peak resident set (getrusage).
  *
  * A size whose page array alone (32 bytes per page) would not fit in the host's
- * MemAvailable is skipped.  usage: see usage[] below.
+ * MemAvailable is skipped.  With --perf-ctl, each child switches a
+ * `perf record -D -1 --control fifo:FIFO` on for its run and off after, so a
+ * profile shows the runs without the start-ups.  usage: see usage[] below.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -50,13 +52,15 @@
 
 static const char usage[] =
 	"usage: bench_bigmem [--sizes GIB,GIB,...] [--workload 2read|reaim]... [--repeat N]\n"
-	"                    [--dir DIR]\n"
+	"                    [--dir DIR] [--perf-ctl FIFO]\n"
 	"  --sizes     machine.memory values in GiB (default 1,16,256,1024; at most 2048)\n"
 	"  --workload  run only this workload (repeatable; default 2read and reaim)\n"
 	"  --repeat    simulations per cell; times are the minimum, memory the maximum\n"
 	"              (default 1)\n"
 	"  --dir       where bigmem-2read.json and bigmem-reaim.json are\n"
-	"              (default scenarios/bench, from the source root)\n";
+	"              (default scenarios/bench, from the source root)\n"
+	"  --perf-ctl FIFO  write \"enable\" / \"disable\" to FIFO around each run, for\n"
+	"              perf record -D -1 --control fifo:FIFO (profile the runs only)\n";
 
 /* A benchmark workload: its scenario and what one operation is. */
 struct bench {
@@ -127,6 +131,19 @@ static double mem_available(void)
 	return kb * 1024;
 }
 
+/* --perf-ctl: the FIFO of `perf record --control`, or NULL */
+static const char *perf_ctl;
+
+/* Send @cmd ("enable", "disable") to perf's control FIFO, if there is one. */
+static void perf_control(const char *cmd)
+{
+	FILE *f = perf_ctl ? fopen(perf_ctl, "w") : NULL;
+	if (!f)
+		return;
+	fprintf(f, "%s\n", cmd);
+	fclose(f);
+}
+
 /* The child: run @spec, measure, write a struct sample to @fd. */
 static void child(json_t *spec, const char *file, const struct bench *b, int fd)
 {
@@ -142,8 +159,10 @@ static void child(json_t *spec, const char *file, const struct bench *b, int fd)
 	double t1 = now_s(CLOCK_MONOTONIC), c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
 	double r1 = rss_now(), h1 = heap_now();
 	sm.pages = (double)(st.s.machine->mem.memory / machine_page_size(st.s.machine));
+	perf_control("enable");
 	json_t *res = sim_complete(&st);
 	double t2 = now_s(CLOCK_MONOTONIC), c2 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	perf_control("disable");
 	json_t *m = json_object_get(res, "metrics");
 	sm.startup_s = t1 - t0;
 	sm.run_s = t2 - t1;
@@ -294,6 +313,8 @@ int main(int argc, char **argv)
 			want[w] = any = true;
 		} else if (!strcmp(argv[i], "--dir")) {
 			dir = v;
+		} else if (!strcmp(argv[i], "--perf-ctl")) {
+			perf_ctl = v;
 		} else {
 			fprintf(stderr, "bench_bigmem: bad option %s\n%s", argv[i], usage);
 			return 2;
@@ -325,6 +346,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		double base = 0, lo = 0, hi = 0;
+		struct sample first = { 0 }, last = { 0 };
 		for (int i = 0; i < nsizes; i++) {
 			double need = (double)(sizes[i] * GIB / 4096) * sizeof(struct page);
 			double avail = mem_available();
@@ -354,6 +376,9 @@ int main(int argc, char **argv)
 			       best.rss_bytes / best.pages, best.malloc_bytes / best.pages, per, perw,
 			       per2, best.maxrss_bytes / (1 << 20));
 			fflush(stdout);
+			if (!first.ok)
+				first = best;
+			last = best;
 			if (base == 0)
 				base = lo = hi = per;
 			lo = per < lo ? per : lo;
@@ -361,7 +386,13 @@ int main(int argc, char **argv)
 		}
 		if (base > 0)
 			printf("%-6s CPU ns/%s: %.0f at the smallest size; spread over the sizes "
-			       "(max/min - 1): %.0f%%\n\n", b->name, b->op, base, (hi / lo - 1) * 100);
+			       "(max/min - 1): %.0f%%\n", b->name, b->op, base, (hi / lo - 1) * 100);
+		if (last.pages > first.pages)   /* the fixed start-up memory cancels out */
+			printf("%-6s RSS growth per added simulated page, smallest to largest size: "
+			       "%.2f bytes\n", b->name,
+			       (last.rss_bytes - first.rss_bytes) / (last.pages - first.pages));
+		if (base > 0)
+			printf("\n");
 		scenario_free(&sc);
 	}
 	return rc;

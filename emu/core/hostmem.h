@@ -17,4 +17,13 @@
  */
 void *mm_calloc_huge(size_t n, size_t size);
 
+/**
+ * mm_prefault() - have the host back [@p, @p + @len) now rather than at first use:
+ * a zero byte is written to every 4 KiB page of it, so the block must be zeroed
+ * memory (from mm_calloc_huge or calloc).  For tables a kernel zeroes at boot and
+ * then reads at random: the first-touch cost goes to start-up, as in the kernel.
+ * Returns: nothing.
+ */
+void mm_prefault(void *p, size_t len);
+
 #endif

@@ -60,12 +60,13 @@
  *    are an 8-byte header in an array of their own and its slots a 244-byte
  *    block in another, so that a lookup in an empty bucket (every lookup until
  *    pages have been evicted) reads a header and not the slots.  Both arrays
- *    are allocated zeroed once in kinit() and backed by the host only where
- *    they are used (the headers on huge host pages): one 256-byte bucket per
- *    lookup made a short run on a 1 TiB machine fault in a host page of the
- *    1 GiB table per page-cache insertion.  Host memory: 252 bytes per 64
- *    pages, 3.9 bytes per simulated page, of which the run touches the headers
- *    (0.125 bytes per page) and the slots of the buckets it remembers in.
+ *    are allocated zeroed once in kinit(); the headers are backed at once (on
+ *    huge host pages), the slots only where entries are written.  One 256-byte
+ *    bucket per lookup made a short run on a 1 TiB machine fault in a host page
+ *    of the 1 GiB table per page-cache insertion.  Host memory: 252 bytes per
+ *    64 pages, 3.9 bytes per simulated page, of which the headers (0.125 bytes
+ *    per page) are resident from the start and the slots as pages are
+ *    remembered.
  *
  * Everything lives in the instance (r->priv) and the zones: no global mutable
  * state; no allocation after kinit().  Costs follow kernel-mechanisms.md 1.6.
@@ -207,14 +208,16 @@ static int nonres_init(struct clockpro *cp, uint32_t nr_pages, struct mm_err *e)
 		shift++;                 /* alloc_large_system_hash rounds up */
 	cp->shift = shift;
 	cp->nbuckets = 1u << shift;
-	/* zeroed (calloc), not written: the host backs the tables where they are used.
-	 * Every lookup reads a header at random: on huge host pages (32 MiB, 16 of
-	 * them, at 1 TiB) that is not a host page fault per lookup */
+	/* Every lookup reads a header at random: the headers are zeroed and backed
+	 * now, as the kernel zeroes the table at boot, on huge host pages (32 MiB,
+	 * 16 of them, at 1 TiB).  The slots are read only in buckets that hold
+	 * entries: zeroed (calloc) and backed by the host where they are written. */
 	cp->bucket = mm_calloc_huge(cp->nbuckets, sizeof *cp->bucket);
 	cp->slot = calloc((size_t)cp->nbuckets * NR_SLOTS, sizeof *cp->slot);
 	if (!cp->bucket || !cp->slot)
 		return mm_errf(e, NULL, NULL, "clockpro: out of memory for %u non-resident buckets",
 			       cp->nbuckets);
+	mm_prefault(cp->bucket, (size_t)cp->nbuckets * sizeof *cp->bucket);
 	return 0;
 }
 
