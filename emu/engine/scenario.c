@@ -554,10 +554,15 @@ static int expand(struct scenario *sc, json_t *set, struct mm_err *e)
 					sim_release(&s);
 					blame_override(e, file, kname, kobj, ss->point);
 					if (json_object_size(ss->point)) {
+						/* the values as JSON, cleaned like the rest of the
+						 * line (JSON leaves DEL, 0x7f, unescaped) */
 						char *lbl = scenario_point_label(ss->point);
+						char what[MM_ERR_MAX];
+						snprintf(what, sizeof what, " (sweep point %d: %s)", p,
+							 lbl ? lbl : "");
 						size_t len = strlen(e->msg);
-						snprintf(e->msg + len, sizeof e->msg - len, " (sweep point %d: %s)",
-							 p, lbl ? lbl : "");
+						mm_err_clean(e->msg + len, sizeof e->msg - len, what,
+							     sizeof e->msg - len - 1);
 						free(lbl);
 					}
 					goto fail;
