@@ -171,6 +171,8 @@ static const struct bad_case bad_cases[] = {
 	{ "sweep-workload-type.json", "sweep.workload.type", "cannot be swept" },
 	{ "sweep-into-string.json", "sweep.kernels.lru.reclaim.new_page_referenced", "kernels.lru.reclaim is not an object" },
 	{ "sweep-kernel-no-param.json", "sweep.kernels.lru", "expected kernels.NAME.PARAM" },
+	/* the point's values are cleaned like the rest of the line: DEL escaped (fuzzing) */
+	{ "sweep-point-del.json", "workload.format", "(sweep point 0: format=\"pl\\u007fain\")" },
 	/* kernels x points x runs past 2^31: the count wrapped and expansion overflowed the heap */
 	{ "runs-sims-overflow.json", "runs", "too many simulations (4294975104; limit 100000)" },
 	/* engine */

@@ -14,7 +14,11 @@
 #include "emu/engine/engine.h"
 
 /* The most simulations (kernels x sweep points x runs) a scenario expands to. */
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 #define MAX_SIMS 100000
+#else
+#define MAX_SIMS 1000   /* fuzz builds (docs/fuzzing.md): 100000 points take a minute under ASan */
+#endif
 
 static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
 					"sweep", "runs", "seed", "engine", NULL };
@@ -525,10 +529,15 @@ static int expand(struct scenario *sc, json_t *set, struct mm_err *e)
 					sim_release(&s);
 					blame_override(e, file, kname, kobj, ss->point);
 					if (json_object_size(ss->point)) {
+						/* the values as JSON, cleaned like the rest of the
+						 * line (JSON leaves DEL, 0x7f, unescaped) */
 						char *lbl = results_point_label(ss->point);
+						char what[MM_ERR_MAX];
+						snprintf(what, sizeof what, " (sweep point %d: %s)", p,
+							 lbl ? lbl : "");
 						size_t len = strlen(e->msg);
-						snprintf(e->msg + len, sizeof e->msg - len, " (sweep point %d: %s)",
-							 p, lbl ? lbl : "");
+						mm_err_clean(e->msg + len, sizeof e->msg - len, what,
+							     sizeof e->msg - len - 1);
 						free(lbl);
 					}
 					goto fail;

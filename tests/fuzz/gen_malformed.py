@@ -244,7 +244,7 @@ def scenario_cases(mmemu):
         ("json-two-documents.json", good + "\n{}\n", "line %d" % (good.count("\n") + 2),
          "end of file expected"),
         ("json-bare-value.json", "42\n", "line 1", "'[' or '{' expected"),
-        ("json-deep.json", "[" * 3000 + "]" * 3000, "line 1", "maximum parsing depth"),
+        ("json-deep.json", "[" * 2049 + "]" * 2049, "line 1", "maximum parsing depth"),
         ("json-bom.json", "\ufeff" + good, "line 1", "'[' or '{' expected"),
     ]
     # the wrong structure where an object or array belongs
@@ -272,10 +272,11 @@ def scenario_cases(mmemu):
             ("sweep-double-dot.json",
              lambda d: d.__setitem__("sweep", {"machine..cpus": [1]}),
              "sweep.machine..cpus", "expected a parameter path starting with"),
-            ("sweep-too-many-points.json",
-             lambda d: d.__setitem__("sweep", {"workload.frames": list(range(1, 1001)),
-                                               "workload.loops": list(range(1, 102))}),
-             "sweep.workload.loops", "the sweep has too many points (limit 100000)"),
+            ("sweep-too-many-points.json",   # 47^3 > 100000, in 1 KiB (a fuzz seed)
+             lambda d: d.__setitem__("sweep", {"workload.frames": list(range(1, 48)),
+                                               "workload.loops": list(range(1, 48)),
+                                               "workload.ref_cycles": list(range(1, 48))}),
+             "sweep.workload.ref_cycles", "the sweep has too many points (limit 100000)"),
             ("sweep-point-out-of-range.json",
              lambda d: d.__setitem__("sweep", {"machine.cpus": [1, 65]}),
              "machine.cpus", "(sweep point 1: cpus=65)"),
