@@ -61,12 +61,12 @@
  *    block in another, so that a lookup in an empty bucket (every lookup until
  *    pages have been evicted) reads a header and not the slots.  Both arrays
  *    are allocated zeroed once in kinit(); the headers are backed at once (on
- *    huge host pages), the slots only where entries are written.  One 256-byte
- *    bucket per lookup made a short run on a 1 TiB machine fault in a host page
- *    of the 1 GiB table per page-cache insertion.  Host memory: 252 bytes per
- *    64 pages, 3.9 bytes per simulated page, of which the headers (0.125 bytes
- *    per page) are resident from the start and the slots as pages are
- *    remembered.
+ *    huge host pages), the slots only where entries are written (reading a
+ *    whole 256-byte bucket per lookup would fault in a host page of the 1 GiB
+ *    table per page-cache insertion on a 1 TiB machine).  Host memory: 252
+ *    bytes per 64 pages, 3.9 bytes per simulated page, of which the headers
+ *    (0.125 bytes per page) are resident from the start and the slots as pages
+ *    are remembered.
  *
  * Everything lives in the instance (r->priv) and the zones: no global mutable
  * state; no allocation after kinit().  Costs follow kernel-mechanisms.md 1.6.
@@ -86,7 +86,7 @@ enum { HHL_AS_WRITTEN, HHL_HALF_REVOLUTION };
 #define NR_SLOTS 61           /* (256 - 4 lock - 4 hands - 4 cycle) / 4 [1/9] */
 #define NR_BUCKET_PAGES 64    /* sizeof(struct nr_bucket) / sizeof(u32) */
 #define NR_COOKIE_BITS 24     /* 32 - 2 listid bits - 6 index bits */
-#define NR_MAX_SHIFT 24       /* above 2^23 buckets, the 2 TiB of MM_MAX_MEMORY */
+#define NR_MAX_SHIFT 24       /* a cap; 2 TiB of 4 KiB pages (MM_MAX_MEMORY) needs 2^23 */
 
 struct clockpro_cfg {
 	int64_t cold_target_floor;   /* x pages_high; 0 = series default */
