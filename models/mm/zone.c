@@ -14,7 +14,11 @@
  *      of index <= c, highest first.
  * The 2.4 watermark variant (per zone realsize/128 clamped [20, 255], low 2x,
  * high 3x, no lowmem_reserve, no per-CPU lists) is selected by watermark_style.
- * Costs: init is O(pages); everything else here is O(zones).
+ * mm_phys_layout() does all of this arithmetically (reserved pages are counted
+ * per zone from the two reserved ranges), in O(zones): it is what a 2 TiB machine
+ * is checked and unit-tested with.  mm_phys_init() adds the page array, O(pages),
+ * allocated on the host's huge pages (emu/core/hostmem.c) and written once; the
+ * machine sizes it accepts are MM_MAX_MEMORY (zone.h) and 64 GiB on i386.
  */
 #include "models/mm/zone.h"
 
