@@ -495,8 +495,9 @@ static int expand(struct scenario *sc, json_t *set, struct mm_err *e)
 	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
 	free(canon);
 
-	/* in 64 bits: 43 kernels x 99983 points x 999 runs wrapped to 2435 in an int,
-	 * and expansion wrote past the 2435 simulations allocated */
+	/* in 64 bits: 46 kernels x 93744 points x 996 runs wrapped to 7808 in an int,
+	 * and expansion wrote past the 7808 simulations allocated
+	 * (tests/bad/runs-sims-overflow.json) */
 	int64_t nsims = (int64_t)sc->nkernels * sc->npoints * sc->runs;
 	if (nsims > MAX_SIMS) {
 		mm_errf(e, file, "runs", "too many simulations (%lld; limit %d)", (long long)nsims,

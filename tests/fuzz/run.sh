@@ -5,6 +5,7 @@
 #   sh tests/fuzz/run.sh --time 60            each target for 60 s (CI: .ci/quickstart test)
 #   sh tests/fuzz/run.sh --runs 10000000      each target for 10 M inputs (the benchmark:
 #                                             .ci/quickstart fuzz)
+#   (--runs and --time together: whichever comes first; neither: --time 60)
 #   options: --build DIR (default build-fuzz, set up with clang when missing),
 #            --keep (leave each target's grown corpus and log in the work directory),
 #            then target names (default: scenario trace workfile)
@@ -20,22 +21,23 @@
 set -eu
 cd "$(dirname "$0")/../.."
 
-limit="-max_total_time=60"
+limits=""
 build=build-fuzz
 keep=0
 targets=""
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--time) limit="-max_total_time=$2"; shift 2 ;;
-	--runs) limit="-runs=$2"; shift 2 ;;
+	--time) limits="$limits -max_total_time=$2"; shift 2 ;;
+	--runs) limits="$limits -runs=$2"; shift 2 ;;
 	--build) build=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	scenario|trace|workfile) targets="$targets $1"; shift ;;
-	*) echo "usage: sh tests/fuzz/run.sh [--time S | --runs N] [--build DIR] [--keep] [scenario|trace|workfile ...]" >&2
+	*) echo "usage: sh tests/fuzz/run.sh [--time S] [--runs N] [--build DIR] [--keep] [scenario|trace|workfile ...]" >&2
 	   exit 2 ;;
 	esac
 done
 targets=${targets:-scenario trace workfile}
+limits=${limits:--max_total_time=60}
 
 if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
@@ -52,7 +54,7 @@ for t in $targets; do
 	cp tests/fuzz/corpus/"$t"/* "$work/corpus/"
 	start=$(date +%s)
 	if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	   "$build/tests/fuzz/fuzz_$t" "$limit" -timeout=30 -print_final_stats=1 \
+	   "$build/tests/fuzz/fuzz_$t" $limits -timeout=30 -print_final_stats=1 \
 		-artifact_prefix="$work/" "$work/corpus" >"$work/log" 2>&1; then
 		secs=$(($(date +%s) - start))
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
