@@ -497,6 +497,66 @@ static void test_binary(void **state)
 	trace_free(&c);
 }
 
+/* trace_load_shared(): one parse per file, layout and content; a changed file is
+ * parsed again, and a caller still holding the old one keeps it intact */
+static void test_shared(void **state)
+{
+	(void)state;
+	struct mm_err e = { { 0 } };
+	char path[128];
+	snprintf(path, sizeof path, "%s", tmpfile_with("5\n7\n5\n", ""));
+	const struct trace *a, *b, *c, *d;
+	assert_int_equal(trace_load_shared(&a, path, TRACE_AUTO, 0, &e), 0);
+	assert_int_equal(trace_load_shared(&b, path, TRACE_AUTO, 0, &e), 0);
+	assert_ptr_equal(a, b);                      /* same bytes: the same parse */
+	assert_int_equal(trace_load_shared(&c, path, TRACE_PLAIN, 0, &e), 0);
+	assert_ptr_not_equal(a, c);                  /* another layout: its own parse */
+	trace_release(c);
+	/* the file changes while a and b are held: a new caller gets the new trace */
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("1\n2\n3\n4\n", f);
+	fclose(f);
+	assert_int_equal(trace_load_shared(&d, path, TRACE_AUTO, 0, &e), 0);
+	assert_ptr_not_equal(d, a);
+	assert_int_equal(d->nrefs, 4);
+	assert_int_equal(a->nrefs, 3);               /* the held one is untouched */
+	assert_true(a->orig[a->refs[1]] == 7);
+	trace_release(d);
+	trace_release(b);
+	trace_release(a);
+	/* released: the next load of the new bytes replaces the kept parse */
+	assert_int_equal(trace_load_shared(&a, path, TRACE_AUTO, 0, &e), 0);
+	assert_int_equal(a->nrefs, 4);
+	assert_int_equal(trace_load_shared(&b, path, TRACE_AUTO, 0, &e), 0);
+	assert_ptr_equal(a, b);
+	trace_release(a);
+	trace_release(b);
+	/* errors as trace_load() gives them */
+	unlink(path);
+	assert_int_equal(trace_load_shared(&a, path, TRACE_AUTO, 0, &e), -1);
+	assert_null(a);
+	assert_non_null(strstr(e.msg, "cannot open"));
+	trace_shared_flush();
+}
+
+/* every line length the plain loader's eight-byte scan meets (1 to 20 digits,
+ * leading zeros, CRLF, the last bytes of the file), against the byte loop's values */
+static void test_digit_lengths(void **state)
+{
+	(void)state;
+	static const uint64_t w[] = { 7, 12, 305, 4096, 65537, 999999, 1234567, 12345678,
+				      123456789, 1000000000000ULL, 18446744073709551615ULL,
+				      7, 0, 42, 9999999, 10, 3 };
+	const char *text = "7\n12\n305\n4096\n65537\n999999\n1234567\n12345678\n123456789\n"
+			   "1000000000000\n18446744073709551615\n0000007\n0\n042\r\n"
+			   "9999999\n10\n3";
+	expect_ids(text, "", TRACE_PLAIN, 0, w, 17, 16);
+	/* a number glued to a letter is still an error on its own line */
+	expect_err("1\n2\n1234567x\n", "", TRACE_PLAIN, 0,
+		   "line 3: expected one page number per line, got \"1234567x\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +571,8 @@ int main(void)
 		cmocka_unit_test(test_formats_names),
 		cmocka_unit_test(test_tracegen),
 		cmocka_unit_test(test_binary),
+		cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_digit_lengths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,7 +40,7 @@ struct trace_cfg {
 	double fault_cycles;
 	double sample;         /* seconds between series samples */
 	/* run-time state */
-	struct trace tr;
+	const struct trace *tr;  /* trace_load_shared(): one parse for every sweep point */
 	uint32_t nframes;
 	struct replay rp;
 	struct reclaim *rc;
@@ -78,14 +78,15 @@ static int trace_check(void *cfgp, const struct machine_cfg *m, const char *file
 		snprintf(tpath, sizeof tpath, "%s", c->file);
 	else
 		snprintf(tpath, sizeof tpath, "%s/%s", dirname(dir), c->file);
-	trace_free(&c->tr);
-	if (trace_load(&c->tr, tpath, (enum trace_format)c->format, (int)c->obj_id_col, e)) {
+	trace_release(c->tr);
+	c->tr = NULL;
+	if (trace_load_shared(&c->tr, tpath, (enum trace_format)c->format, (int)c->obj_id_col, e)) {
 		/* "TRACE: line N: ..." becomes "SCENARIO: workload.file: TRACE: line N: ..." */
 		struct mm_err inner = *e;
 		snprintf(sub, sizeof sub, "%s.file", path);
 		return mm_errf(e, file, sub, "%s", inner.msg);
 	}
-	if (c->tr.nrefs == 0) {
+	if (c->tr->nrefs == 0) {
 		snprintf(sub, sizeof sub, "%s.file", path);
 		return mm_errf(e, file, sub, "the trace %s holds no references", tpath);
 	}
@@ -120,8 +121,8 @@ static void trace_actor(int argc, char **argv)
 	s->cpu_actors[0]++;
 	tm_bind(&t, &s->cpu_actors[0]);
 	for (int64_t l = 0; l < c->loops; l++) {
-		for (size_t i = 0; i < c->tr.nrefs; i++) {
-			uint32_t page = c->tr.refs[i];
+		for (size_t i = 0; i < c->tr->nrefs; i++) {
+			uint32_t page = c->tr->refs[i];
 			tm_charge(&t, c->ref_cycles);
 			if (replay_ref(&c->rp, page) == 1) {
 				tm_charge(&t, c->fault_cycles);
@@ -149,9 +150,9 @@ static int trace_start(struct sim *s, struct mm_err *e)
 	c->rc = s->make->reclaim(s, c->nframes, e);
 	if (!c->rc)
 		return -1;
-	if (replay_init(&c->rp, c->rc, c->tr.npages, s->vs, e))
+	if (replay_init(&c->rp, c->rc, c->tr->npages, s->vs, e))
 		return -1;
-	if (c->loops == 1 && replay_prepare(&c->rp, c->tr.refs, c->tr.nrefs, e))
+	if (c->loops == 1 && replay_prepare(&c->rp, c->tr->refs, c->tr->nrefs, e))
 		return -1;
 	if (c->loops > 1 && c->rc->ops->needs_trace)
 		return mm_errf(e, s->file, "workload.loops",
@@ -171,7 +172,7 @@ static void trace_finish(struct sim *s)
 	sim_metric(s, "hits", (double)c->rp.hits);
 	sim_metric(s, "miss_ratio", c->rp.refs ? (double)c->rp.faults / (double)c->rp.refs : 0);
 	sim_metric(s, "frames", (double)c->nframes);
-	sim_metric(s, "distinct_pages", (double)c->tr.npages);
+	sim_metric(s, "distinct_pages", (double)c->tr->npages);
 	sim_metric(s, "disk_wait_s", c->disk_wait);
 	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
 	sim_metric(s, "disk_reads", (double)ds->reads);
@@ -185,7 +186,7 @@ static void trace_fini(void *cfgp)
 	struct trace_cfg *c = cfgp;
 	replay_fini(&c->rp);
 	reclaim_destroy(c->rc);
-	trace_free(&c->tr);
+	trace_release(c->tr);
 }
 
 const struct workload_ops workload_trace = {

@@ -92,6 +92,24 @@ int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
  */
 int trace_from_string(struct trace *t, const char *s, const char *name, struct mm_err *e);
 
+/**
+ * trace_load_shared() - load a trace read-only, sharing the parse with earlier
+ * callers: when the last file loaded this way has the same path, layout, csv column
+ * and bytes, its trace is handed out again (the file is read and compared each
+ * time; only the parse is saved).  Release with trace_release().
+ * Returns: 0 with *@out set, or -1 with @e set as by trace_load() (*@out NULL).
+ */
+int trace_load_shared(const struct trace **out, const char *path, enum trace_format fmt,
+		      int obj_id_col, struct mm_err *e);
+
+/** trace_release() - give back a trace of trace_load_shared() (NULL is fine).
+ * Returns: nothing. */
+void trace_release(const struct trace *t);
+
+/** trace_shared_flush() - free the kept parse if nobody uses it (leak checkers,
+ * tests). Returns: nothing. */
+void trace_shared_flush(void);
+
 /** trace_free() - release a trace (an empty or NULL one is fine). */
 void trace_free(struct trace *t);
 

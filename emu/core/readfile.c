@@ -38,6 +38,7 @@ static int too_big(struct mm_err *e, const char *path, const char *what, size_t 
  * xor-shift), about 0.2 ns per byte. */
 static uint64_t inputs_hash;
 static int inputs_count, inputs_on;
+static unsigned inputs_epoch;
 
 static void inputs_fold(const char *p, size_t n)
 {
@@ -128,6 +129,12 @@ void mm_inputs_reset(void)
 	inputs_hash = UINT64_C(0xcbf29ce484222325);
 	inputs_count = 0;
 	inputs_on = 1;
+	inputs_epoch++;
+}
+
+unsigned mm_inputs_epoch(void)
+{
+	return inputs_epoch;
 }
 
 int mm_inputs_digest(char *out, size_t len)

@@ -38,6 +38,14 @@ size_t mm_bom_len(const char *buf, size_t len);
 void mm_inputs_reset(void);
 
 /**
+ * mm_inputs_epoch() - which digest is being made: a number that changes at every
+ * mm_inputs_reset().  A caller that keeps a file's parse may skip reading the file
+ * again only within the epoch it was read in (the digest has its bytes already).
+ * Returns: the current epoch.
+ */
+unsigned mm_inputs_epoch(void);
+
+/**
  * mm_inputs_digest() - write the FNV-1a 64 digest of the paths and contents of
  * every file mm_read_file() read since mm_inputs_reset() to @out (16 hex digits),
  * and stop hashing.
