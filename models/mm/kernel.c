@@ -57,6 +57,12 @@ int mm_kernel_cfg_check(const struct mm_kernel_cfg *c, const struct machine_cfg 
 	if (m->ndisks < 1)
 		return mm_errf(e, file, sub,
 			       "expected 0: the machine has no disk for a swap area (it lives at the end of the last disk)");
+	uint64_t ps = machine_page_size(m);
+	if (c->swap_size / ps > MM_SWAP_MAX_SLOTS)
+		return mm_errf(e, file, sub,
+			       "expected at most %llu bytes (%u slots of %llu bytes: a swap entry's offset bits); got %llu bytes",
+			       (unsigned long long)(MM_SWAP_MAX_SLOTS * ps), MM_SWAP_MAX_SLOTS,
+			       (unsigned long long)ps, (unsigned long long)c->swap_size);
 	const struct disk_cfg *d = &m->disks[m->ndisks - 1];
 	if (c->swap_size > d->size / 2)
 		return mm_errf(e, file, sub,

@@ -39,7 +39,7 @@
 
 #define PTE_SWAP 0x80000000u
 #define PTE_RO 0x40000000u
-#define PTE_PFN_MASK 0x3fffffffu
+#define PTE_PFN_MASK MM_SWAP_MAX_SLOTS
 /* pfn + 1 of the largest machine's last page (4 KiB pages, zone.h) fits an entry */
 static_assert((MM_MAX_MEMORY >> 12) < PTE_PFN_MASK, "page-table entries too small for 2 TiB");
 

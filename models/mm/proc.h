@@ -62,6 +62,10 @@ struct mm_procs {
 	uint64_t swap_outs, swap_ins, swap_full;
 };
 
+/* The most swap slots an area may have: a swapped-out page-table entry keeps its
+ * slot in the 30 bits a present one keeps its pfn in (proc.c, PTE_PFN_MASK). */
+#define MM_SWAP_MAX_SLOTS 0x3fffffffu
+
 struct mm_swap_cfg {
 	uint64_t size;             /* bytes; 0 = no swap */
 	int disk;                  /* machine disk index */
