@@ -32,7 +32,6 @@
  */
 #include <errno.h>
 #include <stdbool.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +45,7 @@
 #include "emu/engine/engine.h"
 #include "emu/engine/scenario.h"
 #include "models/mm/page.h"
+#include "tests/benchutil.h"
 
 #define MAX_SIZES 16
 #define GIB (1ull << 30)
@@ -88,16 +88,6 @@ struct sample {
 	int ok;
 };
 
-/* Returns: seconds of clock @id: CLOCK_MONOTONIC (wall) or CLOCK_PROCESS_CPUTIME_ID
- * (user + system CPU of this process: less disturbed by the other jobs of a shared
- * host, and blind to the time a virtual machine's host spends backing memory). */
-static double now_s(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Returns: this process's resident set in bytes (/proc/self/statm), 0 if unknown. */
 static double rss_now(void)
 {
@@ -109,13 +99,6 @@ static double rss_now(void)
 		res = 0;
 	fclose(f);
 	return (double)res * (double)sysconf(_SC_PAGESIZE);
-}
-
-/* Returns: bytes malloc has handed out (in use + mmapped chunks). */
-static double heap_now(void)
-{
-	struct mallinfo2 mi = mallinfo2();
-	return (double)(mi.uordblks + mi.hblkhd);
 }
 
 /* Returns: the host's MemAvailable in bytes, or 0 if unknown. */
@@ -151,18 +134,18 @@ static void child(json_t *spec, const char *file, const struct bench *b, int fd)
 	struct sample sm = { 0 };
 	struct mm_err e = { "" };
 	struct sim_state st;
-	double r0 = rss_now(), h0 = heap_now();
-	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	double r0 = rss_now(), h0 = (double)bench_heap_bytes();
+	double t0 = bench_now(CLOCK_MONOTONIC), c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
 	if (sim_start(&st, spec, file, &e)) {
 		fprintf(stderr, "bench_bigmem: %s\n", e.msg);
 		_exit(1);
 	}
-	double t1 = now_s(CLOCK_MONOTONIC), c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-	double r1 = rss_now(), h1 = heap_now();
+	double t1 = bench_now(CLOCK_MONOTONIC), c1 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
+	double r1 = rss_now(), h1 = (double)bench_heap_bytes();
 	sm.pages = (double)(st.s.machine->mem.memory / machine_page_size(st.s.machine));
 	perf_control("enable");
 	json_t *res = sim_complete(&st);
-	double t2 = now_s(CLOCK_MONOTONIC), c2 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	double t2 = bench_now(CLOCK_MONOTONIC), c2 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
 	perf_control("disable");
 	json_t *m = json_object_get(res, "metrics");
 	sm.startup_s = t1 - t0;

@@ -11,7 +11,6 @@
  * usage: bench_replay [--refs N] [--pages P] [--frames F] [--kind zipf|tworegion|loop]
  *                     [--alpha A] [--policy NAME]...
  */
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,22 +18,10 @@
 #include <unistd.h>
 
 #include "models/reclaim/reclaim.h"
+#include "tests/benchutil.h"
 #include "workloads/replay.h"
 #include "workloads/tracefile.h"
 #include "workloads/tracegen.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static size_t heap_bytes(void)
-{
-	struct mallinfo2 mi = mallinfo2();
-	return mi.uordblks + mi.hblkhd;
-}
 
 /* (b - a) / n, or -1 when the allocator does not report (e.g. under ASan) */
 static double per(size_t a, size_t b, double n)
@@ -91,12 +78,12 @@ int main(int argc, char **argv)
 	}
 
 	uint32_t *gen = malloc(c.refs * sizeof *gen);
-	double t0 = now_s();
+	double t0 = bench_now(CLOCK_MONOTONIC);
 	if (!gen || tracegen_fill(&c, gen, &e) < 0) {
 		fprintf(stderr, "bench_replay: %s\n", e.msg);
 		return 1;
 	}
-	double t1 = now_s();
+	double t1 = bench_now(CLOCK_MONOTONIC);
 
 	char path[] = "/tmp/mmemu_bench_XXXXXX";
 	int fd = mkstemp(path);
@@ -106,13 +93,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fclose(f);
-	double t2 = now_s();
+	double t2 = bench_now(CLOCK_MONOTONIC);
 	struct trace t;
 	if (trace_load(&t, path, TRACE_AUTO, 0, &e) < 0) {
 		fprintf(stderr, "%s\n", e.msg);
 		return 1;
 	}
-	double t3 = now_s();
+	double t3 = bench_now(CLOCK_MONOTONIC);
 	/* the same trace in the binary layout (tracegen --format bin), loaded back */
 	f = fopen(path, "w");
 	if (!f || trace_write_bin(&t, f, path, &e) < 0) {
@@ -121,12 +108,12 @@ int main(int argc, char **argv)
 	}
 	fclose(f);
 	struct trace tb;
-	double t4 = now_s();
+	double t4 = bench_now(CLOCK_MONOTONIC);
 	if (trace_load(&tb, path, TRACE_AUTO, 0, &e) < 0) {
 		fprintf(stderr, "%s\n", e.msg);
 		return 1;
 	}
-	double t5 = now_s();
+	double t5 = bench_now(CLOCK_MONOTONIC);
 	if (tb.nrefs != t.nrefs || memcmp(tb.refs, t.refs, t.nrefs * sizeof *t.refs)) {
 		fprintf(stderr, "bench_replay: the binary trace differs from the text one\n");
 		return 1;
@@ -153,33 +140,33 @@ int main(int argc, char **argv)
 	       "prepare_ms", "replay_ms", "Mrefs/s", "policy_B/frame", "loop_B/(frame+page)");
 	int rc = 0;
 	for (int p = 0; p < npol; p++) {
-		size_t h0 = heap_bytes();
+		size_t h0 = bench_heap_bytes();
 		struct reclaim *r = reclaim_create(pol[p], NULL, frames, NULL, NULL, NULL, &e);
 		if (!r) {
 			fprintf(stderr, "%s\n", e.msg);
 			rc = 1;
 			continue;
 		}
-		size_t h1 = heap_bytes();
+		size_t h1 = bench_heap_bytes();
 		struct replay rp;
 		if (replay_init(&rp, r, t.npages, NULL, &e) < 0) {
 			fprintf(stderr, "%s\n", e.msg);
 			return 1;
 		}
-		size_t h2 = heap_bytes();
-		double a = now_s();
+		size_t h2 = bench_heap_bytes();
+		double a = bench_now(CLOCK_MONOTONIC);
 		if (replay_prepare(&rp, t.refs, t.nrefs, &e) < 0) {
 			fprintf(stderr, "%s\n", e.msg);
 			return 1;
 		}
-		double b = now_s();
-		size_t h3 = heap_bytes();
+		double b = bench_now(CLOCK_MONOTONIC);
+		size_t h3 = bench_heap_bytes();
 		if (replay_run(&rp, t.refs, t.nrefs, NULL, NULL, &e) < 0) {
 			fprintf(stderr, "%s\n", e.msg);
 			return 1;
 		}
-		double d = now_s();
-		size_t h4 = heap_bytes();
+		double d = bench_now(CLOCK_MONOTONIC);
+		size_t h4 = bench_heap_bytes();
 		/* policy memory: per-frame state from create(); the loop's two arrays
 		 * (page_of per frame, frame_of per page) are 4 bytes per entry: shown as
 		 * bytes per (frame + page); prepare's per-reference table is below */
