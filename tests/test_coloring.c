@@ -18,10 +18,12 @@
 #include "models/mm/mm_check.h"
 #include "models/mm/zone.h"
 
+static struct coloring *cur;   /* checked with the lists too, when set */
+
 static void must_check(const struct mm_phys *ph)
 {
 	struct mm_err e = { "" };
-	int rc = mm_check(ph, &e);
+	int rc = mm_check(ph, &e) || (cur && coloring_check(cur, &e));
 	if (rc)
 		print_error("mm_check: %s\n", e.msg);
 	assert_int_equal(rc, 0);
@@ -51,6 +53,7 @@ static struct coloring *make(const char *name, uint32_t ncolors, struct mm_vmsta
 	struct coloring *c = coloring_create(name, NULL, ncolors, vs, "t.json", "kernels.k.coloring", &e);
 	assert_non_null(c);
 	assert_int_equal(coloring_attach(c, a, &e), 0);
+	cur = c;
 	mm_rng_seed(&c->rng, 1, 0, "coloring");
 	return c;
 }
@@ -131,6 +134,7 @@ static void test_roundrobin(void **state)
 	one(c, a, &ct);
 	assert_true(ct.init);
 	coloring_destroy(c);
+	cur = NULL;
 	alloc_destroy(a);
 	mm_phys_fini(&ph);
 }
@@ -152,6 +156,7 @@ static void test_pagecolor_none(void **state)
 	ct.vpn_valid = false;   /* not a user fault: any page */
 	assert_int_equal(coloring_pick(c, NULL, &ct), -1);
 	coloring_destroy(c);
+	cur = NULL;
 	c = make("none", 8, &vs, a);
 	ct.vpn_valid = true;
 	assert_int_equal(coloring_pick(c, NULL, &ct), -1);
@@ -159,10 +164,12 @@ static void test_pagecolor_none(void **state)
 	assert_int_equal(coloring_place(c, a, &ct, 7, -1, 0, &probes), 7);
 	assert_int_equal(probes, 0);
 	coloring_destroy(c);
+	cur = NULL;
 	/* one colour: nothing to do */
 	c = make("roundrobin", 1, &vs, a);
 	assert_int_equal(coloring_pick(c, NULL, &ct), -1);
 	coloring_destroy(c);
+	cur = NULL;
 	struct mm_err e = { "" };
 	assert_null(coloring_create("bin-hopping", NULL, 8, &vs, "t.json", "kernels.k.coloring", &e));
 	assert_non_null(strstr(e.msg, "roundrobin"));

@@ -30,6 +30,7 @@
  * free lists, not of a colour drawn at random.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,7 @@ struct lmb_cfg {
 	double age_turnovers;
 	int64_t age_procs;
 	int64_t age_proc_max;
+	bool check;
 	/* state */
 	struct mm_kernel k;
 	bool k_up;
@@ -68,6 +70,7 @@ struct lmb_cfg {
 	uint64_t l2_misses_lat;
 	uint64_t age_reads, age_procs_run;
 	bool failed;
+	int check_failed;
 };
 
 static const struct mm_param lmb_params[] = {
@@ -90,6 +93,8 @@ static const struct mm_param lmb_params[] = {
 		 "processes alive at most during aging"),
 	MM_PARAM(struct lmb_cfg, age_proc_max, "age_proc_max", MM_P_INT, 1, 1 << 20, "1024",
 		 "largest aging process, pages"),
+	MM_PARAM(struct lmb_cfg, check, "check", MM_P_BOOL, 0, 0, "false",
+		 "run the mm, process and colour-list invariant checkers at the end (tests)"),
 	MM_PARAM_END
 };
 
@@ -108,10 +113,10 @@ static int lmb_check(void *cfgp, const struct machine_cfg *m, const char *file, 
 	if (c->aging && m->ndisks == 0)
 		return mm_errf(e, file, "machine.disks", "aging reads a file: expected a disk");
 	uint64_t ps = machine_page_size(m);
-	if (c->size % ps || c->size / ps > (1u << 24)) {
+	if (c->size / ps >= (1u << 24)) {
 		snprintf(sub, sizeof sub, "%s.size", path);
-		return mm_errf(e, file, sub, "expected a multiple of the page size (%llu bytes), "
-			       "at most 2^24 pages", (unsigned long long)ps);
+		return mm_errf(e, file, sub, "expected less than 2^24 pages (%llu bytes each)",
+			       (unsigned long long)ps);
 	}
 	if (c->stride & (c->stride - 1) || c->stride > c->size) {
 		snprintf(sub, sizeof sub, "%s.stride", path);
@@ -157,7 +162,7 @@ static int proc_start(struct lmb_cfg *c, struct proc_ctx *p, uint64_t bytes)
 	p->as = mm_as_new(p->k, p->t);
 	if (!p->as)
 		return -1;
-	uint32_t n = (uint32_t)(bytes / c->k.phys.page_size);
+	uint32_t n = (uint32_t)((bytes + c->k.phys.page_size - 1) / c->k.phys.page_size);
 	if (mm_brk(p->k, p->t, p->as, n) || mm_touch(p->k, p->t, p->as, 0, n, true) < 0) {
 		mm_as_exit(p->k, p->t, p->as);
 		return -1;
@@ -402,6 +407,13 @@ static void bench(int argc, char **argv)
 		run_fft(c, &g);
 	free(g.va);
 	mm_sync(t);
+	if (c->check) {
+		struct mm_err e = { "" };
+		c->check_failed = mm_kernel_check(&c->k, &e) || mm_proc_check(&c->k, &e) ||
+				  coloring_check(c->k.coloring, &e);
+		if (c->check_failed)
+			fprintf(stderr, "lmbench: invariant violated: %s\n", e.msg);
+	}
 }
 
 static int lmb_start(struct sim *s, struct mm_err *e)
@@ -432,6 +444,8 @@ static void lmb_finish(struct sim *s)
 	struct coloring *co = c->k.coloring;
 	s->primary = c->lat ? c->lat_ns : 0;
 	sim_metric(s, "failed", c->failed ? 1 : 0);
+	if (c->check)
+		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
 	if (c->lat) {
 		sim_metric(s, "lat_ns", c->lat_ns);
 		sim_metric(s, "lat_memory_loads", (double)c->l2_misses_lat);

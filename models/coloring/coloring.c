@@ -178,6 +178,35 @@ int coloring_attach(struct coloring *c, struct alloc *a, struct mm_err *e)
 	return 0;
 }
 
+int coloring_check(const struct coloring *c, struct mm_err *e)
+{
+	struct coloring_lists *l = c->lists;
+	if (!l)
+		return 0;
+	const struct mm_phys *phys = l->a->phys;
+	uint64_t listed = 0, heads = 0;
+	for (uint32_t p = 0; p < phys->nr_pages; p++)
+		heads += page_test(&phys->pages[p], PG_buddy);
+	for (unsigned z = 0; z < MM_NR_ZONES; z++)
+		for (unsigned o = 0; o < l->max_order; o++)
+			for (uint32_t i = 0; i < (o < l->lg ? l->ncol >> o : 1); i++) {
+				uint32_t prev = PFN_NONE;
+				for (uint32_t p = *cl_head(l, z, o, i << o); p != PFN_NONE; p = l->next[p]) {
+					const struct page *pg = &phys->pages[p];
+					if (++listed > heads || !page_test(pg, PG_buddy) || pg->order != o ||
+					    pg->zone != z || (o < l->lg && (p % l->ncol) >> o != i) ||
+					    l->prev[p] != prev)
+						return mm_errf(e, NULL, NULL, "colour lists: pfn %u misfiled "
+							       "(zone %u, order %u, list %u)", p, z, o, i);
+					prev = p;
+				}
+			}
+	if (listed != heads)
+		return mm_errf(e, NULL, NULL, "colour lists: %llu blocks listed, %llu free blocks",
+			       (unsigned long long)listed, (unsigned long long)heads);
+	return 0;
+}
+
 /* A free page of colour @col in zone @z: the head of the first non-empty colour
  * list of order 0, 1, ... (the patch's loop).  Returns: its pfn or PFN_NONE. */
 static uint32_t find_colour(struct coloring_lists *l, const struct zone *z, uint32_t col)

@@ -79,6 +79,13 @@ struct coloring {
  */
 int coloring_attach(struct coloring *c, struct alloc *a, struct mm_err *e);
 
+/**
+ * coloring_check() - every free block of the buddy lists is on the colour list of
+ * its zone, order and colour, and nothing else is.
+ * Returns: 0, or -1 with @e naming the first misfiled pfn.
+ */
+int coloring_check(const struct coloring *c, struct mm_err *e);
+
 /** coloring_modules() - Returns: the NULL-terminated registry. */
 const struct coloring_ops *const *coloring_modules(void);
 
