@@ -108,6 +108,29 @@ static void test_memory(void **state)
 	json_decref(r);
 }
 
+/* The fft workload: the same transform alone, MFLOPS as its primary metric. */
+static void test_fft_workload(void **state)
+{
+	(void)state;
+	snprintf(scn, sizeof scn, "/tmp/mmemu-test-lmb-%d.json", (int)getpid());
+	FILE *f = fopen(scn, "w");
+	assert_non_null(f);
+	fprintf(f, "{ \"name\": \"fft test\", %s,\n"
+		   "  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\" } },\n"
+		   "  \"workload\": { \"type\": \"fft\", \"aging\": false, \"size\": \"4KiB\", \"check\": true },\n"
+		   "  \"runs\": 1, \"seed\": 1 }\n", MACHINE(CACHES));
+	fclose(f);
+	json_t *r = run_results(scn, 1);
+	double t = (1024 * 10 + 120 * 4 + 1024 * 4) * 1e-9;
+	near(metric(r, "fft_ms"), t * 1e3, 1e-12);
+	near(metric(r, "fft_mflops"), 5.0 * 256 * 8 / t / 1e6, 1e-6);
+	near(metric(r, "invariants_ok"), 1, 0);
+	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
+	assert_null(json_object_get(m, "lat_ns"));
+	assert_null(json_object_get(m, "bw_rd_MBps"));
+	json_decref(r);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -133,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_l2_fresh),
 		cmocka_unit_test(test_roundrobin),
 		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_fft_workload),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

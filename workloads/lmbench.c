@@ -1,6 +1,7 @@
 /*
  * lmbench.c - seed 004's memory benchmarks on the cache hierarchy (models/cache.h):
- * lmbench's lat_mem_rd and bw_mem, and an in-place radix-2 FFT, each run as a new
+ * lmbench's lat_mem_rd and bw_mem, and an in-place radix-2 FFT (the `lmbench`
+ * workload runs all three, the `fft` workload the FFT alone), each run as a new
  * process whose anonymous pages come from the kernel's allocator and colouring
  * module (models/mm/proc.c, models/coloring), after an optional aging phase.
  *
@@ -74,9 +75,25 @@ struct lmb_cfg {
 	int check_failed;
 };
 
+/* The keys the lmbench and fft workloads share. */
+#define LMB_SHARED_PARAMS \
+	MM_PARAM(struct lmb_cfg, size, "size", MM_P_SIZE, 512, 1ull << 32, "\"1MiB\"", \
+		 "working set of every benchmark: lat_mem_rd's array, bw_mem's buffer, the FFT's data"), \
+	MM_PARAM(struct lmb_cfg, butterfly_cycles, "butterfly_cycles", MM_P_DOUBLE, 0, 1e6, "10", \
+		 "CPU cycles of one radix-2 butterfly's arithmetic (10 flops; calibration)"), \
+	MM_PARAM(struct lmb_cfg, aging, "aging", MM_P_BOOL, 0, 0, "true", \
+		 "age memory first: file reading and process churn (kernel-mechanisms.md 5.4a)"), \
+	MM_PARAM(struct lmb_cfg, age_turnovers, "age_turnovers", MM_P_DOUBLE, 0, 100, "3", \
+		 "memory sizes of random file reads during aging"), \
+	MM_PARAM(struct lmb_cfg, age_procs, "age_procs", MM_P_INT, 0, 64, "4", \
+		 "processes alive at most during aging"), \
+	MM_PARAM(struct lmb_cfg, age_proc_max, "age_proc_max", MM_P_INT, 1, 1 << 20, "1024", \
+		 "largest aging process, pages"), \
+	MM_PARAM(struct lmb_cfg, check, "check", MM_P_BOOL, 0, 0, "false", \
+		 "run the mm, process and colour-list invariant checkers at the end (tests)")
+
 static const struct mm_param lmb_params[] = {
-	MM_PARAM(struct lmb_cfg, size, "size", MM_P_SIZE, 512, 1ull << 32, "\"1MiB\"",
-		 "working set of every benchmark: lat_mem_rd's array, bw_mem's buffer, the FFT's data"),
+	LMB_SHARED_PARAMS,
 	MM_PARAM(struct lmb_cfg, stride, "stride", MM_P_SIZE, 8, 1 << 20, "128",
 		 "lat_mem_rd stride (lmbench's summary reads the 128-byte curve)"),
 	MM_PARAM(struct lmb_cfg, min_refs, "min_refs", MM_P_INT, 1, 1000000000, "262144",
@@ -84,18 +101,11 @@ static const struct mm_param lmb_params[] = {
 	MM_PARAM(struct lmb_cfg, lat, "lat_mem_rd", MM_P_BOOL, 0, 0, "true", "run lat_mem_rd"),
 	MM_PARAM(struct lmb_cfg, bw, "bw_mem", MM_P_BOOL, 0, 0, "true", "run bw_mem rd, wr, cp, bcopy"),
 	MM_PARAM(struct lmb_cfg, fft, "fft", MM_P_BOOL, 0, 0, "true", "run the FFT"),
-	MM_PARAM(struct lmb_cfg, butterfly_cycles, "butterfly_cycles", MM_P_DOUBLE, 0, 1e6, "10",
-		 "CPU cycles of one radix-2 butterfly's arithmetic (10 flops; calibration)"),
-	MM_PARAM(struct lmb_cfg, aging, "aging", MM_P_BOOL, 0, 0, "true",
-		 "age memory first: file reading and process churn (kernel-mechanisms.md 5.4a)"),
-	MM_PARAM(struct lmb_cfg, age_turnovers, "age_turnovers", MM_P_DOUBLE, 0, 100, "3",
-		 "memory sizes of random file reads during aging"),
-	MM_PARAM(struct lmb_cfg, age_procs, "age_procs", MM_P_INT, 0, 64, "4",
-		 "processes alive at most during aging"),
-	MM_PARAM(struct lmb_cfg, age_proc_max, "age_proc_max", MM_P_INT, 1, 1 << 20, "1024",
-		 "largest aging process, pages"),
-	MM_PARAM(struct lmb_cfg, check, "check", MM_P_BOOL, 0, 0, "false",
-		 "run the mm, process and colour-list invariant checkers at the end (tests)"),
+	MM_PARAM_END
+};
+
+static const struct mm_param fft_params[] = {
+	LMB_SHARED_PARAMS,
 	MM_PARAM_END
 };
 
@@ -458,7 +468,9 @@ static void lmb_finish(struct sim *s)
 {
 	struct lmb_cfg *c = s->wl_cfg;
 	struct coloring *co = c->k.coloring;
-	s->primary = c->lat ? c->lat_ns : 0;
+	uint64_t npts = c->size / 16;
+	double mflops = c->fft_s > 0 ? 5.0 * (double)npts * log2((double)npts) / c->fft_s / 1e6 : 0;
+	s->primary = c->lat ? c->lat_ns : mflops;
 	sim_metric(s, "failed", c->failed ? 1 : 0);
 	if (c->check)
 		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
@@ -472,9 +484,8 @@ static void lmb_finish(struct sim *s)
 		for (int w = 0; w < 4; w++)
 			sim_metric(s, bw_names[w], c->mbps[w]);
 	if (c->fft) {
-		uint64_t n = c->size / 16;
 		sim_metric(s, "fft_ms", c->fft_s * 1e3);
-		sim_metric(s, "fft_mflops", c->fft_s > 0 ? 5.0 * (double)n * log2((double)n) / c->fft_s / 1e6 : 0);
+		sim_metric(s, "fft_mflops", mflops);
 	}
 	sim_metric(s, "colours", co->ncolors);
 	sim_metric(s, "page_color_hits", (double)co->hits);
@@ -498,6 +509,32 @@ static void lmb_fini(void *cfgp)
 		mm_kernel_fini(&c->k);
 	c->k_up = false;
 }
+
+/* The fft workload: the FFT alone (no lat_mem_rd, no bw_mem). */
+static int fft_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
+		     struct mm_err *e)
+{
+	struct lmb_cfg *c = cfgp;
+	c->fft = true;
+	c->stride = 128;
+	return lmb_check(cfgp, m, file, path, e);
+}
+
+const struct workload_ops workload_fft = {
+	.version = WORKLOAD_OPS_VERSION,
+	.name = "fft",
+	.desc = "seed 004: an in-place radix-2 FFT over a working set, on the cache hierarchy after aging",
+	.params = fft_params,
+	.cfg_size = sizeof(struct lmb_cfg),
+	.primary = "fft_mflops",
+	.unit = "MFLOPS",
+	.higher_is_better = 1,
+	.kernel = 1,
+	.check = fft_check,
+	.start = lmb_start,
+	.finish = lmb_finish,
+	.fini = lmb_fini,
+};
 
 const struct workload_ops workload_lmbench = {
 	.version = WORKLOAD_OPS_VERSION,

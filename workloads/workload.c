@@ -12,6 +12,7 @@ extern const struct workload_ops workload_tworead;
 extern const struct workload_ops workload_kernbench;
 extern const struct workload_ops workload_reaim;
 extern const struct workload_ops workload_lmbench;
+extern const struct workload_ops workload_fft;
 
 static const struct workload_ops *const registry[] = {
 	&workload_trace,
@@ -19,6 +20,7 @@ static const struct workload_ops *const registry[] = {
 	&workload_kernbench,
 	&workload_reaim,
 	&workload_lmbench,
+	&workload_fft,
 	NULL,
 };
 
