@@ -196,6 +196,7 @@ int cache_sim_init(struct cache_sim *s, const struct cache_cfg *c, double clock,
 		v->ways = l->assoc ? (uint32_t)l->assoc : (uint32_t)lines;
 		v->sets = (uint32_t)(lines / v->ways);
 		v->set_mask = v->sets - 1;
+		v->ways_shift = log2u(v->ways);
 		v->line_shift = log2u(l->line);
 		v->virt = l->indexing == CACHE_VIRTUAL;
 		v->lat = l->latency;
@@ -261,7 +262,7 @@ static inline bool level_access(struct cache_level *l, uint64_t a, uint64_t pa)
 {
 	uint64_t ix = (l->virt ? a : pa) >> l->line_shift;
 	uint64_t key = (pa >> l->line_shift) + 1;
-	uint64_t *set = l->tag + (size_t)(ix & l->set_mask) * l->ways;
+	uint64_t *set = l->tag + ((size_t)(ix & l->set_mask) << l->ways_shift);
 	if (set[0] == key)
 		return true;
 	if (l->ways == 1) {

@@ -86,6 +86,7 @@ struct cache_stats {
 struct cache_level {
 	uint64_t *tag;            /* [sets * ways], MRU first within a set; 0 = invalid */
 	uint32_t sets, ways;
+	uint32_t ways_shift;      /* log2(ways): ways are a power of two */
 	uint32_t line_shift;
 	uint64_t set_mask;
 	bool virt;

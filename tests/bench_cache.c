@@ -59,7 +59,7 @@ int main(void)
 		if (cache_sim_init(&s, &c, 466e6, 8192, &e))
 			return 1;
 		uint64_t done = 0, pos = 0, span = 1, k = 0;
-		double t0 = now(), simt = 0;
+		double dt = 0, simt = 0;
 		while (done < total) {
 			for (int i = 0; i < BATCH; i++) {
 				const uint64_t size = PAGES * 8192ull;
@@ -80,10 +80,11 @@ int main(void)
 					}
 				}
 			}
+			double t0 = now();
 			simt += cache_run(&s, va, BATCH, kind == 1 ? CACHE_DEPENDENT : 0, xlate, NULL);
+			dt += now() - t0;
 			done += BATCH;
 		}
-		double dt = now() - t0;
 		printf("%-16s %6.1f M refs/s  (L1 %.3f, L2 %.3f, memory %.3f of refs; TLB misses %llu; %.3f s simulated)\n",
 		       names[kind], done / dt / 1e6, (double)s.st.hits[0] / s.st.refs,
 		       (double)s.st.hits[1] / s.st.refs, (double)s.st.mem / s.st.refs,
