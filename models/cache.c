@@ -11,8 +11,10 @@
  *
  * Each set keeps its tags most recently used first, so a hit in way 0 (the common
  * case of a stream) costs one compare and a direct-mapped level has no ordering
- * work at all.  Costs: per reference O(levels x ways) in the worst case; per page
- * change one TLB look-up (O(TLB ways)) and, on a TLB miss, one callback.
+ * work at all.  A fully associative TLB of more than 8 entries (the 21264's 128)
+ * is an LRU list found through a hash (O(1) per look-up, exact LRU).  Costs: per
+ * reference O(levels x ways) in the worst case; per page change one TLB look-up
+ * and, on a TLB miss, one callback.
  */
 #include "models/cache.h"
 
@@ -170,6 +172,138 @@ uint32_t cache_colors(const struct cache_cfg *c, uint64_t page_size)
 	return best > UINT32_MAX ? UINT32_MAX : (uint32_t)best;
 }
 
+#define FA_NONE UINT32_MAX
+
+static inline uint32_t fa_hash(const struct cache_fa *f, uint64_t k)
+{
+	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 40) & f->hmask;
+}
+
+/* Returns: the entry holding @k or -1; *@pos: its hash slot, or the empty slot
+ * where it would go. */
+static int32_t fa_find(const struct cache_fa *f, uint64_t k, uint32_t *pos)
+{
+	uint32_t h = fa_hash(f, k);
+	while (f->slot[h] >= 0) {
+		if (f->key[f->slot[h]] == k)
+			break;
+		h = (h + 1) & f->hmask;
+	}
+	*pos = h;
+	return f->slot[h];
+}
+
+/* Empty hash slot @s, shifting later entries of its probe run back. */
+static void fa_unhash(struct cache_fa *f, uint32_t s)
+{
+	for (uint32_t j = s;;) {
+		j = (j + 1) & f->hmask;
+		if (f->slot[j] < 0)
+			break;
+		uint32_t k = fa_hash(f, f->key[f->slot[j]]);
+		/* move the entry at j to s unless its home k lies cyclically in (s, j] */
+		if (j > s ? (k <= s || k > j) : (k <= s && k > j)) {
+			f->slot[s] = f->slot[j];
+			s = j;
+		}
+	}
+	f->slot[s] = -1;
+}
+
+static void fa_unlink(struct cache_fa *f, uint32_t e)
+{
+	if (f->prev[e] != FA_NONE)
+		f->next[f->prev[e]] = f->next[e];
+	else
+		f->head = f->next[e];
+	if (f->next[e] != FA_NONE)
+		f->prev[f->next[e]] = f->prev[e];
+	else
+		f->tail = f->prev[e];
+}
+
+static void fa_push(struct cache_fa *f, uint32_t e)
+{
+	f->prev[e] = FA_NONE;
+	f->next[e] = f->head;
+	if (f->head != FA_NONE)
+		f->prev[f->head] = e;
+	else
+		f->tail = e;
+	f->head = e;
+}
+
+/* Look @k up, make it the most recently used, insert it on a miss (replacing
+ * the least recently used).  Returns: true on a hit. */
+static bool fa_access(struct cache_fa *f, uint64_t k)
+{
+	uint32_t pos;
+	int32_t e = fa_find(f, k, &pos);
+	if (e >= 0) {
+		if ((uint32_t)e != f->head) {
+			fa_unlink(f, (uint32_t)e);
+			fa_push(f, (uint32_t)e);
+		}
+		return true;
+	}
+	uint32_t v;
+	if (f->used < f->n) {
+		v = f->used++;
+	} else {
+		v = f->tail;
+		uint32_t old;
+		fa_find(f, f->key[v], &old);
+		fa_unhash(f, old);
+		fa_unlink(f, v);
+		fa_find(f, k, &pos);   /* the shift may have moved the empty slot */
+	}
+	f->key[v] = k;
+	f->slot[pos] = (int32_t)v;
+	fa_push(f, v);
+	return false;
+}
+
+static void fa_clear(struct cache_fa *f)
+{
+	f->used = 0;
+	f->head = f->tail = FA_NONE;
+	memset(f->slot, 0xff, ((size_t)f->hmask + 1) * sizeof *f->slot);
+}
+
+static void fa_free(struct cache_fa *f)
+{
+	if (!f)
+		return;
+	free(f->key);
+	free(f->prev);
+	free(f->next);
+	free(f->slot);
+	free(f);
+}
+
+/* Returns: a fully associative set of @n ways, or NULL (out of memory). */
+static struct cache_fa *fa_new(uint32_t n)
+{
+	struct cache_fa *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	uint32_t h = 16;
+	while (h < 2 * n)
+		h <<= 1;
+	f->n = n;
+	f->hmask = h - 1;
+	f->key = malloc(n * sizeof *f->key);
+	f->prev = malloc(n * sizeof *f->prev);
+	f->next = malloc(n * sizeof *f->next);
+	f->slot = malloc(h * sizeof *f->slot);
+	if (!f->key || !f->prev || !f->next || !f->slot) {
+		fa_free(f);
+		return NULL;
+	}
+	fa_clear(f);
+	return f;
+}
+
 static uint32_t log2u(uint64_t x)
 {
 	uint32_t s = 0;
@@ -210,8 +344,11 @@ int cache_sim_init(struct cache_sim *s, const struct cache_cfg *c, double clock,
 	if (c->tlb_entries) {
 		s->tways = c->tlb_assoc ? (uint32_t)c->tlb_assoc : (uint32_t)c->tlb_entries;
 		s->tsets = (uint32_t)c->tlb_entries / s->tways;
-		s->tlb = calloc((size_t)c->tlb_entries, sizeof *s->tlb);
-		if (!s->tlb) {
+		if (s->tsets == 1 && s->tways > 8)
+			s->tlb_fa = fa_new(s->tways);
+		else
+			s->tlb = calloc((size_t)c->tlb_entries, sizeof *s->tlb);
+		if (!s->tlb && !s->tlb_fa) {
 			cache_sim_fini(s);
 			return mm_errf(e, NULL, NULL, "out of memory for the TLB");
 		}
@@ -228,6 +365,8 @@ void cache_sim_fini(struct cache_sim *s)
 	}
 	free(s->tlb);
 	s->tlb = NULL;
+	fa_free(s->tlb_fa);
+	s->tlb_fa = NULL;
 }
 
 void cache_flush(struct cache_sim *s)
@@ -236,6 +375,8 @@ void cache_flush(struct cache_sim *s)
 		memset(s->lv[i].tag, 0, (size_t)s->lv[i].sets * s->lv[i].ways * sizeof(uint64_t));
 	if (s->tlb)
 		memset(s->tlb, 0, (size_t)s->tsets * s->tways * sizeof(uint64_t));
+	if (s->tlb_fa)
+		fa_clear(s->tlb_fa);
 	s->last_vpn = UINT64_MAX;
 }
 
@@ -295,7 +436,9 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 		uint64_t a = va[r];
 		uint64_t vpn = a >> ps;
 		if (vpn != s->last_vpn) {
-			if (s->tlb) {
+			if (s->tlb_fa) {
+				tlb_miss += !fa_access(s->tlb_fa, vpn);
+			} else if (s->tlb) {
 				uint64_t *set = s->tlb + (size_t)(vpn & (s->tsets - 1)) * s->tways;
 				tlb_miss += !lru_access(set, s->tways, vpn + 1);
 			}

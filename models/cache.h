@@ -97,6 +97,16 @@ struct cache_level {
  * is then dropped: the caller could not map it). */
 typedef uint32_t (*cache_xlate_fn)(void *ctx, uint64_t vpn);
 
+/* A fully associative set with many ways (a TLB of 128 entries): exact LRU as a
+ * doubly linked list, found through an open-addressing hash of the keys. */
+struct cache_fa {
+	uint32_t n, used, head, tail;
+	uint64_t *key;            /* [n] */
+	uint32_t *prev, *next;    /* [n] */
+	int32_t *slot;            /* [hmask + 1]: entry index or -1 */
+	uint32_t hmask;
+};
+
 struct cache_sim {
 	int n;
 	struct cache_level lv[CACHE_MAX_LEVELS];
@@ -105,6 +115,7 @@ struct cache_sim {
 	/* TLB: [tsets * tways] vpn + 1, MRU first */
 	uint64_t *tlb;
 	uint32_t tsets, tways;
+	struct cache_fa *tlb_fa;  /* instead of tlb when fully associative with > 8 ways */
 	/* the last translation (a page change re-walks the TLB) */
 	uint64_t last_vpn;
 	uint64_t last_base;       /* pfn << page_shift */

@@ -168,6 +168,45 @@ static void test_tlb(void **state)
 	cache_sim_fini(&s);
 }
 
+/* A 16-entry fully associative TLB (the hashed LRU list) against a plain LRU
+ * array on 20000 pseudo-random pages of 40: the same misses, one by one. */
+static void test_tlb_fully_associative(void **state)
+{
+	(void)state;
+	identity();
+	struct cache_sim s;
+	sim(&s, "{\"levels\": [{\"size\": 256, \"line\": 64}], \"tlb\": {\"entries\": 16}}", 4096);
+	assert_non_null(s.tlb_fa);
+	uint64_t ref[16];
+	int nref = 0;
+	uint64_t misses = 0, x = 12345;
+	for (int i = 0; i < 20000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t vpn = (x >> 33) % 40;
+		/* reference: MRU-first array */
+		int j = 0;
+		while (j < nref && ref[j] != vpn)
+			j++;
+		if (j == nref) {
+			misses++;
+			if (nref < 16)
+				nref++;
+			j = nref - 1;
+		}
+		memmove(ref + 1, ref, (size_t)j * sizeof *ref);
+		ref[0] = vpn;
+		uint64_t va = vpn * 4096;
+		cache_run(&s, &va, 1, 0, xlate, NULL);
+		assert_int_equal(s.st.tlb_misses, misses);
+	}
+	assert_true(misses > 1000 && misses < 20000);
+	cache_flush(&s);
+	uint64_t va = 0;
+	cache_run(&s, &va, 1, 0, xlate, NULL);
+	assert_int_equal(s.st.tlb_misses, misses + 1);
+	cache_sim_fini(&s);
+}
+
 /* Independent references: one cycle each (1 GHz) plus the line fill of the level
  * that served it (64 B at 1 GB/s from memory = 64 ns, at 4 GB/s from L2 = 16 ns). */
 static void test_stream_time(void **state)
@@ -243,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_colour_conflict),
 		cmocka_unit_test(test_virtual_index),
 		cmocka_unit_test(test_tlb),
+		cmocka_unit_test(test_tlb_fully_associative),
 		cmocka_unit_test(test_stream_time),
 		cmocka_unit_test(test_errors),
 	};
