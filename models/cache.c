@@ -237,6 +237,16 @@ static void fa_push(struct cache_fa *f, uint32_t e)
  * the least recently used).  Returns: true on a hit. */
 static bool fa_access(struct cache_fa *f, uint64_t k)
 {
+	/* the two most recent entries first: butterflies alternate two pages */
+	uint32_t h = f->head;
+	if (h != FA_NONE && f->key[h] == k)
+		return true;
+	if (h != FA_NONE && f->next[h] != FA_NONE && f->key[f->next[h]] == k) {
+		uint32_t e = f->next[h];
+		fa_unlink(f, e);
+		fa_push(f, e);
+		return true;
+	}
 	uint32_t pos;
 	int32_t e = fa_find(f, k, &pos);
 	if (e >= 0) {
