@@ -24,7 +24,7 @@
 static const char *const indexing_names[] = { "physical", "virtual", NULL };
 
 const struct mm_param cache_level_params[] = {
-	MM_PARAM(struct cache_level_cfg, name, "name", MM_P_STRING, 0, 0, "\"L\"",
+	MM_PARAM(struct cache_level_cfg, name, "name", MM_P_STRING, 1, 0, "\"L\"",
 		 "name of the level in reports (L1d, L2, ...)"),
 	MM_PARAM(struct cache_level_cfg, size, "size", MM_P_SIZE, 64, 1ull << 32, "\"64KiB\"",
 		 "capacity in bytes (a power of two)"),
@@ -150,11 +150,11 @@ json_t *cache_cfg_dump(const struct cache_cfg *c)
 
 void cache_params_doc(FILE *out)
 {
-	fprintf(out, "machine.caches:\n\n");
+	fprintf(out, "machine.caches (the cache hierarchy and TLB, models/cache.h):\n");
 	mm_params_doc(cache_params, out);
-	fprintf(out, "\nmachine.caches.levels[] (from L1 outwards):\n\n");
+	fprintf(out, "machine.caches.levels[] (from L1 outwards):\n");
 	mm_params_doc(cache_level_params, out);
-	fprintf(out, "\nmachine.caches.tlb:\n\n");
+	fprintf(out, "machine.caches.tlb:\n");
 	mm_params_doc(tlb_params, out);
 }
 

@@ -81,7 +81,7 @@ struct lmb_cfg {
 		 "working set of every benchmark: lat_mem_rd's array, bw_mem's buffer, the FFT's data"), \
 	MM_PARAM(struct lmb_cfg, butterfly_cycles, "butterfly_cycles", MM_P_DOUBLE, 0, 1e6, "10", \
 		 "CPU cycles of one radix-2 butterfly's arithmetic (10 flops; calibration)"), \
-	MM_PARAM(struct lmb_cfg, aging, "aging", MM_P_BOOL, 0, 0, "true", \
+	MM_PARAM(struct lmb_cfg, aging, "aging", MM_P_BOOL, 1, 0, "true", \
 		 "age memory first: file reading and process churn (kernel-mechanisms.md 5.4a)"), \
 	MM_PARAM(struct lmb_cfg, age_turnovers, "age_turnovers", MM_P_DOUBLE, 0, 100, "3", \
 		 "memory sizes of random file reads during aging"), \
@@ -89,7 +89,7 @@ struct lmb_cfg {
 		 "processes alive at most during aging"), \
 	MM_PARAM(struct lmb_cfg, age_proc_max, "age_proc_max", MM_P_INT, 1, 1 << 20, "1024", \
 		 "largest aging process, pages"), \
-	MM_PARAM(struct lmb_cfg, check, "check", MM_P_BOOL, 0, 0, "false", \
+	MM_PARAM(struct lmb_cfg, check, "check", MM_P_BOOL, 1, 0, "false", \
 		 "run the mm, process and colour-list invariant checkers at the end (tests)")
 
 static const struct mm_param lmb_params[] = {
@@ -98,9 +98,9 @@ static const struct mm_param lmb_params[] = {
 		 "lat_mem_rd stride (lmbench's summary reads the 128-byte curve)"),
 	MM_PARAM(struct lmb_cfg, min_refs, "min_refs", MM_P_INT, 1, 1000000000, "262144",
 		 "measured references of lat_mem_rd and each bw_mem test, at least one whole pass"),
-	MM_PARAM(struct lmb_cfg, lat, "lat_mem_rd", MM_P_BOOL, 0, 0, "true", "run lat_mem_rd"),
-	MM_PARAM(struct lmb_cfg, bw, "bw_mem", MM_P_BOOL, 0, 0, "true", "run bw_mem rd, wr, cp, bcopy"),
-	MM_PARAM(struct lmb_cfg, fft, "fft", MM_P_BOOL, 0, 0, "true", "run the FFT"),
+	MM_PARAM(struct lmb_cfg, lat, "lat_mem_rd", MM_P_BOOL, 1, 0, "true", "run lat_mem_rd"),
+	MM_PARAM(struct lmb_cfg, bw, "bw_mem", MM_P_BOOL, 1, 0, "true", "run bw_mem rd, wr, cp, bcopy"),
+	MM_PARAM(struct lmb_cfg, fft, "fft", MM_P_BOOL, 1, 0, "true", "run the FFT"),
 	MM_PARAM_END
 };
 
