@@ -52,11 +52,11 @@ const struct mm_param machine_cost_params[] = {
 };
 
 /* Each table skips the keys the other tables own. */
-static const char *const machine_skip[] = { "disks", "costs", "variation", "arch", "memory", "page_size",
+static const char *const machine_skip[] = { "disks", "costs", "variation", "caches", "arch", "memory", "page_size",
 					    "kernel_reserved", "struct_page_bytes",
 					    "min_free_kbytes", "watermark_style",
 					    "lowmem_reserve_ratio", "kernelcore", NULL };
-static const char *const mem_skip[] = { "disks", "costs", "variation", "clock", "copy_bw", NULL };
+static const char *const mem_skip[] = { "disks", "costs", "variation", "caches", "clock", "copy_bw", NULL };
 
 /*
  * Unknown keys are checked here, against every table of the section, so that the
@@ -70,7 +70,7 @@ static int check_keys(json_t *obj, const char *file, const char *path, struct mm
 	json_t *v;
 	json_object_foreach(obj, key, v) {
 		int ok = strcmp(key, "disks") == 0 || strcmp(key, "costs") == 0 ||
-			 strcmp(key, "variation") == 0;
+			 strcmp(key, "variation") == 0 || strcmp(key, "caches") == 0;
 		for (int t = 0; tables[t] && !ok; t++)
 			for (const struct mm_param *p = tables[t]; p->key && !ok; p++)
 				ok = strcmp(p->key, key) == 0;
@@ -88,7 +88,7 @@ static int check_keys(json_t *obj, const char *file, const char *path, struct mm
 					n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", p->key);
 			}
 		if (n < sizeof list)
-			snprintf(list + n, sizeof list - n, "disks, costs, variation");
+			snprintf(list + n, sizeof list - n, "disks, costs, variation, caches");
 		snprintf(sub, sizeof sub, "%s.%s", path, key);
 		return mm_errf(e, file, sub, "unknown key (expected one of: %s)", list);
 	}
@@ -255,6 +255,10 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 	}
 	if (load_variation(&m->var, json_object_get(obj, "variation"), file, path, e))
 		return -1;
+	snprintf(sub, sizeof sub, "%s.caches", path);
+	m->caches.mem_latency = m->costs.mem_latency;
+	if (cache_cfg_load(&m->caches, json_object_get(obj, "caches"), file, sub, e))
+		return -1;
 	json_t *disks = json_object_get(obj, "disks");
 	if (!disks)
 		return 0;
@@ -288,6 +292,8 @@ json_t *machine_dump(const struct machine_cfg *m)
 	for (int i = 0; i < m->ndisks; i++)
 		json_array_append_new(a, mm_params_dump(disk_params, &m->disks[i]));
 	json_object_set_new(o, "disks", a);
+	if (m->caches.nlevels)
+		json_object_set_new(o, "caches", cache_cfg_dump(&m->caches));
 	if (machine_variation_any(m)) {
 		/* declared half-widths (fractions) and, once drawn, this run's values */
 		const struct machine_variation *v = &m->var;

@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "emu/core/params.h"
+#include "models/cache.h"
 #include "models/disk.h"
 #include "models/mm/zone.h"
 
@@ -63,6 +64,7 @@ struct machine_cfg {
 	int ndisks;
 	struct disk_cfg disks[MACHINE_MAX_DISKS];
 	struct machine_variation var;
+	struct cache_cfg caches;  /* machine.caches (models/cache.h); nlevels 0: none */
 };
 
 extern const struct mm_param machine_params[];

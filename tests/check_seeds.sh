@@ -19,6 +19,7 @@ run scenarios/seeds/001-pagevec-reaim.json --set workload.users_max=16
 run scenarios/seeds/001-pagevec-reaim-fixed.json
 run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
 run scenarios/seeds/001-pagevec-kernbench-proc.json --set workload.files=64
+run scenarios/seeds/004-colouring-ds10.json --set workload.age_turnovers=1 --set workload.min_refs=65536
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 5 ] || { echo "check_seeds.sh: $n seed scenarios, 5 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 6 ] || { echo "check_seeds.sh: $n seed scenarios, 6 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"

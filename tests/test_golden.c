@@ -259,6 +259,24 @@ static void golden_kernbench_small(void **state)
 	json_decref(r);
 }
 
+static void golden_lmbench_colouring(void **state)
+{
+	json_t *r = golden("lmbench-colouring");
+	/* 3 kernels x 2 sizes, invariant checker on; colouring removes every
+	 * conflict at 1 MiB, the LIFO lists after aging do not */
+	assert_int_equal(json_array_size(json_object_get(r, "runs")), 6);
+	all_invariants_ok(r, "lmbench-colouring");
+	json_t *runs = json_object_get(r, "runs");
+	for (size_t i = 0; i < 6; i++) {
+		json_t *m = json_object_get(json_array_get(runs, i), "metrics");
+		const char *k = json_string_value(json_object_get(json_array_get(runs, i), "kernel"));
+		double conf = json_number_value(json_object_get(m, "colour_conflict_pages"));
+		if (strcmp(k, "lifo") != 0)
+			assert_true(conf == 0);
+	}
+	json_decref(r);
+}
+
 static int setup(void **state)
 {
 #ifdef MMEMU_SRCDIR
@@ -286,6 +304,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(golden_kernbench_small),
 		cmocka_unit_test(golden_2read_mmap),
 		cmocka_unit_test(golden_reaim_small),
+		cmocka_unit_test(golden_lmbench_colouring),
 	};
 	return cmocka_run_group_tests_name("golden", tests, setup, teardown);
 }

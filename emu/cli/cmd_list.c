@@ -102,6 +102,7 @@ int cmd_list(int argc, char **argv)
 		mm_params_doc(disk_params, stdout);
 		printf("machine.variation (run-to-run variance, docs/scenario.md):\n");
 		machine_variation_doc(stdout);
+		cache_params_doc(stdout);
 		printf("kernel vm knobs (kernels.NAME.vm):\n");
 		mm_params_doc(mm_kernel_params, stdout);
 		printf("engine section:\n");

@@ -116,7 +116,10 @@ static struct coloring *make_coloring(struct sim *s, uint32_t ncolors, struct mm
 	json_t *params;
 	if (sim_choice(s, "coloring", "none", &mod, &params, sub, sizeof sub, e))
 		return NULL;
-	return coloring_create(mod, params, ncolors, s->vs, s->file, sub, e);
+	struct coloring *c = coloring_create(mod, params, ncolors, s->vs, s->file, sub, e);
+	if (c)
+		mm_rng_seed(&c->rng, s->seed, s->run, "coloring");
+	return c;
 }
 
 static struct alloc *make_alloc(struct sim *s, struct mm_phys *phys, struct mm_err *e)

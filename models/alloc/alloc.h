@@ -41,7 +41,7 @@
 #include "models/mm/zone.h"
 #include "models/vmstat.h"
 
-#define ALLOC_OPS_VERSION 1
+#define ALLOC_OPS_VERSION 2
 
 struct alloc;
 
@@ -70,6 +70,13 @@ struct alloc_ops {
 	void (*drain)(struct alloc *a, int cpu);
 	/* optional: check private lists. Returns: 0 or -1 with @e naming the pfn. */
 	int (*check)(const struct alloc *a, struct mm_err *e);
+	/* ---- version 2 (seed 004, page colouring) ---- */
+	/* optional: take the free page @pfn off the free lists, splitting the free
+	 * block that holds it and filing the other halves on their lists (the split
+	 * of Jason Papadopoulos' colour allocator, kernel-mechanisms.md 5.3), and
+	 * prepare it as an allocated order-0 page of @alloc_type.
+	 * Returns: 0, or -1 if @pfn is not in a free block of the buddy lists. */
+	int (*take)(struct alloc *a, uint32_t pfn, int alloc_type);
 };
 
 /* Counters a lock / cost model reads (modules fill what applies). */
@@ -93,7 +100,18 @@ struct alloc {
 	struct mm_vmstat *vs;
 	unsigned max_order;              /* MAX_ORDER: orders 0..max_order-1 */
 	struct alloc_stats st;
+	/* optional observer of the buddy free lists (seed 004's colour lists,
+	 * models/coloring): called after the block of @order at @pfn went on (@on)
+	 * or came off a free list; modules call it through alloc_watch() */
+	void (*watch)(void *ctx, uint32_t pfn, unsigned order, bool on);
+	void *watch_ctx;
 };
+
+static inline void alloc_watch(struct alloc *a, uint32_t pfn, unsigned order, bool on)
+{
+	if (a->watch)
+		a->watch(a->watch_ctx, pfn, order, on);
+}
 
 /** alloc_find() - Returns: the module called @name, or NULL. */
 const struct alloc_ops *alloc_find(const char *name);
@@ -141,6 +159,18 @@ static inline void alloc_free(struct alloc *a, uint32_t pfn, unsigned order, int
 static inline unsigned alloc_max_order(const struct alloc *a)
 {
 	return a->max_order;
+}
+
+/**
+ * alloc_take() - take free page @pfn off the module's lists (ops->take).
+ * Returns: 0, or -1 if the module cannot (no take method, or @pfn not free).
+ */
+static inline int alloc_take(struct alloc *a, uint32_t pfn, int alloc_type)
+{
+	if (a->ops->version < 2 || !a->ops->take)
+		return -1;
+	mm_count(a->vs, MM_ALLOC_CALLS, 1);
+	return a->ops->take(a, pfn, alloc_type);
 }
 
 /** alloc_free_count() - Returns: free blocks of @order in @z. */

@@ -63,6 +63,7 @@ static void free_one(struct alloc *a, struct zone *z, uint32_t pfn, unsigned ord
 		if (!page_test(b, PG_buddy) || b->order != order)
 			break;
 		plist_del(pages, &bp->free[z->idx][order], buddy);
+		alloc_watch(a, buddy, order, false);
 		z->nr_free[order]--;
 		page_clear(b, PG_buddy);
 		b->order = 0;
@@ -74,6 +75,7 @@ static void free_one(struct alloc *a, struct zone *z, uint32_t pfn, unsigned ord
 	page_set(p, PG_buddy);
 	p->order = (uint8_t)order;
 	plist_add_head(pages, &bp->free[z->idx][order], pfn);
+	alloc_watch(a, pfn, order, true);
 	z->nr_free[order]++;
 }
 
@@ -88,6 +90,7 @@ static uint32_t rmqueue(struct alloc *a, struct zone *z, unsigned order)
 		if (plist_empty(l))
 			continue;
 		uint32_t pfn = plist_pop_head(pages, l);
+		alloc_watch(a, pfn, cur, false);
 		z->nr_free[cur]--;
 		page_clear(&pages[pfn], PG_buddy);
 		pages[pfn].order = 0;
@@ -100,6 +103,7 @@ static uint32_t rmqueue(struct alloc *a, struct zone *z, unsigned order)
 			page_set(h, PG_buddy);
 			h->order = (uint8_t)cur;
 			plist_add_head(pages, &bp->free[z->idx][cur], pfn + size);
+			alloc_watch(a, pfn + size, cur, true);
 			z->nr_free[cur]++;
 			a->st.splits++;
 		}
@@ -214,6 +218,50 @@ static uint32_t buddy_alloc(struct alloc *a, struct zone *z, unsigned order, int
 	if (pfn != PFN_NONE)
 		prep_new(a, pfn, order, type);
 	return pfn;
+}
+
+/* Take free page @pfn: find the free block holding it (its head carries PG_buddy
+ * and the order), unlink it and split it down, filing each half without @pfn at
+ * the head of its list, as expand() does.  Caller holds zone->lock (counted). */
+static int buddy_take(struct alloc *a, uint32_t pfn, int type)
+{
+	struct page *pages = a->phys->pages;
+	struct buddy_priv *bp = priv(a);
+	if (pfn >= a->phys->nr_pages)
+		return -1;
+	struct zone *z = &a->phys->zones[pages[pfn].zone];
+	for (unsigned o = 0; o < a->max_order; o++) {
+		uint32_t head = pfn & ~((1u << o) - 1);
+		if (head < z->start_pfn)
+			break;
+		struct page *h = &pages[head];
+		if (!page_test(h, PG_buddy) || h->order != o)
+			continue;
+		lock_zone(a, z, 1);
+		plist_del(pages, &bp->free[z->idx][o], head);
+		alloc_watch(a, head, o, false);
+		z->nr_free[o]--;
+		page_clear(h, PG_buddy);
+		h->order = 0;
+		z->free_pages -= 1;
+		while (o > 0) {
+			o--;
+			uint32_t half = 1u << o;
+			uint32_t other = (pfn & half) ? head : head + half;
+			if (pfn & half)
+				head += half;
+			struct page *q = &pages[other];
+			page_set(q, PG_buddy);
+			q->order = (uint8_t)o;
+			plist_add_head(pages, &bp->free[z->idx][o], other);
+			alloc_watch(a, other, o, true);
+			z->nr_free[o]++;
+			a->st.splits++;
+		}
+		prep_new(a, pfn, 0, type);
+		return 0;
+	}
+	return -1;
 }
 
 static void buddy_free(struct alloc *a, uint32_t pfn, unsigned order, int cpu, bool cold)
@@ -381,4 +429,5 @@ const struct alloc_ops buddy_alloc_ops = {
 	.free = buddy_free,
 	.drain = buddy_drain,
 	.check = buddy_check,
+	.take = buddy_take,
 };

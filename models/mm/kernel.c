@@ -114,8 +114,9 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	k->kmap = s->make->kmap(s, k, e);
 	if (!k->kmap)
 		return -1;
-	k->coloring = s->make->coloring(s, 1, e);
-	if (!k->coloring)
+	k->coloring = s->make->coloring(s, cache_colors(&s->machine->caches,
+							 machine_page_size(s->machine)), e);
+	if (!k->coloring || coloring_attach(k->coloring, k->alloc, e))
 		return -1;
 	if (!k->kops) {
 		char sub[256];

@@ -26,6 +26,7 @@
 
 #include "emu/core/timemodel.h"
 #include "models/alloc/alloc.h"
+#include "models/coloring/coloring.h"
 #include "models/machine.h"
 #include "models/mm/spinlock.h"
 #include "models/mm/swap.h"
@@ -61,6 +62,9 @@ struct mm_task {
 	uint64_t minflt, majflt;   /* page faults served from memory / from disk (proc.c) */
 	uint64_t lru_acq;          /* lru_lock acquisitions by this task */
 	double lru_hold_s;         /* ... and the simulated seconds it held it */
+	/* page colouring (models/coloring/coloring.h): the task's next colour and the
+	 * virtual page of the anonymous fault being served (set by proc.c) */
+	struct coloring_task color;
 };
 
 /* Readahead state of one open file (struct file_ra_state, simplified). */

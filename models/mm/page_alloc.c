@@ -86,9 +86,9 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 	struct mm_alloc_result res;
 	unsigned flags = gfp | (t->memalloc ? MM_ALLOC_MEMALLOC : 0);
 
-	/* the colouring policy's preference (the buddy allocator's LIFO order meets
-	 * only "any page", -1; colour-aware allocation comes with seed 004) */
-	int color = coloring_pick(k->coloring, t);
+	/* the colouring policy's preference (-1: any page, the allocator's LIFO
+	 * order); a colour is met by coloring_place() below */
+	int color = coloring_pick(k->coloring, t, &t->color);
 	for (;;) {
 		alloc_locked(k, t, cls, flags, &res);
 		mm_charge(t, 100 + 20.0 * res.wmark_checks);
@@ -118,6 +118,18 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 		}
 		/* do_retry: blk_congestion_wait(WRITE, HZ/50) then rebalance */
 		mm_sleep(t, MM_HZ_S(20), &t->retry_nap_s);
+	}
+	if (color >= 0) {
+		/* alloc_pages_by_color() of the round-robin patch, after the watermark
+		 * walk chose the zone: one probe of the colour lists per colour tried,
+		 * under zone->lock */
+		uint64_t before[MM_NR_ZONES];
+		memcpy(before, k->alloc->st.zone_lock, sizeof before);
+		uint64_t pages = k->alloc->st.locked_pages;
+		unsigned probes;
+		res.pfn = coloring_place(k->coloring, k->alloc, &t->color, res.pfn, color, t->cpu, &probes);
+		mm_charge(t, probes * k->costs->page_op);
+		zone_lock_replay(k, t, before, pages);
 	}
 	struct page *p = &k->phys.pages[res.pfn];
 	if (color >= 0 && k->coloring->ncolors && res.pfn % k->coloring->ncolors == (uint32_t)color)

@@ -210,6 +210,7 @@ struct mm_as *mm_as_new(struct mm_kernel *k, struct mm_task *t)
 	/* mm_alloc + the first VMA: a few slab objects */
 	mm_charge(t, 4 * k->costs->page_op + 2 * k->costs->atomic);
 	P(k)->execs++;
+	t->color.init = false;   /* a new process draws a new start colour */
 	return as;
 }
 
@@ -438,6 +439,13 @@ int mm_brk(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint32_t np
 	return 0;
 }
 
+uint32_t mm_as_pfn(const struct mm_as *as, uint32_t idx)
+{
+	if (idx >= as->npages || !pte_present(as->pte[idx]))
+		return PFN_NONE;
+	return pte_pfn(as->pte[idx]);
+}
+
 /* ---------------------------------------------------------------- faults */
 
 /* Allocate an anonymous page (GFP_HIGHUSER).  Returns: pfn or PFN_NONE. */
@@ -570,7 +578,10 @@ int64_t mm_touch(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint3
 			int r;
 			if (!e) {
 				/* do_anonymous_page: a zeroed page */
+				t->color.vpn = i;
+				t->color.vpn_valid = true;
 				uint32_t np = anon_alloc(k, t);
+				t->color.vpn_valid = false;
 				if (np == PFN_NONE)
 					return -1;
 				if (as->pte[i] != 0) {

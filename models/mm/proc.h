@@ -126,6 +126,13 @@ int64_t mm_touch(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint3
 		 uint32_t n, bool write);
 
 /**
+ * mm_as_pfn() - the page-table entry of heap page @idx of @as, as a TLB refill
+ * reads it (models/cache.h).
+ * Returns: the frame of a present page, or PFN_NONE (empty, swapped, beyond).
+ */
+uint32_t mm_as_pfn(const struct mm_as *as, uint32_t idx);
+
+/**
  * mm_anon_reclaim() - shrink_list()'s steps for an anonymous page @pfn that
  * reclaim chose to evict: add_to_swap() if it has no slot yet, then
  * try_to_unmap() over its family.  Called by mm_shrink_list().

@@ -50,7 +50,14 @@ BASES = {
     "reaim": {"kernels": {"k": {"reclaim": "lru2q"}},
               "workload": {"type": "reaim", "workfile": "../../bad/ok.workfile",
                            "mode": "fixed", "users": 2}},
+    "lmbench": {"kernels": {"k": {"reclaim": "lru2q"}},
+                "workload": {"type": "lmbench", "aging": False, "size": "64KiB"}},
+    "fft": {"kernels": {"k": {"reclaim": "lru2q"}},
+            "workload": {"type": "fft", "aging": False, "size": "64KiB"}},
 }
+# the cache hierarchy the lmbench and fft bases add to MACHINE
+CACHES = {"levels": [{"size": "16KiB", "assoc": 2, "indexing": "virtual"}, {"size": "256KiB"}],
+          "tlb": {"entries": 16}}
 
 # the message for a value of the wrong type, by kind (`mmemu list --params`), and
 # the wrong value given
@@ -116,6 +123,9 @@ def params(mmemu):
         where = {"machine section": "machine", "machine.costs": "machine.costs",
                  "machine.disks[]": "machine.disks[0]",
                  "machine.variation (run-to-run variance, docs/scenario.md)": "machine.variation",
+                 "machine.caches (the cache hierarchy and TLB, models/cache.h)": "machine.caches",
+                 "machine.caches.levels[] (from L1 outwards)": "machine.caches.levels[0]",
+                 "machine.caches.tlb": "machine.caches.tlb",
                  "kernel vm knobs (kernels.NAME.vm)": "kernels.k.vm",
                  "engine section": "engine"}.get(section)
         if where is None:
@@ -138,14 +148,19 @@ def base_for(where):
         return "2read", "kernels.k.reclaim"
     if where.startswith("reclaim:") or where.startswith("alloc:"):
         return "trace", "kernels.k." + where.split(":")[0]
+    if where.startswith("machine.caches"):
+        return "lmbench", where
     return "trace", where
 
 
 def scenario(workload):
     b = BASES[workload]
-    return {"name": "malformed", "machine": json.loads(json.dumps(MACHINE)),
-            "kernels": json.loads(json.dumps(b["kernels"])),
-            "workload": json.loads(json.dumps(b["workload"]))}
+    doc = {"name": "malformed", "machine": json.loads(json.dumps(MACHINE)),
+           "kernels": json.loads(json.dumps(b["kernels"])),
+           "workload": json.loads(json.dumps(b["workload"]))}
+    if workload in ("lmbench", "fft"):
+        doc["machine"]["caches"] = json.loads(json.dumps(CACHES))
+    return doc
 
 
 def node(doc, path, create=True):
@@ -205,7 +220,10 @@ def scenario_cases(mmemu):
                           ("trace", "machine.disks[0]"), ("trace", "machine.variation"),
                           ("trace", "kernels.k"), ("trace", "kernels.k.vm"), ("trace", "engine"),
                           ("trace", "workload"), ("2read", "workload"),
-                          ("kernbench", "workload"), ("reaim", "workload")):
+                          ("kernbench", "workload"), ("reaim", "workload"),
+                          ("lmbench", "workload"), ("fft", "workload"),
+                          ("lmbench", "machine.caches"), ("lmbench", "machine.caches.levels[0]"),
+                          ("lmbench", "machine.caches.tlb")):
         doc = scenario(where)
         node(doc, prefix)["colour"] = 1
         tag = prefix.replace("machine.disks[0]", "disk").replace("kernels.k", "kernel")

@@ -1,0 +1,163 @@
+/*
+ * test_lmbench.c - the lmbench workload (workloads/lmbench.c) on a tiny machine
+ * with round numbers (1 GHz, 4 KiB 2-way virtually indexed L1 of 2 ns, 64 KiB
+ * direct-mapped physically indexed L2 of 10 ns and 64 B per 10 ns, memory 100 ns
+ * and 64 B per 100 ns, 8 KiB pages: 8 colours): exact latencies on each plateau,
+ * exact stream bandwidth in L1, the FFT's exact time, no colour conflicts on
+ * boot-fresh memory or with round-robin colouring, the /proc/page_color counts,
+ * and the error for a machine without caches.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "tests/runmmemu.h"
+
+#define MACHINE(caches) \
+	"\"machine\": { \"arch\": \"alpha\", \"cpus\": 1, \"clock\": \"1GHz\", \"memory\": \"16MiB\"," \
+	" \"watermark_style\": \"2.4\", \"costs\": { \"mem_latency\": \"100ns\" }" caches " }"
+#define CACHES \
+	", \"caches\": { \"levels\": [" \
+	" { \"size\": \"4KiB\", \"line\": 64, \"assoc\": 2, \"indexing\": \"virtual\", \"latency\": \"2ns\" }," \
+	" { \"size\": \"64KiB\", \"line\": 64, \"assoc\": 1, \"latency\": \"10ns\", \"bandwidth\": \"6.4GB/s\" } ]," \
+	" \"memory_bandwidth\": \"640MB/s\" }"
+
+static char scn[128];
+
+static const char *write_scn(const char *machine, const char *coloring, const char *wl)
+{
+	snprintf(scn, sizeof scn, "/tmp/mmemu-test-lmb-%d.json", (int)getpid());
+	FILE *f = fopen(scn, "w");
+	assert_non_null(f);
+	fprintf(f, "{ \"name\": \"lmbench test\", %s,\n"
+		   "  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\", \"coloring\": \"%s\",\n"
+		   "     \"alloc\": { \"module\": \"buddy\", \"max_order\": 10, \"pcp\": false } } },\n"
+		   "  \"workload\": { \"type\": \"lmbench\", %s },\n"
+		   "  \"runs\": 1, \"seed\": 1 }\n", machine, coloring, wl);
+	fclose(f);
+	return scn;
+}
+
+static json_t *run(const char *coloring, const char *wl)
+{
+	char w[512];
+	snprintf(w, sizeof w, "\"aging\": false, %s", wl);
+	return run_results(write_scn(MACHINE(CACHES), coloring, w), 1);
+}
+
+/* 4 KiB fits the L1: every load 2 ns; a read every 32 bytes, one a cycle =
+ * 32 bytes/ns; the FFT of 256 points: 8 stages of 128 butterflies at 10 cycles,
+ * 120 bit-reversal swaps and 1024 butterflies of 4 references, one a cycle. */
+static void test_l1(void **state)
+{
+	(void)state;
+	json_t *r = run("none", "\"size\": \"4KiB\", \"stride\": 64");
+	near(metric(r, "lat_ns"), 2.0, 1e-9);
+	near(metric(r, "bw_rd_MBps"), 32000, 1e-6);
+	near(metric(r, "bw_wr_MBps"), 32000, 1e-6);
+	near(metric(r, "fft_ms"), (1024 * 10 + 120 * 4 + 1024 * 4) * 1e-6, 1e-12);
+	near(metric(r, "lat_memory_loads"), 0, 0);
+	json_decref(r);
+}
+
+/* 32 KiB (4 pages): beyond the L1, inside the L2.  Boot-fresh buddy lists hand
+ * out contiguous frames, four different colours: every load 10 ns. */
+static void test_l2_fresh(void **state)
+{
+	(void)state;
+	json_t *r = run("none", "\"size\": \"32KiB\", \"stride\": 64, \"fft\": false");
+	near(metric(r, "lat_ns"), 10.0, 1e-9);
+	near(metric(r, "colour_conflict_pages"), 0, 0);
+	near(metric(r, "colours"), 8, 0);
+	near(metric(r, "page_color_placed"), 0, 0);
+	/* bw_rd: per 64-byte line two reads (2 cycles) and one fill of 10 ns */
+	near(metric(r, "bw_rd_MBps"), 64.0 / 12e-9 / 1e6, 1e-6);
+	json_decref(r);
+}
+
+/* Round-robin: consecutive colours, whatever the free lists; every allocation
+ * found its colour at once on fresh memory. */
+static void test_roundrobin(void **state)
+{
+	(void)state;
+	json_t *r = run("roundrobin", "\"size\": \"64KiB\", \"stride\": 64, \"bw_mem\": false, \"fft\": false");
+	near(metric(r, "lat_ns"), 10.0, 1e-9);
+	near(metric(r, "colour_conflict_pages"), 0, 0);
+	assert_true(metric(r, "page_color_placed") >= 8);
+	near(metric(r, "page_color_misses"), 0, 0);
+	near(metric(r, "page_color_hits"), metric(r, "page_color_placed"), 0);
+	json_decref(r);
+}
+
+/* 256 KiB, four times the L2: a cyclic sweep misses everywhere, 100 ns a load,
+ * and every measured load came from memory. */
+static void test_memory(void **state)
+{
+	(void)state;
+	json_t *r = run("none", "\"size\": \"256KiB\", \"stride\": 64, \"bw_mem\": false, \"fft\": false, "
+			"\"min_refs\": 8192");
+	near(metric(r, "lat_ns"), 100.0, 1e-9);
+	near(metric(r, "lat_memory_loads"), 8192, 0);
+	json_decref(r);
+}
+
+/* The fft workload: the same transform alone, MFLOPS as its primary metric. */
+static void test_fft_workload(void **state)
+{
+	(void)state;
+	snprintf(scn, sizeof scn, "/tmp/mmemu-test-lmb-%d.json", (int)getpid());
+	FILE *f = fopen(scn, "w");
+	assert_non_null(f);
+	fprintf(f, "{ \"name\": \"fft test\", %s,\n"
+		   "  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\" } },\n"
+		   "  \"workload\": { \"type\": \"fft\", \"aging\": false, \"size\": \"4KiB\", \"check\": true },\n"
+		   "  \"runs\": 1, \"seed\": 1 }\n", MACHINE(CACHES));
+	fclose(f);
+	json_t *r = run_results(scn, 1);
+	double t = (1024 * 10 + 120 * 4 + 1024 * 4) * 1e-9;
+	near(metric(r, "fft_ms"), t * 1e3, 1e-12);
+	near(metric(r, "fft_mflops"), 5.0 * 256 * 8 / t / 1e6, 1e-6);
+	near(metric(r, "invariants_ok"), 1, 0);
+	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
+	assert_null(json_object_get(m, "lat_ns"));
+	assert_null(json_object_get(m, "bw_rd_MBps"));
+	json_decref(r);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	char out[200];
+	snprintf(out, sizeof out, "%s.out.json", write_scn(MACHINE(""), "none", "\"size\": \"64KiB\""));
+	assert_int_equal(run_mmemu(scn, out), 2);
+	write_scn(MACHINE(CACHES), "none", "\"size\": \"24KiB\"");
+	assert_int_equal(run_mmemu(scn, out), 2);   /* the FFT needs a power of two */
+	write_scn(MACHINE(CACHES), "none", "\"size\": \"64KiB\", \"stride\": 48");
+	assert_int_equal(run_mmemu(scn, out), 2);
+	write_scn(MACHINE(CACHES), "none", "\"size\": \"64KiB\", \"stride\": \"128KiB\"");
+	assert_int_equal(run_mmemu(scn, out), 2);
+	write_scn(MACHINE(CACHES), "none", "\"size\": \"64KiB\", \"aging\": true");
+	assert_int_equal(run_mmemu(scn, out), 2);   /* aging reads a file: no disk */
+	unlink(scn);
+	unlink(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_l1),
+		cmocka_unit_test(test_l2_fresh),
+		cmocka_unit_test(test_roundrobin),
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_fft_workload),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
