@@ -777,6 +777,32 @@ static void check_verdict(void **state)
 			 0, NULL);
 	assert_int_equal(cli_check_invariants(&sc, res), 1);
 	json_decref(res);
+	/* the violation itself is printed, cleaned to one line of printable text */
+	res = json_loads("{\"runs\": [{\"kernel\": \"k\", \"point\": {}, \"run\": 2,"
+			 " \"metrics\": {\"invariants_ok\": 0},"
+			 " \"invariant_error\": \"pfn 7: count -1\\nflags\\u0001\"}]}", 0, NULL);
+	assert_non_null(res);
+	char path[300];
+	snprintf(path, sizeof path, "%s/check-verdict.err", tmpdir);
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	int rc = cli_check_invariants(&sc, res);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	json_decref(res);
+	assert_int_equal(rc, 1);
+	char buf[600] = "";
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	assert_string_equal(buf, "mmemu: s.json: kernel k, point , run 2: the mm invariant checker found a "
+				 "violation (metrics.invariants_ok = 0): pfn 7: count -1\\nflags\\x01\n");
 }
 
 static void run_failure_exits_1(void **state)

@@ -355,7 +355,7 @@ static void kb_finish(struct sim *s)
 	sim_metric(s, "page_cache_hit_ratio",
 		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
 	if (c->check)
-		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+		sim_invariants(s, c->check_failed ? c->check_msg : NULL);
 	if (c->cc_text_pages > 0) {
 		sim_metric(s, "minor_faults", (double)minflt);
 		sim_metric(s, "major_faults", (double)majflt);

@@ -73,6 +73,7 @@ struct lmb_cfg {
 	uint64_t age_reads, age_procs_run;
 	bool failed;
 	int check_failed;
+	char check_msg[MM_ERR_MAX];
 };
 
 /* The keys the lmbench and fft workloads share. */
@@ -438,7 +439,7 @@ static void bench(int argc, char **argv)
 		c->check_failed = mm_kernel_check(&c->k, &e) || mm_proc_check(&c->k, &e) ||
 				  coloring_check(c->k.coloring, &e);
 		if (c->check_failed)
-			fprintf(stderr, "lmbench: invariant violated: %s\n", e.msg);
+			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
 	}
 }
 
@@ -473,7 +474,7 @@ static void lmb_finish(struct sim *s)
 	s->primary = c->lat ? c->lat_ns : mflops;
 	sim_metric(s, "failed", c->failed ? 1 : 0);
 	if (c->check)
-		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+		sim_invariants(s, c->check_failed ? c->check_msg : NULL);
 	if (c->lat) {
 		sim_metric(s, "lat_ns", c->lat_ns);
 		sim_metric(s, "lat_memory_loads", (double)c->l2_misses_lat);

@@ -654,7 +654,7 @@ static void ru_finish(struct sim *s)
 	}
 	mm_proc_metrics(k, s);
 	if (c->check)
-		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+		sim_invariants(s, c->check_failed ? c->check_msg : NULL);
 }
 
 static void ru_fini(void *cfgp)

@@ -324,7 +324,7 @@ static void tworead_finish(struct sim *s)
 		sim_metric(s, key, (double)(z->nr_active + z->nr_inactive));
 	}
 	if (c->check)
-		sim_metric(s, "invariants_ok", c->check_failed ? 0 : 1);
+		sim_invariants(s, c->check_failed ? c->check_msg : NULL);
 	for (int i = 0; i < 2 && c->access != ACC_READ; i++) {
 		snprintf(key, sizeof key, "%s_major_faults", names[i]);
 		sim_metric(s, key, (double)c->map_majflt[i]);

@@ -84,11 +84,16 @@ int cli_check_invariants(const struct scenario *sc, json_t *res)
 		if (json_is_number(ok) && json_number_value(ok) == 1)
 			continue;
 		char *lbl = results_point_label(json_object_get(r, "point"));
-		fprintf(stderr, "mmemu: %s: kernel %s, point %s, run %lld: %s\n", sc->file,
+		const char *why = json_string_value(json_object_get(r, "invariant_error"));
+		char clean[MM_ERR_MAX];
+		if (why)
+			mm_err_clean(clean, sizeof clean, why, sizeof clean - 1);
+		fprintf(stderr, "mmemu: %s: kernel %s, point %s, run %lld: %s%s%s\n", sc->file,
 			json_string_value(json_object_get(r, "kernel")) ?: "?", lbl ? lbl : "",
 			(long long)json_integer_value(json_object_get(r, "run")),
 			ok ? "the mm invariant checker found a violation (metrics.invariants_ok = 0)"
-			   : "no invariant check was run (metrics.invariants_ok missing)");
+			   : "no invariant check was run (metrics.invariants_ok missing)",
+			why ? ": " : "", why ? clean : "");
 		free(lbl);
 		bad = 1;
 	}

@@ -4,11 +4,21 @@
  */
 #include "emu/core/sim.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 void sim_metric(struct sim *s, const char *name, double v)
 {
 	if (!s->metrics)
 		s->metrics = json_object();
 	json_object_set_new(s->metrics, name, json_real(v));
+}
+
+void sim_invariants(struct sim *s, const char *violation)
+{
+	sim_metric(s, "invariants_ok", violation ? 0 : 1);
+	if (violation && !s->invariant_error)
+		s->invariant_error = strdup(violation);
 }
 
 void sim_series_add(struct sim *s, const char *name, double t, double v)

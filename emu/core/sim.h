@@ -78,10 +78,19 @@ struct sim {
 	json_t *series;               /* object: name -> {"t": [...], "v": [...]} */
 	json_t *effective;            /* effective parameters (machine, kernel, workload) */
 	double sim_time;
+	char *invariant_error;        /* the invariant checker's first violation, or NULL */
 };
 
 /** sim_metric() - set metric @name to @v in the run's results. Returns: nothing. */
 void sim_metric(struct sim *s, const char *name, double v);
+
+/**
+ * sim_invariants() - record the invariant checker's verdict of a run that asked for
+ * it (workload `check`): metric invariants_ok (1 or 0) and, when @violation is not
+ * NULL, its one-line message as the run's "invariant_error", which `mmemu run
+ * --check` prints.  Returns: nothing.
+ */
+void sim_invariants(struct sim *s, const char *violation);
 
 /** sim_series_add() - append the point (@t, @v) to series @name. Returns: nothing. */
 void sim_series_add(struct sim *s, const char *name, double t, double v);

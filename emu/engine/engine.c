@@ -298,6 +298,8 @@ void sim_release(struct sim_state *st)
 	json_decref(s->series);
 	json_decref(s->effective);
 	s->metrics = s->series = s->effective = NULL;
+	free(s->invariant_error);
+	s->invariant_error = NULL;
 }
 
 /* Write the platform XML for @m into a temporary file. Returns: 0 or -1. */
@@ -412,6 +414,8 @@ json_t *sim_complete(struct sim_state *st)
 	json_object_set_new(res, "series", s->series ? json_incref(s->series) : json_object());
 	json_object_set_new(res, "sim_time", json_real(s->sim_time));
 	json_object_set_new(res, "params", json_incref(s->effective));
+	if (s->invariant_error)
+		json_object_set_new(res, "invariant_error", json_string(s->invariant_error));
 	return res;
 }
 
