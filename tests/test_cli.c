@@ -802,7 +802,7 @@ static void check_verdict(void **state)
 	fclose(f);
 	buf[n] = 0;
 	assert_string_equal(buf, "mmemu: s.json: kernel k, point , run 2: the mm invariant checker found a "
-				 "violation (metrics.invariants_ok = 0): pfn 7: count -1\\nflags\\x01\n");
+				 "violation (metrics.invariants_ok = 0): pfn 7: count -1\\nflags\\u0001\n");
 }
 
 static void run_failure_exits_1(void **state)
