@@ -114,7 +114,7 @@ static const struct bad_case bad_cases[] = {
 	{ "kernel-vm-swap-too-big.json", "kernels.lru2q.vm.swap", "expected at most half of the machine's last disk sdb, 536870912 bytes" },
 	{ "kernel-vm-swap-bool.json", "kernels.lru2q.vm.swap", "expected a size" },
 	{ "reclaim-unknown-module.json", "kernels.lru.reclaim", "unknown reclaim module \"nosuch\"" },
-	{ "kmap-unknown-module.json", "kernels.lru.kmap", "unknown kmap module \"pkmap-typo\" (expected one of: direct)" },
+	{ "kmap-unknown-module.json", "kernels.lru.kmap", "unknown kmap module \"pkmap-typo\" (expected one of: direct, pkmap, atomic)" },
 	{ "coloring-unknown-module.json", "kernels.lru.coloring", "unknown coloring module \"rainbow\"" },
 	{ "coloring-unknown-param.json", "kernels.lru.coloring.bins", "unknown key" },
 	{ "alloc-unknown-module.json", "kernels.lru.alloc", "unknown allocator \"slab\"" },

@@ -3,8 +3,9 @@
  *
  * `direct`: every page has a permanent kernel address (x86_64, alpha, or i386
  * memory below 896 MiB), so mapping costs nothing.  It is the right module for
- * machines without a HighMem zone; the i386 highmem modules of seed 002 (pkmap,
- * atomic) are added to this registry.
+ * machines without a HighMem zone.  The i386 highmem modules of seed 002 are
+ * pkmap.c (`pkmap`: kmap_high with the global kmap_lock) and atomic.c (`atomic`:
+ * Morton's 2002 patch, kmap_atomic in file_read_actor).
  */
 #include "models/kmap/kmap.h"
 
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "emu/core/module.h"
+#include "models/mm/kernel.h"
 
 static void direct_map(struct kmap *m, struct mm_task *t, uint32_t pfn)
 {
@@ -30,7 +32,29 @@ static const struct kmap_ops kmap_direct = {
 	.unmap = direct_unmap,
 };
 
-static const struct kmap_ops *const registry[] = { &kmap_direct, NULL };
+extern const struct kmap_ops kmap_pkmap;
+extern const struct kmap_ops kmap_atomic;
+
+static const struct kmap_ops *const registry[] = { &kmap_direct, &kmap_pkmap, &kmap_atomic, NULL };
+
+void kmap_read_copy(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,
+		    double copy_cycles, bool fault)
+{
+	if (m->ops->version >= 2 && m->ops->read_copy) {
+		mm_count(m->vs, MM_KMAP_CALLS, 1);
+		m->ops->read_copy(m, t, pfn, bytes, copy_cycles, fault);
+		return;
+	}
+	kmap_map(m, t, pfn);
+	mm_charge(t, copy_cycles);
+	kmap_unmap(m, t, pfn);
+}
+
+void kmap_finish(struct kmap *m, struct sim *s)
+{
+	if (m && m->ops->version >= 2 && m->ops->finish)
+		m->ops->finish(m, s);
+}
 
 const struct kmap_ops *const *kmap_modules(void)
 {
