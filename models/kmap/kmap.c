@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "emu/core/module.h"
-#include "models/mm/kernel.h"
 
 static void direct_map(struct kmap *m, struct mm_task *t, uint32_t pfn)
 {
@@ -37,17 +36,14 @@ extern const struct kmap_ops kmap_atomic;
 
 static const struct kmap_ops *const registry[] = { &kmap_direct, &kmap_pkmap, &kmap_atomic, NULL };
 
-void kmap_read_copy(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,
-		    double copy_cycles, bool fault)
+int kmap_read_copy(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,
+		   double copy_cycles, bool fault)
 {
-	if (m->ops->version >= 2 && m->ops->read_copy) {
-		mm_count(m->vs, MM_KMAP_CALLS, 1);
-		m->ops->read_copy(m, t, pfn, bytes, copy_cycles, fault);
-		return;
-	}
-	kmap_map(m, t, pfn);
-	mm_charge(t, copy_cycles);
-	kmap_unmap(m, t, pfn);
+	if (m->ops->version < 2 || !m->ops->read_copy)
+		return -1;
+	mm_count(m->vs, MM_KMAP_CALLS, 1);
+	m->ops->read_copy(m, t, pfn, bytes, copy_cycles, fault);
+	return 0;
 }
 
 void kmap_finish(struct kmap *m, struct sim *s)

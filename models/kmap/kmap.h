@@ -89,11 +89,11 @@ static inline void kmap_unmap(struct kmap *m, struct mm_task *t, uint32_t pfn)
 
 /**
  * kmap_read_copy() - file_read_actor's copy of @bytes from highmem page @pfn to a
- * user buffer (@copy_cycles of copying) through the module: its read_copy method,
- * or kmap_map, the copy, kmap_unmap for a module without one (version 1, direct).
- * Returns: nothing.
+ * user buffer (@copy_cycles of copying) through the module's read_copy method.
+ * Returns: 0, or -1 (nothing done) for a module without one (version 1, direct):
+ * the caller then does kmap_map, the copy, kmap_unmap.
  */
-void kmap_read_copy(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,
+int kmap_read_copy(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,
 		    double copy_cycles, bool fault);
 
 /** kmap_finish() - add the module's metrics to @s (nothing for a module without). */
