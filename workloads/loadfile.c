@@ -405,6 +405,7 @@ static int parse_line(struct parser *ps, const char *p, const char *end, uint64_
 	case LF_NTCREATEX:
 		op.dir = (num[0] & 1) != 0;
 		op.create = num[1] == 2 || num[1] == 3 || num[1] == 5;
+		op.disp = (uint8_t)(num[1] & 0xff);
 		if (op.dir && op.ok)
 			lf->paths[op.path].dir = 1;
 		if (grow((void **)&ps->hpath, &ps->hpathcap, (uint32_t)lf->nhandles, sizeof *ps->hpath))

@@ -47,6 +47,7 @@ struct lf_op {
 	uint8_t ok;           /* the line expects success (NT_STATUS_OK, SUCCESS, 0x0, *) */
 	uint8_t dir;          /* NTCreateX with FILE_DIRECTORY_FILE (create_options & 1) */
 	uint8_t create;       /* NTCreateX disposition creates (2 create, 3 open_if, 5 overwrite_if) */
+	uint8_t disp;         /* NTCreateX disposition (4 overwrite, 5 overwrite_if truncate) */
 	int32_t path, path2;  /* interned paths, -1 */
 	int32_t handle;       /* handle index (0..nhandles-1), -1 */
 	uint64_t off, size;   /* ReadX/WriteX: offset, returned size */

@@ -10,6 +10,7 @@
 extern const struct workload_ops workload_trace;
 extern const struct workload_ops workload_tworead;
 extern const struct workload_ops workload_kernbench;
+extern const struct workload_ops workload_dbench;
 extern const struct workload_ops workload_reaim;
 
 static const struct workload_ops *const registry[] = {
@@ -17,6 +18,7 @@ static const struct workload_ops *const registry[] = {
 	&workload_tworead,
 	&workload_kernbench,
 	&workload_reaim,
+	&workload_dbench,
 	NULL,
 };
 
