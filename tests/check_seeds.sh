@@ -22,6 +22,7 @@ run scenarios/seeds/001-pagevec-kernbench-proc.json --set workload.files=64
 # seed 002 on the shipped small loadfile (Debian's client.txt need not be installed)
 run scenarios/seeds/002-kmap-dbench.json --set workload.loadfile=workloads/dbench/client-small.txt \
 	--set 'sweep={"workload.clients":[1,9,64]}'
+run scenarios/seeds/002-kmap-dbench-sensitivity.json --set workload.loadfile=workloads/dbench/client-small.txt
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 6 ] || { echo "check_seeds.sh: $n seed scenarios, 6 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 7 ] || { echo "check_seeds.sh: $n seed scenarios, 7 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"
