@@ -150,6 +150,19 @@ static int32_t uf_find(int32_t *up, int32_t x)
 	return x;
 }
 
+/* Free the parsed loadfile and the region tables (check() may run twice). */
+static void free_loadfile(struct db_cfg *c)
+{
+	if (c->lf_up)
+		loadfile_free(&c->lf);
+	c->lf_up = false;
+	free(c->reg_off);
+	free(c->reg_pages);
+	free(c->comps);
+	c->reg_off = c->reg_pages = NULL;
+	c->comps = NULL;
+}
+
 static int db_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
 		    struct mm_err *e)
 {
@@ -157,15 +170,7 @@ static int db_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 	(void)path;
 	if (m->ndisks < 1)
 		return mm_errf(e, file, "machine.disks", "the dbench workload needs a disk");
-	if (c->lf_up) {
-		loadfile_free(&c->lf);
-		c->lf_up = false;
-	}
-	free(c->reg_off);
-	free(c->reg_pages);
-	free(c->comps);
-	c->reg_off = c->reg_pages = NULL;
-	c->comps = NULL;
+	free_loadfile(c);
 	if (loadfile_load(&c->lf, c->loadfile, c->bytes, e))
 		return -1;
 	c->lf_up = true;
@@ -588,14 +593,7 @@ static void db_fini(void *cfgp)
 		ext2_fini(&c->fs);
 	c->fs_up = false;
 	wl_smp_fini(&c->w);
-	if (c->lf_up)
-		loadfile_free(&c->lf);
-	c->lf_up = false;
-	free(c->reg_off);
-	free(c->reg_pages);
-	free(c->comps);
-	c->reg_off = c->reg_pages = NULL;
-	c->comps = NULL;
+	free_loadfile(c);
 }
 
 const struct workload_ops workload_dbench = {
