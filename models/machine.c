@@ -48,6 +48,20 @@ const struct mm_param machine_cost_params[] = {
 		 "cycles of a page-cache radix-tree lookup (calibration)"),
 	MM_PARAM(struct machine_costs, page_op, "page_op", MM_P_DOUBLE, 0, 1e6, "50",
 		 "cycles to touch a struct page or list neighbour in cache (calibration)"),
+	MM_PARAM(struct machine_costs, line_transfer, "line_transfer", MM_P_TIME, 0, 1e-3, "0",
+		 "a cache line from another CPU's cache (lock bouncing); 0 = use mem_latency (PIII 8-way: 0.3-1 us [EST], kernel-mechanisms.md 6.1)"),
+	MM_PARAM(struct machine_costs, cpus_per_bus, "cpus_per_bus", MM_P_INT, 0, 64, "0",
+		 "CPUs on one front-side bus (Profusion 8-way: 4, kernel-mechanisms.md 6.1); 0 = one bus"),
+	MM_PARAM(struct machine_costs, cross_bus_transfer, "cross_bus_transfer", MM_P_TIME, 0, 1e-3, "0",
+		 "a cache line from a CPU on the other bus (across the Profusion link); 0 = as line_transfer"),
+	MM_PARAM(struct machine_costs, ipi, "ipi", MM_P_TIME, 0, 1e-3, "\"2.5us\"",
+		 "one IPI message exchange on the APIC bus (P6: 2-3 us [S], kernel-mechanisms.md 6.1)"),
+	MM_PARAM(struct machine_costs, tlb_flush, "tlb_flush", MM_P_DOUBLE, 0, 1e6, "200",
+		 "cycles of a remote __flush_tlb_all (CR3/CR4 reload; 100-300 [EST], kernel-mechanisms.md 6.1)"),
+	MM_PARAM(struct machine_costs, tlb_refill, "tlb_refill", MM_P_DOUBLE, 0, 1e7, "3000",
+		 "cycles to refill the TLB after a full flush (PIII 64+32 entries: 2-4k [EST], kernel-mechanisms.md 6.1)"),
+	MM_PARAM(struct machine_costs, invlpg, "invlpg", MM_P_DOUBLE, 0, 1e6, "65",
+		 "cycles of a local invlpg plus the TLB miss after it (30-100 [EST], kernel-mechanisms.md 6.1)"),
 	MM_PARAM_END
 };
 

@@ -36,7 +36,32 @@ struct machine_costs {
 	double syscall;           /* system-call entry and exit, cycles */
 	double pc_lookup;         /* page-cache radix-tree lookup, cycles */
 	double page_op;           /* touching one struct page / list neighbour line, cycles */
+	/* SMP cost points (kernel-mechanisms.md 0.2, 3.4, 6.1); see machine_line_transfer() */
+	double line_transfer;     /* a cache line from another CPU's cache, seconds; 0 = mem_latency */
+	int64_t cpus_per_bus;     /* CPUs on one front-side bus; 0 = all on one bus */
+	double cross_bus_transfer; /* ... from a CPU on the other bus, seconds; 0 = as line_transfer */
+	double ipi;               /* one inter-processor interrupt message exchange, seconds */
+	double tlb_flush;         /* a remote __flush_tlb_all (CR3/CR4 reload), cycles */
+	double tlb_refill;        /* refilling the TLB after a full flush, cycles */
+	double invlpg;            /* a local invlpg and the TLB miss after it, cycles */
 };
+
+/**
+ * machine_line_transfer() - the time a cache line takes to come to CPU @to from
+ * the cache of CPU @from (a contended lock's line): line_transfer (mem_latency when
+ * 0), or cross_bus_transfer when the two CPUs sit on different buses of
+ * cpus_per_bus CPUs each.  A negative @from (no previous holder) counts as the
+ * same bus.
+ * Returns: seconds.
+ */
+static inline double machine_line_transfer(const struct machine_costs *c, int from, int to)
+{
+	double t = c->line_transfer > 0 ? c->line_transfer : c->mem_latency;
+	if (c->cpus_per_bus > 0 && from >= 0 && to >= 0 && c->cross_bus_transfer > 0 &&
+	    from / c->cpus_per_bus != to / c->cpus_per_bus)
+		t = c->cross_bus_transfer;
+	return t;
+}
 
 /*
  * Per-host differences (docs/scenario.md, machine.variation).  The declared

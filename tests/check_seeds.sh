@@ -20,6 +20,10 @@ run scenarios/seeds/001-pagevec-reaim-fixed.json
 run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
 run scenarios/seeds/001-pagevec-kernbench-proc.json --set workload.files=64
 run scenarios/seeds/004-colouring-ds10.json --set workload.age_turnovers=1 --set workload.min_refs=65536
+# seed 002 on the shipped small loadfile (Debian's client.txt need not be installed)
+run scenarios/seeds/002-kmap-dbench.json --set workload.loadfile=workloads/dbench/client-small.txt \
+	--set 'sweep={"workload.clients":[1,9,64]}'
+run scenarios/seeds/002-kmap-dbench-sensitivity.json --set workload.loadfile=workloads/dbench/client-small.txt
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 6 ] || { echo "check_seeds.sh: $n seed scenarios, 6 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 8 ] || { echo "check_seeds.sh: $n seed scenarios, 8 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"

@@ -115,7 +115,7 @@ static const struct bad_case bad_cases[] = {
 	{ "kernel-vm-swap-slots.json", "kernels.lru2q.vm.swap", "expected at most 4398046507008 bytes (1073741823 slots of 4096 bytes: a swap entry's offset bits); got 4398046511104 bytes" },
 	{ "kernel-vm-swap-bool.json", "kernels.lru2q.vm.swap", "expected a size" },
 	{ "reclaim-unknown-module.json", "kernels.lru.reclaim", "unknown reclaim module \"nosuch\"" },
-	{ "kmap-unknown-module.json", "kernels.lru.kmap", "unknown kmap module \"pkmap-typo\" (expected one of: direct)" },
+	{ "kmap-unknown-module.json", "kernels.lru.kmap", "unknown kmap module \"pkmap-typo\" (expected one of: direct, pkmap, atomic)" },
 	{ "coloring-unknown-module.json", "kernels.lru.coloring", "unknown coloring module \"rainbow\"" },
 	{ "coloring-unknown-param.json", "kernels.lru.coloring.bins", "unknown key" },
 	{ "alloc-unknown-module.json", "kernels.lru.alloc", "unknown allocator \"slab\"" },

@@ -10,6 +10,7 @@
 extern const struct workload_ops workload_trace;
 extern const struct workload_ops workload_tworead;
 extern const struct workload_ops workload_kernbench;
+extern const struct workload_ops workload_dbench;
 extern const struct workload_ops workload_reaim;
 extern const struct workload_ops workload_lmbench;
 extern const struct workload_ops workload_fft;
@@ -21,6 +22,7 @@ static const struct workload_ops *const registry[] = {
 	&workload_reaim,
 	&workload_lmbench,
 	&workload_fft,
+	&workload_dbench,
 	NULL,
 };
 

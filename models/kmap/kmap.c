@@ -3,8 +3,9 @@
  *
  * `direct`: every page has a permanent kernel address (x86_64, alpha, or i386
  * memory below 896 MiB), so mapping costs nothing.  It is the right module for
- * machines without a HighMem zone; the i386 highmem modules of seed 002 (pkmap,
- * atomic) are added to this registry.
+ * machines without a HighMem zone.  The i386 highmem modules of seed 002 are
+ * pkmap.c (`pkmap`: kmap_high with the global kmap_lock) and atomic.c (`atomic`:
+ * Morton's 2002 patch, kmap_atomic in file_read_actor).
  */
 #include "models/kmap/kmap.h"
 
@@ -30,7 +31,26 @@ static const struct kmap_ops kmap_direct = {
 	.unmap = direct_unmap,
 };
 
-static const struct kmap_ops *const registry[] = { &kmap_direct, NULL };
+extern const struct kmap_ops kmap_pkmap;
+extern const struct kmap_ops kmap_atomic;
+
+static const struct kmap_ops *const registry[] = { &kmap_direct, &kmap_pkmap, &kmap_atomic, NULL };
+
+int kmap_read_copy(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,
+		   double copy_cycles, bool fault)
+{
+	if (m->ops->version < 2 || !m->ops->read_copy)
+		return -1;
+	mm_count(m->vs, MM_KMAP_CALLS, 1);
+	m->ops->read_copy(m, t, pfn, bytes, copy_cycles, fault);
+	return 0;
+}
+
+void kmap_finish(struct kmap *m, struct sim *s)
+{
+	if (m && m->ops->version >= 2 && m->ops->finish)
+		m->ops->finish(m, s);
+}
 
 const struct kmap_ops *const *kmap_modules(void)
 {

@@ -11,6 +11,7 @@
 #ifndef MMEMU_KMAP_H
 #define MMEMU_KMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,11 +21,12 @@
 #include "emu/core/params.h"
 #include "models/vmstat.h"
 
-#define KMAP_OPS_VERSION 1
+#define KMAP_OPS_VERSION 2
 
 struct kmap;
 struct mm_kernel;
 struct mm_task;
+struct sim;
 
 struct kmap_ops {
 	int version;
@@ -39,6 +41,15 @@ struct kmap_ops {
 	/* map highmem page @pfn for task @t, charging the cost to @t */
 	void (*map)(struct kmap *m, struct mm_task *t, uint32_t pfn);
 	void (*unmap)(struct kmap *m, struct mm_task *t, uint32_t pfn);
+	/* ---- version 2 ---- */
+	/* file_read_actor(): copy @bytes of highmem page @pfn to a user buffer costing
+	 * @copy_cycles, mapping the page as the kernel does (optional; NULL = map,
+	 * copy, unmap).  @fault: the user buffer is not resident when the copy runs
+	 * (the atomic copy fails and falls back). */
+	void (*read_copy)(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,
+			  double copy_cycles, bool fault);
+	/* after the run: add the module's metrics to @s (optional) */
+	void (*finish)(struct kmap *m, struct sim *s);
 };
 
 struct kmap {
@@ -75,5 +86,17 @@ static inline void kmap_unmap(struct kmap *m, struct mm_task *t, uint32_t pfn)
 {
 	m->ops->unmap(m, t, pfn);
 }
+
+/**
+ * kmap_read_copy() - file_read_actor's copy of @bytes from highmem page @pfn to a
+ * user buffer (@copy_cycles of copying) through the module's read_copy method.
+ * Returns: 0, or -1 (nothing done) for a module without one (version 1, direct):
+ * the caller then does kmap_map, the copy, kmap_unmap.
+ */
+int kmap_read_copy(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,
+		    double copy_cycles, bool fault);
+
+/** kmap_finish() - add the module's metrics to @s (nothing for a module without). */
+void kmap_finish(struct kmap *m, struct sim *s);
 
 #endif

@@ -196,12 +196,16 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		/* mark_page_accessed() once per page, then copy_to_user (through a
 		 * kmap when the page has no permanent kernel address) */
 		mm_mark_page_accessed(k, t, pfn);
+		double copy = (double)(end - start) * k->copy_cycles_per_byte;
 		bool high = page_test(p, PG_highmem);
-		if (high)
-			kmap_map(k->kmap, t, pfn);
-		mm_charge(t, (double)(end - start) * k->copy_cycles_per_byte);
-		if (high)
-			kmap_unmap(k->kmap, t, pfn);
+		/* file_read_actor: the module's read path, or kmap() around the copy */
+		if (!high || kmap_read_copy(k->kmap, t, pfn, end - start, copy, false)) {
+			if (high)
+				kmap_map(k->kmap, t, pfn);
+			mm_charge(t, copy);
+			if (high)
+				kmap_unmap(k->kmap, t, pfn);
+		}
 		done += end - start;
 		f->ra.prev_index = idx;
 		p->count--;   /* page_cache_release() */

@@ -26,6 +26,7 @@ void mm_spin_init(struct mm_spinlock *l)
 {
 	memset(l, 0, sizeof *l);
 	l->last_cpu = -1;
+	l->prev_cpu = -1;
 	l->mx = sg_mutex_init();
 	l->cv = sg_cond_init();
 }
@@ -53,7 +54,6 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		 * the line has come over from the releasing CPU, so a releaser that asks
 		 * again at once wins (test-and-set: no fairness). */
 		double t0 = simgrid_get_clock();
-		double transfer = k->costs->mem_latency;
 		l->contended++;
 		sg_mutex_lock(l->mx);
 		for (;;) {
@@ -63,6 +63,8 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 				l->waiters--;
 			}
 			sg_mutex_unlock(l->mx);
+			/* the line comes from the releaser's cache (machine topology) */
+			double transfer = machine_line_transfer(k->costs, l->last_cpu, t->cpu);
 			if (transfer > 0)
 				sg_actor_sleep_for(transfer);
 			sg_mutex_lock(l->mx);
@@ -84,8 +86,9 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 	mm_charge(t, k->costs->atomic);
 	if (!waited && l->last_cpu >= 0 && l->last_cpu != t->cpu) {
 		l->bounces++;
-		mm_charge(t, k->costs->mem_latency * k->clock);
+		mm_charge(t, machine_line_transfer(k->costs, l->last_cpu, t->cpu) * k->clock);
 	}
+	l->prev_cpu = l->last_cpu;
 	l->last_cpu = t->cpu;
 	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
 		t->lru_acq++;

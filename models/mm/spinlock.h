@@ -29,6 +29,8 @@ struct mm_spinlock {
 	bool held;
 	uint32_t waiters;
 	int last_cpu;              /* CPU of the last holder (cache-line bounces) */
+	int prev_cpu;              /* CPU of the holder before the current one (-1: none):
+				      where the lines it guards were last written */
 	sg_mutex_t mx;             /* only for the condition wait of contended acquires */
 	sg_cond_t cv;
 	uint64_t acquisitions, contended, bounces;

@@ -1,0 +1,108 @@
+/*
+ * ext2.c - the metadata side of an ext2 file system of 2002 (2.5.25 fs/ext2/dir.c,
+ * ialloc.c, balloc.c, fs/namei.c, fs/dcache.c), as cost points on the mm core
+ * (see ext2.h).
+ *
+ * What is modelled: path_walk() takes the global dcache_lock for every cached
+ * component lookup (d_lookup; dput is an atomic_dec_and_lock that rarely takes
+ * it), so every open, stat, create and unlink of every CPU goes through one lock
+ * line; directory pages live in the page cache of the directory inode and
+ * ext2_get_page() maps them with kmap() (the 2002 patch left this path alone), so
+ * every directory search, create, unlink and rename maps a directory page through
+ * the kernel's kmap module; entries are added and removed with
+ * prepare_write/commit_write (a small mm_file_write: kmap, copy, dirty page).
+ * What is not: inode tables, block bitmaps and buffer heads are lowmem buffers
+ * whose work is charged (inode, block cycles) but whose pages are not allocated;
+ * the superblock lock of the block allocator is not modelled; there is no
+ * journal (ext2).
+ */
+#include "models/mm/ext2.h"
+
+#include <string.h>
+
+#include "emu/core/sim.h"
+#include "models/kmap/kmap.h"
+#include "models/mm/page.h"
+
+void ext2_init(struct ext2_fs *fs, const struct ext2_costs *c)
+{
+	memset(fs, 0, sizeof *fs);
+	fs->c = *c;
+	mm_spin_init(&fs->dcache_lock);
+}
+
+void ext2_fini(struct ext2_fs *fs)
+{
+	mm_spin_destroy(&fs->dcache_lock);
+}
+
+void ext2_walk(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, int components)
+{
+	fs->walks++;
+	for (int i = 0; i < components; i++) {
+		mm_spin_lock(k, t, &fs->dcache_lock);
+		mm_charge(t, fs->c.lookup);
+		mm_spin_unlock(k, t, &fs->dcache_lock);
+		mm_charge(t, k->costs->atomic);   /* dget / dput */
+		fs->components++;
+	}
+}
+
+int ext2_dir_search(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
+		    struct mm_file *dir, uint32_t idx)
+{
+	if (idx >= dir->npages)
+		return -1;
+	if (dir->pfn[idx] == PFN_NONE && mm_file_read_pages(k, t, dir, idx, 1) < 0)
+		return -1;
+	uint32_t pfn = dir->pfn[idx];
+	if (pfn == PFN_NONE)
+		return -1;
+	struct page *p = &k->phys.pages[pfn];
+	bool high = page_test(p, PG_highmem);
+	fs->dir_kmaps++;
+	if (high)
+		kmap_map(k->kmap, t, pfn);
+	mm_charge(t, fs->c.dir_scan);
+	if (high)
+		kmap_unmap(k->kmap, t, pfn);
+	return 0;
+}
+
+void ext2_dir_change(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
+		     struct mm_file *dir, uint32_t idx, struct mm_read_stats *st)
+{
+	fs->dir_writes++;
+	if (ext2_dir_search(k, t, fs, dir, idx))
+		return;
+	/* one 32-byte entry (ext2_dir_entry_2 with a short name) */
+	mm_file_write(k, t, dir, (uint64_t)idx * k->phys.page_size, 32, st);
+	ext2_inode_op(k, t, fs);   /* the directory inode's mtime */
+}
+
+void ext2_inode_op(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
+{
+	(void)k;
+	fs->inodes++;
+	mm_charge(t, fs->c.inode);
+}
+
+void ext2_blocks(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint64_t n)
+{
+	(void)k;
+	fs->blocks += n;
+	mm_charge(t, (double)n * fs->c.block);
+}
+
+void ext2_metrics(struct ext2_fs *fs, struct sim *s)
+{
+	sim_metric(s, "dcache_lock_acquisitions", (double)fs->dcache_lock.acquisitions);
+	sim_metric(s, "dcache_lock_contended", (double)fs->dcache_lock.contended);
+	sim_metric(s, "dcache_lock_wait_s", fs->dcache_lock.wait_s);
+	sim_metric(s, "dcache_lock_hold_s", fs->dcache_lock.hold_s);
+	sim_metric(s, "fs_path_walks", (double)fs->walks);
+	sim_metric(s, "fs_dir_kmaps", (double)fs->dir_kmaps);
+	sim_metric(s, "fs_dir_writes", (double)fs->dir_writes);
+	sim_metric(s, "fs_inode_ops", (double)fs->inodes);
+	sim_metric(s, "fs_blocks", (double)fs->blocks);
+}

@@ -1,0 +1,67 @@
+/*
+ * ext2.h - an ext2-like file system's metadata costs on the mm core (ext2.c):
+ * the dentry cache walk under the global dcache_lock, directory pages in the page
+ * cache mapped with kmap() to be searched or changed, inode and block-bitmap work
+ * in lowmem buffers.  File data is the caller's: page-cache files (filemap.c).
+ */
+#ifndef MMEMU_EXT2_H
+#define MMEMU_EXT2_H
+
+#include <stdint.h>
+
+#include "emu/core/params.h"
+#include "models/mm/kernel.h"
+
+struct ext2_costs {
+	double lookup;             /* d_lookup of one path component (hash chain), cycles */
+	double dir_scan;           /* ext2_find_entry's scan of one directory page, cycles */
+	double inode;              /* ext2_new_inode / ext2_free_inode / mark_inode_dirty, cycles */
+	double block;              /* ext2_new_block / free of one block (bitmap buffer), cycles */
+};
+
+struct ext2_fs {
+	struct ext2_costs c;
+	struct mm_spinlock dcache_lock;   /* 2.5.25: one global spinlock for the dcache */
+	uint64_t walks, components, dir_kmaps, dir_writes, inodes, blocks;
+};
+
+/** ext2_init() - set up @fs with costs @c (inside a simulation). Returns: nothing. */
+void ext2_init(struct ext2_fs *fs, const struct ext2_costs *c);
+/** ext2_fini() - free @fs's SimGrid objects (no actor left). Returns: nothing. */
+void ext2_fini(struct ext2_fs *fs);
+
+/**
+ * ext2_walk() - path_walk() of @components components by @t: one d_lookup each
+ * under dcache_lock (2.5.25 took it per cached lookup), dput an atomic.
+ * Returns: nothing.
+ */
+void ext2_walk(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, int components);
+
+/**
+ * ext2_dir_search() - ext2_find_entry() in directory page @idx of @dir (a
+ * page-cache file): the page is read in if missing, mapped with kmap() (a highmem
+ * page goes through the kmap module in every kernel of 2002) and scanned.
+ * Returns: 0, or -1 if the page could not be read (OOM).
+ */
+int ext2_dir_search(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
+		    struct mm_file *dir, uint32_t idx);
+
+/**
+ * ext2_dir_change() - ext2_add_link / ext2_delete_entry: a directory entry
+ * written into page @idx of @dir through prepare_write/commit_write (kmap, the
+ * write, the page dirtied: mm_file_write), after the search for the slot.
+ * Returns: nothing.
+ */
+void ext2_dir_change(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
+		     struct mm_file *dir, uint32_t idx, struct mm_read_stats *st);
+
+/** ext2_inode_op() - an inode allocated, freed or dirtied. Returns: nothing. */
+void ext2_inode_op(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs);
+
+/** ext2_blocks() - @n data blocks allocated or freed (bitmap buffers). Returns: nothing. */
+void ext2_blocks(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint64_t n);
+
+/** ext2_metrics() - dcache_lock counters and the operation counts. Returns: nothing. */
+void ext2_metrics(struct ext2_fs *fs, struct sim *s);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * test_dbench.c - the dbench workload (workloads/dbench.c) and the ext2 model
+ * (models/mm/ext2.c) on the shipped small loadfile: exact operation, byte and
+ * kmap counts per kernel (pkmap: every copy through kmap_high; atomic: the 36
+ * pages file reads copy go through kmap_atomic, the rest keep kmap_high), the
+ * same counts per client for two clients, mode 4 looping over the loadfile, and
+ * two runs identical apart from the host section.
+ *
+ * The 38-line loadfile's kmaps by hand (a 2 GiB i386 box: the page cache is in
+ * HighMem): Mkdir of the first directory 1 (its block written), each of the
+ * three directories created by NTCreateX 4 (search of the parent, search and
+ * entry write of ext2_add_link, its block), each new file 3, the writes 16 + 16
+ * + 1 + 2 pages, FIND_FIRST 1, Rename 5 (search, two entry changes of 2), each
+ * Unlink 3, the failed NTCreateX 1: 67 kmap() calls; file reads 15 + 15 + 3 + 1
+ * + 2 = 36 pages.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "tests/runmmemu.h"
+
+static json_t *run_db(const char *kmap, const char *wl)
+{
+	char scn[128];
+	snprintf(scn, sizeof scn, "/tmp/mmemu-test-db-%d.json", (int)getpid());
+	FILE *f = fopen(scn, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"{ \"name\": \"dbench test\",\n"
+		"  \"machine\": { \"arch\": \"i386\", \"cpus\": 2, \"clock\": \"1GHz\",\n"
+		"    \"memory\": \"2GiB\", \"copy_bw\": \"1GB/s\",\n"
+		"    \"disks\": [ { \"name\": \"sda\", \"size\": \"1GB\", \"read\": \"60MB/s\",\n"
+		"      \"write\": \"60MB/s\", \"seek_avg\": \"4.9ms\", \"track_to_track\": \"0.3ms\",\n"
+		"      \"rpm\": 10000, \"queue\": \"elevator\" } ] },\n"
+		"  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\", \"kmap\": \"%s\" } },\n"
+		"  \"workload\": { \"type\": \"dbench\", \"check\": true,\n"
+		"    \"loadfile\": \"workloads/dbench/client-small.txt\", %s },\n"
+		"  \"runs\": 1, \"seed\": 1 }\n",
+		kmap, wl);
+	fclose(f);
+	return run_results(scn, 1);
+}
+
+static void test_counts(void **state)
+{
+	(void)state;
+	json_t *d = run_db("pkmap", "\"clients\": 1");
+	assert_int_equal((int)metric(d, "ops"), 38);
+	assert_int_equal((int)metric(d, "bytes"), 147456 + 143360);
+	assert_int_equal((int)metric(d, "kmap_high"), 67 + 36);
+	assert_int_equal((int)metric(d, "kmap_atomic"), 0);
+	assert_int_equal((int)metric(d, "kmap_flushes"), 0);
+	assert_int_equal((int)metric(d, "complete"), 1);
+	assert_int_equal((int)metric(d, "invariants_ok"), 1);
+	/* 1.x: clients x loadfile bytes / 1e6 / elapsed */
+	double t = metric(d, "elapsed");
+	assert_true(t > 0);
+	near(metric(d, "throughput"), 290816 / 1e6 / t, 1e-6 * metric(d, "throughput"));
+	json_decref(d);
+	d = run_db("atomic", "\"clients\": 1");
+	assert_int_equal((int)metric(d, "kmap_high"), 67);
+	assert_int_equal((int)metric(d, "kmap_atomic"), 36);
+	assert_int_equal((int)metric(d, "kmap_atomic_fallbacks"), 0);
+	assert_int_equal((int)metric(d, "bytes"), 147456 + 143360);
+	json_decref(d);
+	d = run_db("atomic", "\"clients\": 2");
+	assert_int_equal((int)metric(d, "ops"), 76);
+	assert_int_equal((int)metric(d, "kmap_high"), 2 * 67);
+	assert_int_equal((int)metric(d, "kmap_atomic"), 2 * 36);
+	assert_int_equal((int)metric(d, "kmap_lock_acquisitions"), 4 * 67);
+	assert_int_equal((int)metric(d, "invariants_ok"), 1);
+	json_decref(d);
+}
+
+static void test_mode4(void **state)
+{
+	(void)state;
+	json_t *d = run_db("pkmap", "\"clients\": 2, \"mode\": \"4\", \"runtime\": \"20ms\"");
+	assert_true(metric(d, "ops") > 2 * 38);    /* the clients looped */
+	assert_true(metric(d, "throughput") > 0);
+	assert_int_equal((int)metric(d, "complete"), 1);
+	assert_int_equal((int)metric(d, "invariants_ok"), 1);
+	json_decref(d);
+}
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	json_t *a = run_db("pkmap", "\"clients\": 2");
+	json_t *b = run_db("pkmap", "\"clients\": 2");
+	json_object_del(a, "host");
+	json_object_del(b, "host");
+	assert_true(json_equal(a, b));
+	json_decref(a);
+	json_decref(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_mode4),
+		cmocka_unit_test(test_determinism),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

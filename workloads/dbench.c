@@ -1,0 +1,613 @@
+/*
+ * dbench.c - the `dbench` workload of seed 002: N clients replay an NBench
+ * loadfile (workloads/loadfile.c) against an ext2-like file system on the mm
+ * core (models/mm/ext2.c for metadata, filemap.c for data), each client a process
+ * on the SMP scheduler (workloads/smp.c) working in its own directory
+ * (workloads.md, "dbench"; dbench 1.x's child.c and fileio.c).
+ *
+ * Modes: "1.x" (2002: each client replays the loadfile once; the run time is the
+ * time until the last client finishes, throughput = clients x loadfile bytes / 1e6
+ * / time, which is the program's 132 x N / t with the default 132 MB prefix) and
+ * "4" (time-based: clients loop over the loadfile for `runtime`, bytes of ReadX
+ * and WriteX completed after the warm-up, runtime / 5, are counted).
+ *
+ * File system.  Every path of the loadfile has a region in the client's part of
+ * one page-cache file on disk 0: a directory one page (its directory block), a
+ * file as many pages as the largest extent read or written through it (taken
+ * over every path a Rename joins it with, so regions can be exchanged by
+ * rename).  A client keeps, per path, whether it exists and which region it
+ * names, and per region the file size.  Operations as the kernel pays them:
+ * every call a system call (costs.syscall) and the client's own user-mode work
+ * (op_cycles: dbench 1.x parses the line and calls libc; calibration); a path
+ * argument a path walk (ext2_walk: dcache_lock per component); NTCreateX of a
+ * new file a directory search and an entry added (kmap() of the directory page),
+ * an inode; unlink and rename the same on both directories, the data truncated
+ * (truncate_inode_pages); FIND_FIRST a directory search; ReadX mm_file_read
+ * (file_read_actor: the kmap module's read path), WriteX mm_file_write or, past
+ * the end of the file, mm_file_extend, with a block allocated per new page;
+ * after a write, balance_dirty_pages(): above dirty_ratio percent of memory
+ * dirty, the writer writes its own dirty pages back and waits (2.5.25
+ * dirty_async_ratio 40).  Flush, locks and the QUERY/SET_*_INFORMATION calls
+ * cost a system call (dbench 1.x's fileio.c: Flush did nothing).
+ *
+ * Not modelled: pdflush's background writeback and the 30 s dirty expiry (a
+ * 1.x run of up to 35 s writes back only under throttling), a shared /clients
+ * directory page (each client has its own copy), the dentry cache's memory.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+
+#include "emu/core/sim.h"
+#include "models/disk.h"
+#include "models/kmap/kmap.h"
+#include "models/mm/ext2.h"
+#include "models/mm/kernel.h"
+#include "models/mm/proc.h"
+#include "models/sched.h"
+#include "workloads/loadfile.h"
+#include "workloads/smp.h"
+#include "workloads/workload.h"
+
+enum { DB_MODE_1X, DB_MODE_4 };
+static const char *const mode_names[] = { "1.x", "4", NULL };
+
+struct db_client;
+
+struct db_cfg {
+	char loadfile[MM_PSTR];
+	int mode;
+	int64_t clients;
+	uint64_t bytes;            /* loadfile prefix: ReadX + WriteX bytes */
+	double runtime;            /* mode 4 */
+	double op_cycles;
+	double cs_cycles;
+	int64_t dirty_ratio;
+	uint64_t client_anon;
+	struct ext2_costs fsc;
+	bool check;
+	/* parsed at check() */
+	struct loadfile lf;
+	bool lf_up;
+	uint32_t *reg_off;         /* [npaths] page offset of each path's region */
+	uint32_t *reg_pages;       /* [npaths] */
+	int *comps;                /* [npaths] path components */
+	uint32_t area;             /* pages per client */
+	/* run */
+	struct wl_smp w;
+	struct ext2_fs fs;
+	bool fs_up;
+	struct mm_file *f;
+	struct db_client *cl;
+	int ncl_init;
+	struct mm_read_stats rst;
+	double t0, t_end, warm_end;
+	int running;
+	uint64_t bytes_counted, ops_done, throttles, ooms;
+	int check_failed;
+};
+
+struct db_client {
+	struct mm_task task;       /* first: the actor's data is &task */
+	struct sched_task st;
+	struct sim *s;
+	int idx;
+	char name[24];
+	uint8_t *exists;           /* [npaths] */
+	int32_t *region;           /* [npaths] path -> region (a path index) */
+	uint64_t *size;            /* [npaths] region -> file size */
+	int32_t *handle;           /* [nhandles] -> region, -1 */
+	uint64_t bytes, ops, passes;
+	double finish;
+	struct mm_as *as;
+};
+
+static const struct mm_param db_params[] = {
+	MM_PARAM(struct db_cfg, loadfile, "loadfile", MM_P_STRING, 0, 0,
+		 "\"/usr/share/dbench/client.txt\"",
+		 "NBench loadfile (Debian's dbench package; workloads/dbench/client-small.txt ships with mmemu)"),
+	MM_PARAM_ENUM(struct db_cfg, mode, "mode", mode_names, "\"1.x\"",
+		      "1.x: each client replays the loadfile once (2002); 4: time-based with warm-up"),
+	MM_PARAM(struct db_cfg, clients, "clients", MM_P_INT, 1, 1024, "1",
+		 "client processes, each in its own directory"),
+	MM_PARAM(struct db_cfg, bytes, "bytes", MM_P_SIZE, 0, 1e12, "\"132MB\"",
+		 "replay the loadfile up to the line where ReadX+WriteX bytes reach this (1.x: 132 MB per client, workloads.md); 0 = all of it"),
+	MM_PARAM(struct db_cfg, runtime, "runtime", MM_P_TIME, 1e-3, 1e5, "\"60s\"",
+		 "mode 4: run time; bytes are counted after runtime/5 of warm-up"),
+	MM_PARAM(struct db_cfg, op_cycles, "op_cycles", MM_P_DOUBLE, 0, 1e9, "20000",
+		 "user-mode cycles of one loadfile operation in the client (calibration)"),
+	MM_PARAM(struct db_cfg, cs_cycles, "cs_cycles", MM_P_DOUBLE, 0, 1e9, "1000",
+		 "cost of a task-to-task context switch (docs/sched.md, calibration)"),
+	MM_PARAM(struct db_cfg, dirty_ratio, "dirty_ratio", MM_P_INT, 1, 100, "40",
+		 "balance_dirty_pages: a writer above this percentage of memory dirty writes back (2.5.25 dirty_async_ratio)"),
+	MM_PARAM(struct db_cfg, client_anon, "client_anon", MM_P_SIZE, 0, 1ULL << 32, "0",
+		 "anonymous memory each client process touches (its heap and buffers; 0 = no process model)"),
+	MM_PARAM(struct db_cfg, fsc.lookup, "lookup_cycles", MM_P_DOUBLE, 0, 1e7, "300",
+		 "ext2 model: cycles of one cached path-component lookup under dcache_lock (calibration)"),
+	MM_PARAM(struct db_cfg, fsc.dir_scan, "dir_scan_cycles", MM_P_DOUBLE, 0, 1e8, "1500",
+		 "ext2 model: cycles to scan one directory page (calibration)"),
+	MM_PARAM(struct db_cfg, fsc.inode, "inode_cycles", MM_P_DOUBLE, 0, 1e8, "3000",
+		 "ext2 model: cycles of an inode allocation, free or update (calibration)"),
+	MM_PARAM(struct db_cfg, fsc.block, "block_cycles", MM_P_DOUBLE, 0, 1e8, "500",
+		 "ext2 model: cycles to allocate or free one data block (calibration)"),
+	MM_PARAM(struct db_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
+		 "run the mm invariant checker at the end (tests)"),
+	MM_PARAM_END
+};
+
+/* Union-find over renames: paths a Rename joins share one region size. */
+static int32_t uf_find(int32_t *up, int32_t x)
+{
+	while (up[x] != x) {
+		up[x] = up[up[x]];
+		x = up[x];
+	}
+	return x;
+}
+
+/* Free the parsed loadfile and the region tables (check() may run twice). */
+static void free_loadfile(struct db_cfg *c)
+{
+	if (c->lf_up)
+		loadfile_free(&c->lf);
+	c->lf_up = false;
+	free(c->reg_off);
+	free(c->reg_pages);
+	free(c->comps);
+	c->reg_off = c->reg_pages = NULL;
+	c->comps = NULL;
+}
+
+static int db_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
+		    struct mm_err *e)
+{
+	struct db_cfg *c = cfgp;
+	(void)path;
+	if (m->ndisks < 1)
+		return mm_errf(e, file, "machine.disks", "the dbench workload needs a disk");
+	free_loadfile(c);
+	if (loadfile_load(&c->lf, c->loadfile, c->bytes, e))
+		return -1;
+	c->lf_up = true;
+	const struct loadfile *lf = &c->lf;
+	int32_t n = lf->npaths;
+	int32_t *up = malloc((size_t)n * sizeof *up);
+	uint64_t *ext = calloc((size_t)n, sizeof *ext);
+	c->reg_off = malloc((size_t)n * sizeof *c->reg_off);
+	c->reg_pages = malloc((size_t)n * sizeof *c->reg_pages);
+	c->comps = malloc((size_t)n * sizeof *c->comps);
+	if (!up || !ext || !c->reg_off || !c->reg_pages || !c->comps) {
+		free(up);
+		free(ext);
+		return mm_errf(e, file, "workload.loadfile", "out of memory");
+	}
+	for (int32_t i = 0; i < n; i++)
+		up[i] = i;
+	for (uint32_t i = 0; i < lf->nops; i++)
+		if (lf->ops[i].verb == LF_RENAME) {
+			int32_t a = uf_find(up, lf->ops[i].path), b = uf_find(up, lf->ops[i].path2);
+			if (a != b)
+				up[a] = b;
+		}
+	for (int32_t i = 0; i < n; i++) {
+		int32_t r = uf_find(up, i);
+		if (lf->paths[i].extent > ext[r])
+			ext[r] = lf->paths[i].extent;
+	}
+	uint64_t ps = 4096, area = 0;
+	for (int32_t i = 0; i < n; i++) {
+		uint64_t pages = lf->paths[i].dir ? 1 : (ext[uf_find(up, i)] + ps - 1) / ps;
+		c->reg_off[i] = (uint32_t)area;
+		c->reg_pages[i] = (uint32_t)pages;
+		area += pages;
+		int k = 0;
+		for (const char *s = lf->paths[i].name; *s; s++)
+			k += *s == '/';
+		c->comps[i] = k;
+	}
+	free(up);
+	free(ext);
+	if (area == 0)
+		area = 1;
+	c->area = (uint32_t)area;
+	uint64_t need = (1ULL << 20) + area * ps * (uint64_t)c->clients;
+	if (area * (uint64_t)c->clients >= UINT32_MAX / 2 || need > m->disks[0].size)
+		return mm_errf(e, file, "machine.disks[0].size",
+			       "expected room for the clients' files (%llu bytes)", (unsigned long long)need);
+	if (m->cpus > MACHINE_MAX_CPUS)
+		return mm_errf(e, file, "machine.cpus", "too many CPUs");
+	return 0;
+}
+
+/* ---- one client ---- */
+
+static uint64_t page_base(const struct db_cfg *c, const struct db_client *cl, int32_t region)
+{
+	return ((uint64_t)cl->idx * c->area + c->reg_off[region]) * 4096;
+}
+
+/* The directory page of @path's parent, or -1 when it has none. */
+static void dir_search(struct db_cfg *c, struct db_client *cl, int32_t path)
+{
+	int32_t par = c->lf.paths[path].parent;
+	if (par < 0)
+		return;
+	struct mm_kernel *k = &c->w.k;
+	uint32_t idx = (uint32_t)(page_base(c, cl, cl->region[par]) / 4096);
+	ext2_dir_search(k, &cl->task, &c->fs, c->f, idx);
+}
+
+static void dir_change(struct db_cfg *c, struct db_client *cl, int32_t path)
+{
+	int32_t par = c->lf.paths[path].parent;
+	if (par < 0)
+		return;
+	struct mm_kernel *k = &c->w.k;
+	uint32_t idx = (uint32_t)(page_base(c, cl, cl->region[par]) / 4096);
+	ext2_dir_change(k, &cl->task, &c->fs, c->f, idx, &c->rst);
+}
+
+/* Drop region @r's data (truncate_inode_pages + the blocks freed). */
+static void drop_data(struct db_cfg *c, struct db_client *cl, int32_t r)
+{
+	struct mm_kernel *k = &c->w.k;
+	uint64_t pages = (cl->size[r] + 4095) / 4096;
+	if (pages) {
+		mm_file_truncate(k, &cl->task, c->f, (uint32_t)(page_base(c, cl, r) / 4096),
+				 (uint32_t)pages);
+		ext2_blocks(k, &cl->task, &c->fs, pages);
+	}
+	cl->size[r] = 0;
+}
+
+static void new_object(struct db_cfg *c, struct db_client *cl, int32_t p, bool dir)
+{
+	struct mm_kernel *k = &c->w.k;
+	dir_search(c, cl, p);   /* the lookup that missed */
+	dir_change(c, cl, p);   /* ext2_add_link */
+	ext2_inode_op(k, &cl->task, &c->fs);
+	cl->exists[p] = 1;
+	int32_t r = cl->region[p];
+	cl->size[r] = 0;
+	if (dir && c->reg_pages[r]) {
+		/* ext2_make_empty: the new directory's first block */
+		mm_file_extend(k, &cl->task, c->f, page_base(c, cl, r), 4096, &c->rst);
+		ext2_blocks(k, &cl->task, &c->fs, 1);
+	}
+}
+
+static void write_data(struct db_cfg *c, struct db_client *cl, int32_t r, uint64_t off, uint64_t len)
+{
+	struct mm_kernel *k = &c->w.k;
+	uint64_t cap = (uint64_t)c->reg_pages[r] * 4096;
+	if (off >= cap || len == 0)
+		return;
+	if (off + len > cap)
+		len = cap - off;
+	uint64_t base = page_base(c, cl, r);
+	uint64_t old = cl->size[r];
+	uint64_t old_pages = (old + 4095) / 4096;
+	uint64_t in_end = old_pages * 4096;   /* pages that exist on disk */
+	if (off < in_end) {
+		uint64_t l = off + len < in_end ? len : in_end - off;
+		mm_file_write(k, &cl->task, c->f, base + off, l, &c->rst);
+	}
+	if (off + len > in_end) {
+		uint64_t s = off > in_end ? off : in_end;
+		mm_file_extend(k, &cl->task, c->f, base + s, off + len - s, &c->rst);
+	}
+	uint64_t new_pages = (off + len + 4095) / 4096;
+	if (new_pages > old_pages)
+		ext2_blocks(k, &cl->task, &c->fs, new_pages - old_pages);
+	if (off + len > old)
+		cl->size[r] = off + len;
+	/* balance_dirty_pages() */
+	uint64_t total = k->phys.nr_pages;
+	if (k->nr_dirty * 100 > total * (uint64_t)c->dirty_ratio) {
+		c->throttles++;
+		mm_file_sync(k, &cl->task, c->f, (uint32_t)((uint64_t)cl->idx * c->area), c->area);
+	}
+}
+
+static uint64_t read_data(struct db_cfg *c, struct db_client *cl, int32_t r, uint64_t off, uint64_t len)
+{
+	uint64_t sz = cl->size[r];
+	if (off >= sz || len == 0)
+		return 0;
+	if (off + len > sz)
+		len = sz - off;
+	return mm_file_read(&c->w.k, &cl->task, c->f, page_base(c, cl, r) + off, len, &c->rst);
+}
+
+static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op)
+{
+	struct mm_kernel *k = &c->w.k;
+	struct mm_task *t = &cl->task;
+	int32_t p = op->path, q = op->path2;
+	int32_t h = op->handle;
+	mm_user(t, c->op_cycles);
+	if (op->verb != LF_READX && op->verb != LF_WRITEX)
+		mm_charge(t, k->costs->syscall);   /* filemap.c charges its own */
+	if (p >= 0)
+		ext2_walk(k, t, &c->fs, c->comps[p]);
+	if (q >= 0)
+		ext2_walk(k, t, &c->fs, c->comps[q]);
+	switch (op->verb) {
+	case LF_NTCREATEX:
+		if (!op->ok) {
+			dir_search(c, cl, p);   /* a negative lookup */
+			break;
+		}
+		if (!cl->exists[p]) {
+			if (op->create || op->dir)
+				new_object(c, cl, p, op->dir || c->lf.paths[p].dir);
+			else
+				cl->exists[p] = 1;   /* opened as the loadfile says it exists */
+		} else if ((op->disp == 4 || op->disp == 5) && !op->dir) {
+			/* overwrite dispositions truncate an existing file */
+			drop_data(c, cl, cl->region[p]);
+		}
+		if (h >= 0)
+			cl->handle[h] = cl->region[p];
+		break;
+	case LF_CLOSE:
+		if (h >= 0)
+			cl->handle[h] = -1;
+		break;
+	case LF_READX:
+		if (h >= 0 && cl->handle[h] >= 0 && op->ok) {
+			uint64_t got = read_data(c, cl, cl->handle[h], op->off, op->size);
+			cl->bytes += got;
+		} else {
+			mm_charge(t, k->costs->syscall);
+		}
+		break;
+	case LF_WRITEX:
+		if (h >= 0 && cl->handle[h] >= 0 && op->ok) {
+			write_data(c, cl, cl->handle[h], op->off, op->size);
+			cl->bytes += op->size;
+		} else {
+			mm_charge(t, k->costs->syscall);
+		}
+		break;
+	case LF_SFILEINFO:
+		ext2_inode_op(k, t, &c->fs);
+		break;
+	case LF_FINDFIRST:
+		dir_search(c, cl, p);
+		break;
+	case LF_UNLINK:
+		dir_search(c, cl, p);
+		if (op->ok && cl->exists[p]) {
+			dir_change(c, cl, p);
+			drop_data(c, cl, cl->region[p]);
+			ext2_inode_op(k, t, &c->fs);
+			cl->exists[p] = 0;
+		}
+		break;
+	case LF_RENAME:
+		dir_search(c, cl, p);
+		if (op->ok && cl->exists[p]) {
+			dir_change(c, cl, q);   /* the new name */
+			dir_change(c, cl, p);   /* the old one goes */
+			if (cl->exists[q])
+				drop_data(c, cl, cl->region[q]);   /* the target is replaced */
+			int32_t r = cl->region[p];
+			cl->region[p] = cl->region[q];
+			cl->region[q] = r;
+			cl->exists[q] = 1;
+			cl->exists[p] = 0;
+		}
+		break;
+	case LF_MKDIR:
+		if (op->ok && !cl->exists[p])
+			new_object(c, cl, p, true);
+		break;
+	case LF_RMDIR:
+		if (op->ok && cl->exists[p]) {
+			dir_change(c, cl, p);
+			ext2_inode_op(k, t, &c->fs);
+			cl->exists[p] = 0;
+		}
+		break;
+	case LF_DELTREE:
+		/* everything below @p goes: files' data, entries, inodes */
+		for (int32_t i = 0; i < c->lf.npaths; i++) {
+			if (!cl->exists[i] || i == p)
+				continue;
+			const char *a = c->lf.paths[i].name, *b = c->lf.paths[p].name;
+			size_t lb = strlen(b);
+			if (strncmp(a, b, lb) != 0 || a[lb] != '/')
+				continue;
+			dir_change(c, cl, i);
+			drop_data(c, cl, cl->region[i]);
+			ext2_inode_op(k, t, &c->fs);
+			cl->exists[i] = 0;
+		}
+		break;
+	default:   /* Flush, QUERY_*, LockX, UnlockX: the system call alone */
+		break;
+	}
+}
+
+static void client_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct mm_task *t = sg_actor_self_get_data();
+	struct db_client *cl = t->wl;
+	struct db_cfg *c = cl->s->wl_cfg;
+	struct mm_kernel *k = &c->w.k;
+	wl_smp_enter(&c->w, t);
+	c->running++;
+	if (c->client_anon) {
+		uint32_t pages = (uint32_t)((c->client_anon + k->phys.page_size - 1) / k->phys.page_size);
+		cl->as = mm_as_new(k, t);
+		if (!cl->as || mm_brk(k, t, cl->as, pages) || mm_touch(k, t, cl->as, 0, pages, true) < 0)
+			c->ooms++;
+	}
+	for (;;) {
+		for (uint32_t i = 0; i < c->lf.nops; i++) {
+			const struct lf_op *op = &c->lf.ops[i];
+			uint64_t before = cl->bytes;
+			do_op(c, cl, op);
+			cl->ops++;
+			if (c->mode == DB_MODE_4) {
+				double now = tm_now(&t->tm);
+				if (now >= c->t0 + c->runtime)
+					goto done;
+				if (now >= c->warm_end)
+					c->bytes_counted += cl->bytes - before;
+			}
+		}
+		cl->passes++;
+		if (c->mode == DB_MODE_1X)
+			break;
+	}
+done:
+	if (cl->as)
+		mm_as_exit(k, t, cl->as);
+	mm_sync(t);
+	cl->finish = simgrid_get_clock();
+	c->ops_done += cl->ops;
+	if (--c->running == 0)
+		c->t_end = cl->finish;
+	sched_exit(&c->w.sched, &cl->st);
+}
+
+static int db_start(struct sim *s, struct mm_err *e)
+{
+	struct db_cfg *c = s->wl_cfg;
+	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
+		return -1;
+	struct mm_kernel *k = &c->w.k;
+	if (k->phys.page_size != 4096)
+		return mm_errf(e, s->file, "machine.page_size", "the dbench workload expects 4 KiB pages");
+	ext2_init(&c->fs, &c->fsc);
+	c->fs_up = true;
+	uint64_t size = (uint64_t)c->area * 4096 * (uint64_t)c->clients;
+	c->f = mm_file_create(k, "dbench", size, 0, 1ULL << 20);
+	if (!c->f)
+		return mm_errf(e, s->file, "workload", "out of memory for the clients' files");
+	c->cl = calloc((size_t)c->clients, sizeof *c->cl);
+	if (!c->cl)
+		return mm_errf(e, s->file, "workload", "out of memory");
+	int32_t np = c->lf.npaths, nh = c->lf.nhandles;
+	c->t0 = simgrid_get_clock();
+	c->warm_end = c->t0 + c->runtime / 5;
+	for (int i = 0; i < c->clients; i++) {
+		struct db_client *cl = &c->cl[i];
+		cl->s = s;
+		cl->idx = i;
+		cl->exists = calloc((size_t)np, 1);
+		cl->region = malloc((size_t)np * sizeof *cl->region);
+		cl->size = calloc((size_t)np, sizeof *cl->size);
+		cl->handle = malloc((size_t)(nh ? nh : 1) * sizeof *cl->handle);
+		if (!cl->exists || !cl->region || !cl->size || !cl->handle)
+			return mm_errf(e, s->file, "workload", "out of memory");
+		for (int32_t j = 0; j < np; j++)
+			cl->region[j] = j;
+		for (int32_t j = 0; j < nh; j++)
+			cl->handle[j] = -1;
+		snprintf(cl->name, sizeof cl->name, "client%d", i + 1);
+		c->ncl_init++;
+		wl_smp_spawn(&c->w, &cl->task, &cl->st, cl->name, cl, client_main);
+	}
+	return 0;
+}
+
+static void db_finish(struct sim *s)
+{
+	struct db_cfg *c = s->wl_cfg;
+	struct mm_kernel *k = &c->w.k;
+	bool complete = c->running == 0 && c->ncl_init == c->clients;
+	double end = complete ? c->t_end : simgrid_get_clock();
+	double elapsed = end - c->t0;
+	uint64_t bytes = 0;
+	double user = 0, sys = 0, spin = 0;
+	for (int i = 0; i < c->ncl_init; i++) {
+		bytes += c->cl[i].bytes;
+		user += c->cl[i].task.user_cycles / k->clock;
+		sys += c->cl[i].task.tm.paid / k->clock;
+		spin += c->cl[i].task.spin_s;
+	}
+	double lf_bytes = (double)(c->lf.read_bytes + c->lf.write_bytes);
+	double tput;
+	if (c->mode == DB_MODE_1X) {
+		/* dbench 1.x: nominal bytes per client / time (132 x N / t) */
+		tput = elapsed > 0 ? (double)c->clients * lf_bytes / 1e6 / elapsed : 0;
+		/* the run time of a whole 132 MB pass, for a shortened loadfile */
+		sim_metric(s, "run_time_132", lf_bytes > 0 ? elapsed * 132e6 / lf_bytes : 0);
+	} else {
+		double counted = c->runtime - c->runtime / 5;
+		tput = counted > 0 ? (double)c->bytes_counted / 1e6 / counted : 0;
+	}
+	s->primary = tput;
+	sim_metric(s, "throughput", tput);
+	sim_metric(s, "elapsed", elapsed);
+	sim_metric(s, "complete", complete ? 1 : 0);
+	sim_metric(s, "clients", (double)c->clients);
+	sim_metric(s, "bytes", (double)bytes);
+	sim_metric(s, "loadfile_ops", (double)c->lf.nops);
+	sim_metric(s, "ops", (double)c->ops_done);
+	sim_metric(s, "user_s", user);
+	sim_metric(s, "system_s", sys + spin);
+	sim_metric(s, "spin_s", spin);
+	sim_metric(s, "throttles", (double)c->throttles);
+	sim_metric(s, "oom_kills", (double)c->ooms);
+	sim_metric(s, "page_cache_hit_ratio",
+		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
+	sim_metric(s, "swap_outs", (double)s->vs->ev[MM_PSWPOUT]);
+	if (c->check) {
+		struct mm_err e = { "" };
+		c->check_failed = mm_kernel_check(k, &e) || mm_proc_check(k, &e);
+		sim_invariants(s, c->check_failed ? e.msg : NULL);
+	}
+	if (c->fs_up)
+		ext2_metrics(&c->fs, s);
+	kmap_finish(k->kmap, s);
+	wl_smp_metrics(&c->w, s, end);
+}
+
+static void db_fini(void *cfgp)
+{
+	struct db_cfg *c = cfgp;
+	for (int i = 0; i < c->ncl_init; i++)
+		sched_task_destroy(&c->cl[i].st);
+	if (c->cl)
+		for (int i = 0; i < c->clients; i++) {
+			free(c->cl[i].exists);
+			free(c->cl[i].region);
+			free(c->cl[i].size);
+			free(c->cl[i].handle);
+		}
+	free(c->cl);
+	c->cl = NULL;
+	c->ncl_init = 0;
+	if (c->fs_up)
+		ext2_fini(&c->fs);
+	c->fs_up = false;
+	wl_smp_fini(&c->w);
+	free_loadfile(c);
+}
+
+const struct workload_ops workload_dbench = {
+	.version = WORKLOAD_OPS_VERSION,
+	.name = "dbench",
+	.desc = "seed 002: N clients replay an NBench loadfile on an ext2-like fs (1.x: once each; 4: time-based); MB/s",
+	.params = db_params,
+	.cfg_size = sizeof(struct db_cfg),
+	.primary = "throughput",
+	.unit = "MB/s",
+	.higher_is_better = 1,
+	.kernel = 1,
+	.check = db_check,
+	.start = db_start,
+	.finish = db_finish,
+	.fini = db_fini,
+};
