@@ -135,12 +135,37 @@ static void test_bad(void **state)
 	assert_non_null(strstr(e.msg, "/nonexistent/client.txt"));
 }
 
+/* A path of many components interns every parent; the table grows as they go in
+ * (found by fuzz_loadfile: a path of 300 components filled the first table and
+ * the insertion's probe never ended). */
+static void test_deep_path(void **state)
+{
+	(void)state;
+	char line[1100] = "Mkdir \"";
+	size_t n = strlen(line);
+	for (int i = 0; i < 300; i++) {
+		line[n++] = '\\';
+		line[n++] = 'a' + i % 26;
+	}
+	snprintf(line + n, sizeof line - n, "\" NT_STATUS_OK\n");
+	struct loadfile lf;
+	struct mm_err e = { "" };
+	assert_int_equal(loadfile_parse(&lf, line, strlen(line), "d.txt", 0, &e), 0);
+	assert_int_equal(lf.npaths, 300);
+	for (int32_t i = 0; i < lf.npaths; i++) {
+		assert_int_equal(lf.paths[i].parent, i - 1);   /* parents first */
+		assert_int_equal(strlen(lf.paths[i].name), 2 * (size_t)(i + 1));
+	}
+	loadfile_free(&lf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small),
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_deep_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

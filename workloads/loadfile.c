@@ -123,7 +123,7 @@ static int rehash_paths(struct parser *ps, uint32_t cap)
 static int32_t intern(struct parser *ps, const char *s, size_t n)
 {
 	struct loadfile *lf = ps->lf;
-	if ((uint32_t)(lf->npaths + 1) * 2 > ps->pcap && rehash_paths(ps, ps->pcap ? ps->pcap * 2 : 256))
+	if (!ps->pcap && rehash_paths(ps, 256))
 		return -1;
 	uint32_t h = (uint32_t)hash_str(s, n) & (ps->pcap - 1);
 	while (ps->pslot[h] >= 0) {
@@ -132,7 +132,7 @@ static int32_t intern(struct parser *ps, const char *s, size_t n)
 			return ps->pslot[h];
 		h = (h + 1) & (ps->pcap - 1);
 	}
-	/* the parent first (it may rehash: look the slot up again after) */
+	/* the parent first (it may rehash: the slot is looked up again below) */
 	int32_t parent = -1;
 	size_t cut = n;
 	while (cut > 0 && s[cut - 1] != '/')
@@ -143,6 +143,10 @@ static int32_t intern(struct parser *ps, const char *s, size_t n)
 			return -1;
 		lf->paths[parent].dir = 1;
 	}
+	/* the room checked after the parents are in: each of them took a slot (a path
+	 * of many components filled the table, and the probe below never ended) */
+	if ((uint32_t)(lf->npaths + 1) * 2 > ps->pcap && rehash_paths(ps, ps->pcap * 2))
+		return -1;
 	if (grow((void **)&lf->paths, &ps->pathcap, (uint32_t)lf->npaths + 1, sizeof *lf->paths))
 		return -1;
 	char *copy = malloc(n + 1);

@@ -46,7 +46,7 @@ def tag(path):
     r = rel(path)
     for prefix, t in (("tests/malformed/", "malformed-"), ("tests/bad/", "bad-"),
                       ("tests/workfiles/", "workfiles-"), ("scenarios/", "shipped-"),
-                      ("workloads/reaim/", "shipped-")):
+                      ("workloads/reaim/", "shipped-"), ("workloads/dbench/", "shipped-")):
         if r.startswith(prefix):
             return t + r[len(prefix):].replace("/", "-")
     raise SystemExit("no tag for " + r)
@@ -61,7 +61,7 @@ def scenario_seed(path):
             target = OK_TRACE
         return m.group(1) + os.path.relpath(target, FUZZ).encode() + m.group(3)
 
-    return re.sub(rb'("(?:file|workfile)"\s*:\s*")([^"\\]*)(")', rename, text)
+    return re.sub(rb'("(?:file|workfile|loadfile)"\s*:\s*")([^"\\]*)(")', rename, text)
 
 
 # fuzz_trace.c's first byte: layout in the low 3 bits, csv column - 1 above them
@@ -86,7 +86,7 @@ def head(data, lines=200):
 
 def main():
     shutil.rmtree(CORPUS, ignore_errors=True)
-    seeds = {"scenario": {}, "trace": {}, "workfile": {}}
+    seeds = {"scenario": {}, "trace": {}, "workfile": {}, "loadfile": {}}
 
     for p in sorted(glob.glob(os.path.join(ROOT, "scenarios", "**", "*.json"), recursive=True)
                     + glob.glob(os.path.join(ROOT, "tests", "bad", "*.json"))
@@ -123,6 +123,22 @@ def main():
                     + glob.glob(os.path.join(ROOT, "tests", "bad", "*.workfile"))
                     + glob.glob(os.path.join(ROOT, "tests", "malformed", "workfile", "*"))):
         seeds["workfile"][tag(p)] = read(p)
+
+    # loadfiles (fuzz_loadfile.c's first byte: the byte limit / 64, 0 = none): the
+    # shipped one whole and cut after 4 KiB, and one line of each kind the parser
+    # rejects or counts (Debian's client.txt is never copied into the repository)
+    for p in sorted(glob.glob(os.path.join(ROOT, "workloads", "dbench", "*.txt"))):
+        seeds["loadfile"][tag(p)] = b"\0" + read(p)
+        seeds["loadfile"][tag(p) + "-cut4k"] = b"\x40" + read(p)
+    for name, text in (
+            ("timestamped", b'0.000 NTCreateX "/clients/client1/a.doc" 0x0 0x2 1 NT_STATUS_OK\n'
+                            b'0.010 WriteX 1 0 4096 4096 NT_STATUS_OK\n0.020 Close 1 NT_STATUS_OK\n'),
+            ("control-lines", b"LOOP\nSLEEP 10\nDeltree \"/clients/client1\" NT_STATUS_OK\n"),
+            ("bad-verb", b"Frobnicate \"/x\" NT_STATUS_OK\n"),
+            ("bad-handle", b"ReadX 7 0 10 10 NT_STATUS_OK\n"),
+            ("bad-size", b'NTCreateX "/a" 0x0 0x2 1 NT_STATUS_OK\nReadX 1 0 10 20 NT_STATUS_OK\n'),
+            ("rename", b'Rename "/a/b" "/a/c" NT_STATUS_OK\nFIND_FIRST "/a/*" 0x16 1366 0 NT_STATUS_OK\n')):
+        seeds["loadfile"]["hand-" + name] = b"\0" + text
 
     for target, files in seeds.items():
         os.makedirs(os.path.join(CORPUS, target))

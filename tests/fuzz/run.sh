@@ -8,7 +8,7 @@
 #   (--runs and --time together: whichever comes first; neither: --time 60)
 #   options: --build DIR (default build-fuzz, set up with clang when missing),
 #            --keep (leave each target's grown corpus and log in the work directory),
-#            then target names (default: scenario trace workfile)
+#            then target names (default: scenario trace workfile loadfile)
 #
 # The committed corpus tests/fuzz/corpus/TARGET is copied to a fresh directory under
 # $TMPDIR first: libFuzzer adds what it finds to its first corpus directory, and that
@@ -31,12 +31,12 @@ while [ $# -gt 0 ]; do
 	--runs) limits="$limits -runs=$2"; shift 2 ;;
 	--build) build=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
-	scenario|trace|workfile) targets="$targets $1"; shift ;;
-	*) echo "usage: sh tests/fuzz/run.sh [--time S] [--runs N] [--build DIR] [--keep] [scenario|trace|workfile ...]" >&2
+	scenario|trace|workfile|loadfile) targets="$targets $1"; shift ;;
+	*) echo "usage: sh tests/fuzz/run.sh [--time S] [--runs N] [--build DIR] [--keep] [scenario|trace|workfile|loadfile ...]" >&2
 	   exit 2 ;;
 	esac
 done
-targets=${targets:-scenario trace workfile}
+targets=${targets:-scenario trace workfile loadfile}
 limits=${limits:--max_total_time=60}
 
 if [ ! -f "$build/build.ninja" ]; then
