@@ -287,7 +287,9 @@ static bool cache_read(struct disk *dk, double t0, uint64_t pos, uint64_t bytes,
 		uint64_t avail = seg_avail(dk, g, t0);
 		uint64_t start = avail - g->start > dk->seg_bytes ? avail - dk->seg_bytes : g->start;
 		bool running = g->stream && avail < g->limit;
-		if (pos < start || pos > avail || (pos == avail && !running))
+		/* in the segment, or ahead of the running prefetch within its limit
+		 * (the drive serves it when the prefetch gets there) */
+		if (pos < start || pos > (running ? g->limit : avail) || (pos == avail && !running))
 			continue;
 		uint64_t end = pos + bytes;
 		double t = (double)bytes / dk->cfg.interface_bw;
