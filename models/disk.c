@@ -168,6 +168,7 @@ struct disk {
 	sg_sem_t *idle;                 /* ... those not in use (count 0), [nidle] */
 	int nsems, nidle, capsems;
 	struct disk_req *head, *tail;   /* arrival order */
+	struct disk_req *cur;           /* the request in service, or NULL */
 	uint64_t headpos;               /* byte offset under the head */
 	unsigned inflight_async;        /* queued or in service, asynchronous */
 	double phase;                   /* platter angle at time 0, turns */
@@ -371,6 +372,7 @@ static void driver(int argc, char **argv)
 			sg_sem_acquire(dk->work);
 		}
 		struct disk_req *r = pick(dk);
+		dk->cur = r;   /* in service (a run may end here: disk_destroy) */
 
 		double t0 = simgrid_get_clock();
 		if (dk->segs && cache_serve(dk, r, t0))
@@ -394,6 +396,7 @@ static void driver(int argc, char **argv)
 		if (dk->segs && !r->write)
 			cache_fill(dk, r->pos, r->bytes, t2);
 done:
+		dk->cur = NULL;
 		if (r->end_io) {
 			/* asynchronous request: completion callback in the driver's context
 			 * (it must not block), then the request is freed */
@@ -447,6 +450,20 @@ void disk_destroy(struct disk *dk)
 	if (!dk)
 		return;
 	/* after the run, no actor left: the driver and the requesters are gone */
+	/* asynchronous requests the run ended before (their arg is the caller's
+	 * malloc()ed completion record); synchronous ones live on their requesters'
+	 * stacks */
+	if (dk->cur && dk->cur->end_io) {
+		free(dk->cur->arg);
+		free(dk->cur);
+	}
+	for (struct disk_req *r = dk->head, *next; r; r = next) {
+		next = r->next;
+		if (r->end_io) {
+			free(r->arg);
+			free(r);
+		}
+	}
 	sg_sem_destroy(dk->work);
 	for (int i = 0; i < dk->nsems; i++)
 		sg_sem_destroy(dk->sems[i]);

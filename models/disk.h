@@ -93,9 +93,11 @@ struct disk;   /* a running disk: SimGrid disk + queue + head position */
 struct disk *disk_create(const struct disk_cfg *d, double phase, struct tm_world *w);
 
 /**
- * disk_destroy() - free @dk and its SimGrid semaphores (NULL is fine).  Call it
- * after the simulation, when no actor is left (the driver and every requester
- * ended: SimGrid aborts on destroying a semaphore that an actor waits on).
+ * disk_destroy() - free @dk and its SimGrid semaphores (NULL is fine), and the
+ * asynchronous requests a run ended before, with their @arg (disk_submit()'s
+ * callers pass a malloc()ed record).  Call it after the simulation, when no actor
+ * is left (the driver and every requester ended: SimGrid aborts on destroying a
+ * semaphore that an actor waits on).
  * Returns: nothing.
  */
 void disk_destroy(struct disk *dk);
@@ -114,9 +116,10 @@ void disk_destroy(struct disk *dk);
 double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes);
 
 /**
- * disk_submit() - queue an asynchronous request (writeback): the caller goes on;
- * when the transfer completes, @end_io(@arg) runs in the disk driver's context and
- * must not block.  If the request wakes the idle driver, the caller's pending
+ * disk_submit() - queue an asynchronous request (writeback, readahead): the caller
+ * goes on; when the transfer completes, @end_io(@arg) runs in the disk driver's
+ * context and must not block.  @arg must be a malloc()ed block with no other
+ * owner until then: disk_destroy() frees it if the run ends first.  If the request wakes the idle driver, the caller's pending
  * cycles (@t, or NULL) are paid first, so the request starts at its time.
  * Returns: 0, or -1 if out of memory.
  */
