@@ -56,6 +56,14 @@ const struct mm_param disk_params[] = {
 	MM_PARAM(struct disk_cfg, rpm, "rpm", MM_P_INT, 1000, 20000, "10000", "spindle speed"),
 	MM_PARAM_ENUM(struct disk_cfg, queue, "queue", queue_names, "\"elevator\"",
 		      "request order: fifo or one-way elevator"),
+	MM_PARAM(struct disk_cfg, cache, "cache", MM_P_SIZE, 0, 1e11, "0",
+		 "the drive's read buffer (0: no drive cache)"),
+	MM_PARAM(struct disk_cfg, cache_segments, "cache_segments", MM_P_INT, 1, 1024, "16",
+		 "segments the buffer is split into"),
+	MM_PARAM(struct disk_cfg, cache_lookahead, "cache_lookahead", MM_P_SIZE, 0, 1e11, "0",
+		 "bytes the drive reads ahead past a read (0: a whole segment)"),
+	MM_PARAM(struct disk_cfg, interface_bw, "interface", MM_P_RATE, 1e5, 1e12, "\"320MB/s\"",
+		 "bus rate from the drive's buffer to the host (Ultra320: 320 MB/s)"),
 	MM_PARAM_END
 };
 
@@ -76,6 +84,12 @@ int disk_load(struct disk_cfg *d, json_t *obj, const char *file, const char *pat
 		}
 	if (d->track_to_track > d->seek_avg)
 		return mm_errf(e, file, path, "track_to_track must not exceed seek_avg");
+	if (d->cache && d->cache / (uint64_t)d->cache_segments < 4096)
+		return mm_errf(e, file, path, "cache / cache_segments must be at least 4 KiB");
+	if (d->cache && d->cache_lookahead == 0)
+		d->cache_lookahead = d->cache / (uint64_t)d->cache_segments;
+	if (d->cache_lookahead > d->cache / (uint64_t)d->cache_segments && d->cache)
+		return mm_errf(e, file, path, "cache_lookahead must not exceed a segment");
 	return 0;
 }
 
@@ -111,6 +125,14 @@ double disk_rot_delay_phase(const struct disk_cfg *d, double t, uint64_t pos, do
 	double wait = target - head;
 	if (wait < 0)
 		wait += 1.0;
+	/* a target that passed under the head a millionth of a turn ago (6 ns at
+	 * 10,000 rpm) is where the head is: a request for the sectors right after
+	 * the previous one, started when it ends, goes on without losing a
+	 * revolution.  Without this, the last bits of SimGrid's clock (which depend
+	 * on how many events other actors made) would decide between 0 and a
+	 * whole revolution. */
+	if (wait > 1.0 - 1e-6)
+		wait = 0;
 	return wait * period;
 }
 
@@ -125,8 +147,20 @@ struct disk_req {
 	struct disk_req *next;
 };
 
+/* A segment of the drive's buffer: bytes [start, end) were in it at time t_end;
+ * while it streams, the head goes on reading at the media rate from end at t_end
+ * up to limit.  A segment holds at most seg_bytes: its start follows the end. */
+struct seg {
+	uint64_t start, end, limit;
+	double t_end;
+	bool stream;
+	uint64_t used;                  /* LRU stamp; 0: empty */
+};
+
 struct disk {
 	struct disk_cfg cfg;
+	struct seg *segs;               /* [cfg.cache_segments] when cfg.cache */
+	uint64_t seg_bytes, stamp;
 	sg_disk_t sg;
 	sg_sem_t work;                  /* the driver sleeps on it while idle */
 	int driver_idle;                /* the driver waits on work */
@@ -134,6 +168,7 @@ struct disk {
 	sg_sem_t *idle;                 /* ... those not in use (count 0), [nidle] */
 	int nsems, nidle, capsems;
 	struct disk_req *head, *tail;   /* arrival order */
+	struct disk_req *cur;           /* the request in service, or NULL */
 	uint64_t headpos;               /* byte offset under the head */
 	unsigned inflight_async;        /* queued or in service, asynchronous */
 	double phase;                   /* platter angle at time 0, turns */
@@ -218,6 +253,112 @@ static void account(struct disk *dk, int write, uint64_t pos, uint64_t bytes, do
 	}
 }
 
+/* Where the prefetch into @g has got to at time @t. */
+static uint64_t seg_avail(const struct disk *dk, const struct seg *g, double t)
+{
+	if (!g->stream || t <= g->t_end)
+		return g->end;
+	double a = (double)g->end + (t - g->t_end) * dk->cfg.read_bw;
+	return a >= (double)g->limit ? g->limit : (uint64_t)a;
+}
+
+/* Stop the running prefetch at time @t (the head goes elsewhere). */
+static void seg_stop(struct disk *dk, double t)
+{
+	for (int i = 0; i < dk->cfg.cache_segments; i++) {
+		struct seg *g = &dk->segs[i];
+		if (!g->stream)
+			continue;
+		g->end = seg_avail(dk, g, t);
+		g->t_end = t;
+		g->stream = false;
+		dk->headpos = g->end;
+	}
+}
+
+/* Does the drive's buffer serve a read of [@pos, @pos+@bytes) at time @t0?
+ * Sets *@busy to its service time and updates the segment.
+ * Returns: true for a prefetch hit, false for a miss (nothing changed). */
+static bool cache_read(struct disk *dk, double t0, uint64_t pos, uint64_t bytes, double *busy)
+{
+	for (int i = 0; i < dk->cfg.cache_segments; i++) {
+		struct seg *g = &dk->segs[i];
+		if (!g->used)
+			continue;
+		uint64_t avail = seg_avail(dk, g, t0);
+		uint64_t start = avail - g->start > dk->seg_bytes ? avail - dk->seg_bytes : g->start;
+		bool running = g->stream && avail < g->limit;
+		/* in the segment, or ahead of the running prefetch within its limit
+		 * (the drive serves it when the prefetch gets there) */
+		if (pos < start || pos > (running ? g->limit : avail) || (pos == avail && !running))
+			continue;
+		uint64_t end = pos + bytes;
+		double t = (double)bytes / dk->cfg.interface_bw;
+		if (end > avail) {
+			if (!running)
+				continue;   /* the prefetch stopped short: a miss */
+			/* the last byte comes off the media when the prefetch gets there */
+			double t_data = g->t_end + (double)(end - g->end) / dk->cfg.read_bw;
+			if (t_data - t0 > t)
+				t = t_data - t0;
+		}
+		/* a hit while the prefetch runs keeps it going */
+		if (running && end + dk->cfg.cache_lookahead > g->limit)
+			g->limit = end + dk->cfg.cache_lookahead;
+		g->used = ++dk->stamp;
+		*busy = t;
+		return true;
+	}
+	return false;
+}
+
+/* A miss read [@pos, @pos+@bytes) from the media, finished at @t_end: the least
+ * recently used segment takes it and the head prefetches past it. */
+static void cache_fill(struct disk *dk, uint64_t pos, uint64_t bytes, double t_end)
+{
+	struct seg *v = &dk->segs[0];
+	for (int i = 1; i < dk->cfg.cache_segments; i++)
+		if (dk->segs[i].used < v->used)
+			v = &dk->segs[i];
+	v->start = pos;
+	v->end = pos + bytes;
+	v->limit = v->end + dk->cfg.cache_lookahead;
+	v->t_end = t_end;
+	v->stream = true;
+	v->used = ++dk->stamp;
+}
+
+/* A write of [@pos, @pos+@bytes): the segments it overlaps are dropped. */
+static void cache_write(struct disk *dk, uint64_t pos, uint64_t bytes)
+{
+	for (int i = 0; i < dk->cfg.cache_segments; i++) {
+		struct seg *g = &dk->segs[i];
+		if (g->used && pos < g->limit && pos + bytes > g->start)
+			memset(g, 0, sizeof *g);
+	}
+}
+
+/* Serve request @r from the drive's buffer when it is a prefetch hit (the driver
+ * sleeps its service time).  Otherwise stop the prefetch and let the caller go
+ * to the media.  Returns: true if served. */
+static bool cache_serve(struct disk *dk, struct disk_req *r, double t0)
+{
+	double busy;
+	if (!r->write && cache_read(dk, t0, r->pos, r->bytes, &busy)) {
+		dk->wake = t0 + busy;
+		if (busy > 0)
+			sg_actor_sleep_for(busy);
+		double t2 = simgrid_get_clock();
+		account(dk, 0, r->pos, r->bytes, 0, 0, t2 - t0, t2 - t0);
+		dk->st.cache_hits++;
+		return true;
+	}
+	seg_stop(dk, t0);
+	if (r->write)
+		cache_write(dk, r->pos, r->bytes);
+	return false;
+}
+
 static void driver(int argc, char **argv)
 {
 	struct disk *dk = sg_actor_self_get_data();
@@ -231,8 +372,11 @@ static void driver(int argc, char **argv)
 			sg_sem_acquire(dk->work);
 		}
 		struct disk_req *r = pick(dk);
+		dk->cur = r;   /* in service (a run may end here: disk_destroy) */
 
 		double t0 = simgrid_get_clock();
+		if (dk->segs && cache_serve(dk, r, t0))
+			goto done;
 		double seek = disk_seek_time(&dk->cfg, dk->headpos, r->pos);
 		double rot = disk_rot_delay_phase(&dk->cfg, t0 + seek, r->pos, dk->phase);
 		if (seek + rot > 0) {
@@ -240,15 +384,19 @@ static void driver(int argc, char **argv)
 			sg_actor_sleep_for(seek + rot);
 		}
 		double t1 = simgrid_get_clock();
-		/* the transfer's end, less a margin for SimGrid's rounding of it */
-		dk->wake = t1 + (double)r->bytes / (r->write ? dk->cfg.write_bw : dk->cfg.read_bw) *
-				       (1 - 1e-6);
-		if (r->write)
-			sg_disk_write(dk->sg, r->bytes);
-		else
-			sg_disk_read(dk->sg, r->bytes);
+		/* the transfer: a sleep of bytes / media rate.  Not sg_disk_read():
+		 * SimGrid rounds a running action's remaining work at every event, so
+		 * the transfer's length would depend on how many events other actors
+		 * make meanwhile (a reader working during an asynchronous read) */
+		double xfer = (double)r->bytes / (r->write ? dk->cfg.write_bw : dk->cfg.read_bw);
+		dk->wake = t1 + xfer;
+		sg_actor_sleep_for(xfer);
 		double t2 = simgrid_get_clock();
 		account(dk, r->write, r->pos, r->bytes, seek, rot, t2 - t1, t2 - t0);
+		if (dk->segs && !r->write)
+			cache_fill(dk, r->pos, r->bytes, t2);
+done:
+		dk->cur = NULL;
 		if (r->end_io) {
 			/* asynchronous request: completion callback in the driver's context
 			 * (it must not block), then the request is freed */
@@ -271,8 +419,17 @@ struct disk *disk_create(const struct disk_cfg *d, double phase, struct tm_world
 		return NULL;
 	dk->cfg = *d;
 	dk->phase = phase;
+	if (d->cache) {
+		dk->seg_bytes = d->cache / (uint64_t)d->cache_segments;
+		dk->segs = calloc((size_t)d->cache_segments, sizeof *dk->segs);
+		if (!dk->segs) {
+			free(dk);
+			return NULL;
+		}
+	}
 	dk->sg = find_sg_disk(d->name);
 	if (!dk->sg) {
+		free(dk->segs);
 		free(dk);
 		return NULL;
 	}
@@ -293,11 +450,26 @@ void disk_destroy(struct disk *dk)
 	if (!dk)
 		return;
 	/* after the run, no actor left: the driver and the requesters are gone */
+	/* asynchronous requests the run ended before (their arg is the caller's
+	 * malloc()ed completion record); synchronous ones live on their requesters'
+	 * stacks */
+	if (dk->cur && dk->cur->end_io) {
+		free(dk->cur->arg);
+		free(dk->cur);
+	}
+	for (struct disk_req *r = dk->head, *next; r; r = next) {
+		next = r->next;
+		if (r->end_io) {
+			free(r->arg);
+			free(r);
+		}
+	}
 	sg_sem_destroy(dk->work);
 	for (int i = 0; i < dk->nsems; i++)
 		sg_sem_destroy(dk->sems[i]);
 	free(dk->sems);
 	free(dk->idle);
+	free(dk->segs);
 	free(dk);
 }
 
@@ -329,7 +501,9 @@ static sg_sem_t sem_get(struct disk *dk, bool *kept)
 double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes)
 {
 	pos %= dk->cfg.size;
-	if (t && dk->driver_idle && !dk->head) {
+	/* with a drive cache every request goes through the driver (its buffer
+	 * state is the driver's) */
+	if (t && dk->driver_idle && !dk->head && !dk->segs) {
 		/* An idle disk and a requester that looks ahead: if no other actor can
 		 * act before the request would complete, nobody can queue behind it or
 		 * see the disk busy, so the driver's hand-offs and the SimGrid transfer

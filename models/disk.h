@@ -13,6 +13,18 @@
  *     whose bandwidth is the media rate.
  * Requests are served one at a time in queue order: "fifo" (arrival) or
  * "elevator" (one-way C-SCAN: the lowest block at or beyond the head, wrapping).
+ *
+ * The drive's read cache (cache > 0; 0, the default, is the model above alone):
+ * the buffer is split into cache_segments segments of cache / cache_segments
+ * bytes.  After a read from the media the head keeps reading the following
+ * sectors into the read's segment (prefetch, SCSI read look-ahead) at the media
+ * rate, up to cache_lookahead bytes past the last one asked for, until the drive
+ * serves a request elsewhere.  A read whose first sector is in a segment, or is
+ * the next sector the running prefetch will read, is a prefetch hit: no seek, no
+ * rotational delay; its data go to the host at the interface rate, waiting for
+ * the prefetch where it has not got that far yet, and the prefetch limit moves
+ * to cache_lookahead past it.  A miss takes the least recently used segment.  A
+ * write drops the segments it overlaps (write caching is not modelled here).
  */
 #ifndef MMEMU_DISK_H
 #define MMEMU_DISK_H
@@ -34,6 +46,11 @@ struct disk_cfg {
 	double track_to_track;/* s */
 	int64_t rpm;
 	int queue;            /* enum disk_queue */
+	/* the drive's read cache (appended; cache 0: none) */
+	uint64_t cache;       /* bytes of buffer */
+	int64_t cache_segments;
+	uint64_t cache_lookahead;   /* bytes read ahead past a read */
+	double interface_bw;  /* bytes/s from the buffer to the host */
 };
 
 extern const struct mm_param disk_params[];
@@ -76,9 +93,11 @@ struct disk;   /* a running disk: SimGrid disk + queue + head position */
 struct disk *disk_create(const struct disk_cfg *d, double phase, struct tm_world *w);
 
 /**
- * disk_destroy() - free @dk and its SimGrid semaphores (NULL is fine).  Call it
- * after the simulation, when no actor is left (the driver and every requester
- * ended: SimGrid aborts on destroying a semaphore that an actor waits on).
+ * disk_destroy() - free @dk and its SimGrid semaphores (NULL is fine), and the
+ * asynchronous requests a run ended before, with their @arg (disk_submit()'s
+ * callers pass a malloc()ed record).  Call it after the simulation, when no actor
+ * is left (the driver and every requester ended: SimGrid aborts on destroying a
+ * semaphore that an actor waits on).
  * Returns: nothing.
  */
 void disk_destroy(struct disk *dk);
@@ -97,9 +116,10 @@ void disk_destroy(struct disk *dk);
 double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes);
 
 /**
- * disk_submit() - queue an asynchronous request (writeback): the caller goes on;
- * when the transfer completes, @end_io(@arg) runs in the disk driver's context and
- * must not block.  If the request wakes the idle driver, the caller's pending
+ * disk_submit() - queue an asynchronous request (writeback, readahead): the caller
+ * goes on; when the transfer completes, @end_io(@arg) runs in the disk driver's
+ * context and must not block.  @arg must be a malloc()ed block with no other
+ * owner until then: disk_destroy() frees it if the run ends first.  If the request wakes the idle driver, the caller's pending
  * cycles (@t, or NULL) are paid first, so the request starts at its time.
  * Returns: 0, or -1 if out of memory.
  */
@@ -113,6 +133,7 @@ struct disk_stats {
 	uint64_t reads, writes, bytes_read, bytes_written;
 	uint64_t direct;                /* requests served without the driver (disk_io) */
 	double busy, seek, rot, xfer;   /* seconds */
+	uint64_t cache_hits;            /* reads served from the drive's buffer */
 };
 
 /** disk_get_stats() - Returns: a pointer to the disk's counters. */

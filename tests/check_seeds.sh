@@ -15,6 +15,7 @@ run() { # run SCENARIO [--set K=V]...
 	"$mmemu" run -q -j 2 --check --set runs=1 "$@" -o "$out/$(basename "$f")" "$f"
 }
 run scenarios/seeds/000-clockpro-2read.json --set workload.duration=20s --set workload.warmup_passes=1
+run scenarios/seeds/000-clockpro-2read-mlock.json --set workload.duration=20s --set workload.warmup_passes=1
 run scenarios/seeds/001-pagevec-reaim.json --set workload.users_max=16
 run scenarios/seeds/001-pagevec-reaim-fixed.json
 run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
@@ -25,5 +26,5 @@ run scenarios/seeds/002-kmap-dbench.json --set workload.loadfile=workloads/dbenc
 	--set 'sweep={"workload.clients":[1,9,64]}'
 run scenarios/seeds/002-kmap-dbench-sensitivity.json --set workload.loadfile=workloads/dbench/client-small.txt
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 8 ] || { echo "check_seeds.sh: $n seed scenarios, 8 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 9 ] || { echo "check_seeds.sh: $n seed scenarios, 9 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"

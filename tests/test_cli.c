@@ -101,7 +101,7 @@ static const struct bad_case bad_cases[] = {
 	{ "disk-rpm-100.json", "machine.disks[0].rpm", "expected a value in [1000, 20000]" },
 	{ "disk-seek-lightyears.json", "machine.disks[0].seek_avg", "expected a time" },
 	{ "disk-queue-random.json", "machine.disks[0].queue", "expected one of \"fifo\", \"elevator\"" },
-	{ "disk-unknown-key.json", "machine.disks[0].cache", "unknown key" },
+	{ "disk-unknown-key.json", "machine.disks[0].cache_policy", "unknown key" },
 	{ "disk-name-xml.json", "machine.disks[0].name", "expected a disk name of letters" },
 	{ "disk-track-gt-seek.json", "machine.disks[0]", "track_to_track must not exceed seek_avg" },
 	{ "disk-duplicate-name.json", "machine.disks[1]", "duplicate disk name \"sda\"" },

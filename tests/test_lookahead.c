@@ -8,8 +8,11 @@
  * false.  Everything that counts events must be identical (reads, disk reads, scans,
  * promotions, lock acquisitions, contended acquisitions...); simulated-time sums
  * may differ by rounding (one payment instead of many), at most 1 us; the reader
- * must make at least ten times fewer payments with lookahead; and disk requests
- * are served without the driver (engine_disk_direct) only with lookahead.  The
+ * must make at least five times fewer payments with lookahead (a reader of
+ * sequential data pays at least twice per readahead window: it wakes the idle disk
+ * driver and it sleeps in lock_page); and disk requests
+ * are served without the driver (engine_disk_direct) only with lookahead (some
+ * of them: asynchronous readahead always goes through the driver).  The
  * unit tests of the mechanism itself are in test_timemodel.c.
  */
 #include <math.h>
@@ -65,6 +68,7 @@ static void test_same_results_fewer_payments(void **state)
 {
 	(void)state;
 	json_t *off = run_2read(0), *on = run_2read(1);
+	double direct = 0;
 	for (size_t i = 0; i < 4; i++) {
 		json_t *ra = json_array_get(json_object_get(off, "runs"), i);
 		json_t *rb = json_array_get(json_object_get(on, "runs"), i);
@@ -79,10 +83,13 @@ static void test_same_results_fewer_payments(void **state)
 			assert_true(json_is_number(vb));
 			double a = json_number_value(va), b = json_number_value(vb);
 			if (strcmp(key, "engine_disk_direct") == 0) {
-				if (a != 0 || !(b > 0))
+				/* asynchronous readahead always goes through the driver:
+				 * some runs have no direct request at all */
+				if (a != 0)
 					fail_msg("run %zu: %s %.0f with lookahead, %.0f without", i, key, b, a);
+				direct += b;
 			} else if (ends_with(key, "_payments")) {
-				if (strcmp(key, "reader_cpu_payments") == 0 && !(b * 10 < a))
+				if (strcmp(key, "reader_cpu_payments") == 0 && !(b * 5 < a))
 					fail_msg("run %zu: %s %.0f with lookahead, %.0f without", i, key, b, a);
 			} else if (ends_with(key, "_s")) {
 				near(a, b, 1e-6);   /* rounding of simulated-time sums */
@@ -96,6 +103,7 @@ static void test_same_results_fewer_payments(void **state)
 		assert_true(json_equal(json_object_get(ra, "primary"), json_object_get(rb, "primary")));
 		assert_true(metric(on, "reads") > 0);
 	}
+	assert_true(direct > 0);   /* random reads: one-page requests on an idle disk */
 	json_decref(off);
 	json_decref(on);
 }

@@ -13,7 +13,10 @@
  * functional (untimed) mode before the measured run starts.  Everything below read() is the mm core: page cache,
  * reclaim module, kswapd, disk.  `access` "mmap" maps both ranges instead and
  * touches each read's pages (the page-fault path, models/mm/fmap.c); metrics
- * then count major and minor faults per file.
+ * then count major and minor faults per file.  `mlock_zero` maps zero's range
+ * VM_LOCKED before the run and faults it in (the seed's observation 1: "the
+ * accessed region of zero is mmap+mlocked"); 2.6.15 keeps such pages on the LRU
+ * and reclaim fails to unmap them (fmap.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -45,12 +48,15 @@ struct tworead_cfg {
 	double warmup_passes;
 	double report;
 	bool check;
+	bool mlock_zero;
 	/* run-time state */
 	struct mm_kernel k;
 	bool k_up;
 	struct mm_task task;
 	struct mm_file *f[2];
 	struct mm_fmap *map[2];    /* access "mmap": the ranges, mapped */
+	struct mm_fmap *lock;      /* mlock_zero: zero's range, mapped VM_LOCKED */
+	uint64_t lock_rss, lock_refused;   /* saved at the end */
 	uint64_t map_majflt[2], map_minflt[2], map_rss[2];   /* saved at the end */
 	struct mm_read_stats st[2];
 	uint64_t reads;
@@ -81,6 +87,8 @@ static const struct mm_param tworead_params[] = {
 		 "interval of the reads/2 series (seed: 5 s)"),
 	MM_PARAM(struct tworead_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at every report (tests)"),
+	MM_PARAM(struct tworead_cfg, mlock_zero, "mlock_zero", MM_P_BOOL, 1, 0, "false",
+		 "zero's range mmap()ed and mlock()ed before the run and for all of it (the seed's observation 1)"),
 	MM_PARAM_END
 };
 
@@ -217,6 +225,16 @@ static void reader(int argc, char **argv)
 			return;   /* out of memory: no reads, the run reports 0 */
 	}
 
+	if (c->mlock_zero) {
+		/* mmap + mlock of zero's range before the run (make_pages_present:
+		 * every page faulted in), untimed like the warm-up */
+		mm_set_untimed(k, true);
+		c->lock = mm_fmap_create(k, t, c->f[0], c->range_pages[0], MM_FMAP_LOCKED);
+		int64_t r = c->lock ? mm_fmap_touch(k, t, c->lock, 0, c->range_pages[0], false) : -1;
+		mm_set_untimed(k, false);
+		if (r < 0)
+			return;   /* out of memory: no reads, the run reports 0 */
+	}
 	if (c->warmup_passes > 0) {
 		struct mm_read_stats dummy = { 0 };
 		uint64_t bytes = ((uint64_t)c->range_mb.v[0] + (uint64_t)c->range_mb.v[1]) << 20;
@@ -254,6 +272,12 @@ static void reader(int argc, char **argv)
 		c->map_rss[i] = c->map[i]->rss;
 		mm_fmap_destroy(k, t, c->map[i]);
 		c->map[i] = NULL;
+	}
+	if (c->lock) {
+		c->lock_rss = c->lock->rss;
+		c->lock_refused = c->lock->reclaim_locked;
+		mm_fmap_destroy(k, t, c->lock);
+		c->lock = NULL;
 	}
 	mm_sync(t);   /* exit: the munmap's cycles are paid */
 }
@@ -300,10 +324,21 @@ static void tworead_finish(struct sim *s)
 		sim_metric(s, key, (double)st->refetched);
 		snprintf(key, sizeof key, "%s_cached_pages", names[i]);
 		sim_metric(s, key, (double)c->f[i]->nr_cached);
+		snprintf(key, sizeof key, "%s_ra_sync_windows", names[i]);
+		sim_metric(s, key, (double)st->ra_sync);
+		snprintf(key, sizeof key, "%s_ra_async_windows", names[i]);
+		sim_metric(s, key, (double)st->ra_async);
+		snprintf(key, sizeof key, "%s_ra_pages", names[i]);
+		sim_metric(s, key, (double)(st->ra_sync_pages + st->ra_async_pages));
+		snprintf(key, sizeof key, "%s_page_waits", names[i]);
+		sim_metric(s, key, (double)st->page_waits);
 	}
 	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
 	sim_metric(s, "disk_reads", (double)ds->reads);
 	sim_metric(s, "disk_busy_s", ds->busy);
+	sim_metric(s, "disk_seek_s", ds->seek);
+	sim_metric(s, "disk_rot_s", ds->rot);
+	sim_metric(s, "disk_xfer_s", ds->xfer);
 	/* engine cost, not a result: requests served without the driver (disk_io) */
 	sim_metric(s, "engine_disk_direct", (double)ds->direct);
 	sim_metric(s, "reader_io_wait_s", c->task.io_wait_s);
@@ -325,6 +360,10 @@ static void tworead_finish(struct sim *s)
 	}
 	if (c->check)
 		sim_invariants(s, c->check_failed ? c->check_msg : NULL);
+	if (c->mlock_zero) {
+		sim_metric(s, "zero_locked_pages_at_end", (double)c->lock_rss);
+		sim_metric(s, "zero_locked_unmap_refused", (double)c->lock_refused);
+	}
 	for (int i = 0; i < 2 && c->access != ACC_READ; i++) {
 		snprintf(key, sizeof key, "%s_major_faults", names[i]);
 		sim_metric(s, key, (double)c->map_majflt[i]);

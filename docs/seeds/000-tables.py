@@ -2,13 +2,15 @@
 """000-tables.py - regenerate the evidence tables of docs/seeds/000.md.
 
 Runs the seed-000 scenario and variants of it (cold cache, fixed nr_cold_target,
-five runs per cell, three time-model quanta) through `mmemu run -j 2` and prints
-the Markdown tables.  The main and residency tables are means over the
-scenario's runs (5 since issue 11); the reclaim-activity table shows run 0; the
-variants run once per cell, as before.  The variants are derived from
+five runs per cell, three time-model quanta, read sizes, mlock) through
+`mmemu run -j 2` and prints the Markdown tables.  The main and residency tables
+are means over the scenario's runs; the reclaim-activity table shows run 0; the
+variants run once per cell.  The variants are derived from
 scenarios/seeds/000-clockpro-2read.json at run time, so they cannot drift from it.
+When results/runs/000-clockpro-2read.json and 000-clockpro-2read-mlock.json
+exist (written by `mmemu reproduce 000`), the main and mlock tables use them.
 
-    python3 docs/seeds/000-tables.py [BUILD_DIR]      # default: build
+    python3 docs/seeds/000-tables.py [BUILD_DIR] [SECTION...]   # default: build, all
 """
 import copy
 import json
@@ -26,7 +28,11 @@ TMP = tempfile.mkdtemp(prefix="mmemu-000-")
 
 
 def run(name, scn):
-    """Run scenario @scn; return its runs as a list."""
+    """Run scenario @scn; return its runs as a list (or those of NAME.json in the
+    directory $MMEMU_000_REUSE, results of an earlier run of the same variant)."""
+    reuse = os.environ.get("MMEMU_000_REUSE")
+    if reuse and os.path.exists(os.path.join(reuse, name + ".json")):
+        return json.load(open(os.path.join(reuse, name + ".json")))["runs"]
     path = os.path.join(TMP, name + ".json")
     out = os.path.join(TMP, name + ".out.json")
     json.dump(scn, open(path, "w"))
@@ -43,6 +49,14 @@ def variant(**changes):
             node = node.setdefault(k, {})
         node[keys[-1]] = value
     return s
+
+
+def saved_or_run(name, scn):
+    """The runs `mmemu reproduce` saved for scenario file @name, else run @scn."""
+    path = os.path.join(ROOT, "results/runs", name + ".json")
+    if os.path.exists(path):
+        return json.load(open(path))["runs"]
+    return run(name, scn)
 
 
 def n_of(r):
@@ -172,19 +186,80 @@ def variance():
     print()
 
 
+def read_sizes():
+    """Read sizes 4..128 KiB: every kernel, sequential; the stock kernel, random."""
+    sizes = ["4KiB", "16KiB", "32KiB", "64KiB", "128KiB"]
+    pts = [[100, 1000], [300, 800], [500, 600]]
+    rs = {}
+    for pattern, kernels in [("sequential", KERNELS), ("random", KERNELS[:1])]:
+        scn = variant(runs=1, sweep={"workload.read_size": sizes, "workload.range_mb": pts})
+        scn["workload"]["pattern"] = pattern
+        scn["kernels"] = {k: scn["kernels"][k] for k in kernels}
+        rs[pattern] = run("rs-" + pattern, scn)
+    print("| read size | pattern | n | published 2.6.15-rc5 | emulated 2.6.15-rc5 | clockpro | clockpro-nodma | disk MB/s (2.6.15-rc5) |")
+    print("|---|---|---|---|---|---|---|---|")
+    pubv = {100: 373600, 300: 371047, 500: 147130}
+    for size in sizes:
+        for pattern in ["sequential", "random"]:
+            for n in [100, 300, 500]:
+                def get(k):
+                    r = [x for x in rs[pattern] if x["kernel"] == k and x["point"]["workload.read_size"] == size
+                         and n_of(x) == n]
+                    return r[0] if r else None
+                st = get("2.6.15-rc5")
+                cells = []
+                for k in KERNELS[1:]:
+                    r = get(k)
+                    cells.append("%.0f (%s)" % (r["primary"]["value"], pct(r["primary"]["value"], st["primary"]["value"]))
+                                 if r else "-")
+                mbs = st["vmstat"]["pgpgin"] * 1024 / 1e6 / 300
+                print("| %s | %s | %d | %d | %.0f | %s | %.1f |" % (
+                    size, pattern, n, pubv[n], st["primary"]["value"], " | ".join(cells), mbs))
+    print()
+
+
+def mlock(runs):
+    ml = saved_or_run("000-clockpro-2read-mlock",
+                      json.load(open(os.path.join(ROOT, "scenarios/seeds/000-clockpro-2read-mlock.json"))))
+    print("| n | 2.6.15-rc5 | + mlock | change (published) | clockpro-nodma | + mlock | change (published) | zero hit ratio, 2.6.15-rc5 without / with |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n in [100, 200, 300, 400, 500]:
+        a = mean(runs, "2.6.15-rc5", "sequential", n, lambda r: r["primary"]["value"])
+        b = mean(ml, "2.6.15-rc5+mlock", "sequential", n, lambda r: r["primary"]["value"])
+        c = mean(runs, "clockpro-nodma", "sequential", n, lambda r: r["primary"]["value"])
+        d = mean(ml, "clockpro-nodma+mlock", "sequential", n, lambda r: r["primary"]["value"])
+        ha = mean(runs, "2.6.15-rc5", "sequential", n, lambda r: r["metrics"]["zero_hit_ratio"])
+        hb = mean(ml, "2.6.15-rc5+mlock", "sequential", n, lambda r: r["metrics"]["zero_hit_ratio"])
+        print("| %d | %.0f | %.0f | %s (%s) | %.0f | %.0f | %s (-20%% .. +132%%) | %.3f / %.3f |" % (
+            n, a, b, pct(b, a), "+150%" if n == 500 else "no significant change", c, d, pct(d, c), ha, hb))
+    print()
+
+
 if __name__ == "__main__":
-    runs = run("main", SEED)
-    print("## Main tables\n")
-    main_tables(runs)
-    print("## Residency\n")
-    residency(runs)
-    print("## Reclaim activity\n")
-    reclaim(runs)
-    print("## Cold cache\n")
-    cold()
-    print("## Fixed nr_cold_target\n")
-    fixed(runs)
-    print("## Quantum\n")
-    quanta()
-    print("## Run-to-run variance\n")
-    variance()
+    want = set(sys.argv[2:]) or {"main", "cold", "fixed", "quanta", "variance", "readsize", "mlock"}
+    runs = saved_or_run("000-clockpro-2read", SEED)
+    if "main" in want:
+        print("## Main tables\n")
+        main_tables(runs)
+        print("## Residency\n")
+        residency(runs)
+        print("## Reclaim activity\n")
+        reclaim(runs)
+    if "mlock" in want:
+        print("## mlock\n")
+        mlock(runs)
+    if "readsize" in want:
+        print("## Read size\n")
+        read_sizes()
+    if "cold" in want:
+        print("## Cold cache\n")
+        cold()
+    if "fixed" in want:
+        print("## Fixed nr_cold_target\n")
+        fixed(runs)
+    if "quanta" in want:
+        print("## Quantum\n")
+        quanta()
+    if "variance" in want:
+        print("## Run-to-run variance\n")
+        variance()

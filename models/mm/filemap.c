@@ -3,25 +3,40 @@
  * mm/readahead.c), see kernel.h.
  *
  * A file is a mapping: an array from page index to pfn stands in for the radix
- * tree (the tree's cost is charged as pc_lookup per lookup).  read() walks the
- * pages of the request: a cached page is a hit (mark_page_accessed once per page,
- * then copy_to_user at the machine's copy bandwidth); missing pages are allocated
- * (which may wake kswapd or enter direct reclaim), added to the page cache and the
- * LRU through the per-CPU pagevec, and read from disk in one request per
- * contiguous run, which the reader waits for.
+ * tree (the tree's cost is charged as pc_lookup per lookup).  read() is
+ * do_generic_mapping_read(): for each page of the request it calls
+ * page_cache_readahead() when the page is the next one readahead expects, looks
+ * the page up, and copies it to user space (mark_page_accessed once per page,
+ * then copy_to_user at the machine's copy bandwidth).
  *
- * Readahead: a read that continues the previous one (same or next page index) is
- * sequential; the window starts at get_init_ra_size() and doubles up to ra_pages.
- * A read elsewhere resets the window and reads only the pages it needs (2.6.15
- * turns readahead off for random reads).  Simplification: the ahead window is read
- * synchronously when the reader reaches a missing page, not asynchronously ahead
- * of it; for a disk-bound reader the difference is the CPU time per window.
+ * Readahead is 2.6.15's mm/readahead.c: a current window (start, size) and an
+ * ahead window (ahead_start, ahead_size).  The first sequential read opens a
+ * window of get_init_ra_size() pages; the next read submits the ahead window
+ * (get_next_ra_size(): x4 below ra_pages/16, x2 above, up to ra_pages, and
+ * max(size - 2, VM_MIN_READAHEAD) after a miss); when the reader reaches the
+ * ahead window it becomes the current one and the next ahead window is
+ * submitted.  A read that is not sequential turns readahead off (ra_off) and
+ * reads only its own pages; windows that find every page cached count
+ * cache_hit, and after VM_MAX_CACHE_HIT pages readahead stays off
+ * (RA_FLAG_INCACHE) until a page is missing (handle_ra_miss).
+ * __do_page_cache_readahead allocates the missing pages of a window, puts them
+ * in the page cache locked and on the LRU, and submits one read per contiguous
+ * run without waiting (disk_submit); the completion (end_io, in the disk
+ * driver) marks them uptodate, unlocks them and wakes the tasks in lock_page().
+ * The reader waits only when it reaches a page still locked; a page not found
+ * at all (never read, or reclaimed after readahead brought it in: readahead
+ * thrashing, counted) is read by itself (no_cached_page + readpage) and waited
+ * for.  Read congestion (bdi_read_congested) is not modelled: no workload here
+ * queues 113 reads.  With readahead off (vm.readahead false or ra_pages 0) the
+ * missing pages of a request are read in one request and waited for.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "emu/core/sim.h"
+#include <simgrid/engine.h>
 #include <simgrid/semaphore.h>
 #include "models/disk.h"
 #include "models/kmap/kmap.h"
@@ -49,6 +64,12 @@ struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t s
 	}
 	for (uint32_t i = 0; i < f->npages; i++)
 		f->pfn[i] = PFN_NONE;
+	f->ra_unused = calloc((size_t)f->npages / 8 + 1, 1);
+	if (!f->ra_unused) {
+		free(f->pfn);
+		free(f);
+		return NULL;
+	}
 	f->disk = disk;
 	f->disk_off = off;
 	f->ra.prev_index = UINT32_MAX;
@@ -56,17 +77,41 @@ struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t s
 	return f;
 }
 
-/* get_init_ra_size(): the first window for a request of @req pages. */
+/* get_init_ra_size(): the first window for a request of @req pages: rounded up
+ * to a power of two, squared when tiny, max/4 up to there, else max. */
 static uint32_t init_ra_size(uint32_t req, uint32_t max)
 {
-	uint32_t n;
-	if (req <= max / 32)
-		n = req * 4;
-	else if (req <= max / 4)
-		n = req * 2;
+	uint32_t n = 1;
+	while (n < req)
+		n <<= 1;
+	if (n <= max / 64)
+		n = n * n;
+	else if (n <= max / 4)
+		n = max / 4;
 	else
 		n = max;
+	return n;
+}
+
+/* get_next_ra_size(): the next window after one of ra->size pages. */
+static uint32_t next_ra_size(struct mm_ra *ra, uint32_t max, uint32_t min)
+{
+	uint32_t cur = ra->size, n;
+	if (ra->flags & MM_RA_FLAG_MISS) {
+		ra->flags &= ~MM_RA_FLAG_MISS;
+		n = cur > min + 2 ? cur - 2 : min;
+	} else if (cur < max / 16) {
+		n = 4 * cur;
+	} else {
+		n = 2 * cur;
+	}
 	return n < max ? n : max;
+}
+
+static void ra_off(struct mm_ra *ra)
+{
+	ra->start = ra->size = ra->ahead_start = ra->ahead_size = 0;
+	ra->flags = 0;
 }
 
 /* page_cache_alloc + add_to_page_cache_lru for index @idx of @f: a new page,
@@ -100,14 +145,86 @@ static uint32_t add_page(struct mm_kernel *k, struct mm_task *t, struct mm_file 
 	return pfn;
 }
 
-/* Allocate, insert and read pages [@idx, @idx+@n) of @f that are missing.
- * Returns: pages read, or -1 if an allocation failed (OOM). */
-static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
-		      uint32_t n)
+/* Wake every task in lock_page() (each looks at its page again). */
+static void wake_page_waiters(struct mm_kernel *k)
+{
+	struct mm_page_waiter *w = k->page_waiters, *next;
+	k->page_waiters = NULL;
+	for (; w; w = next) {
+		next = w->next;   /* a released waiter may run and leave before we go on */
+		if (w->wake)
+			tm_woken(w->wake);
+		sg_sem_release(w->sem);
+	}
+}
+
+/* The @n pages @pfns are read: uptodate and unlocked. */
+static void read_done(struct mm_kernel *k, const uint32_t *pfns, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		struct page *p = &k->phys.pages[pfns[j]];
+		page_clear(p, PG_locked);
+		page_set(p, PG_uptodate);
+	}
+}
+
+/* Completion of an asynchronous read (driver context: no blocking). */
+struct rd_io {
+	struct mm_kernel *k;
+	uint32_t n;
+	uint32_t pfn[];
+};
+
+static void read_end_io(void *arg)
+{
+	struct rd_io *io = arg;
+	struct mm_kernel *k = io->k;
+	read_done(k, io->pfn, io->n);
+	k->read_inflight--;
+	free(io);
+	wake_page_waiters(k);
+}
+
+/* Start the read of the locked pages [@start, @start+@n) of @f: submitted to the
+ * disk (@wait false) or read with the caller waiting (@wait true).  Untimed, the
+ * read completes at once; if memory runs out the caller waits for it.
+ * Returns: nothing. */
+static void start_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t start,
+		       uint32_t n, bool wait)
 {
 	uint64_t ps = k->phys.page_size;
+	uint64_t off = f->disk_off + (uint64_t)start * ps;
+	mm_count(k->s->vs, MM_PGPGIN, n * ps / 1024);
+	struct rd_io *io = NULL;
+	if (!wait && !k->untimed)
+		io = malloc(sizeof *io + (size_t)n * sizeof io->pfn[0]);
+	if (io) {
+		io->k = k;
+		io->n = n;
+		for (uint32_t j = 0; j < n; j++)
+			io->pfn[j] = f->pfn[start + j];
+		k->read_inflight++;
+		if (disk_submit(sim_disk(k->s, f->disk), &t->tm, 0, off, (uint64_t)n * ps,
+				read_end_io, io) == 0)
+			return;
+		k->read_inflight--;
+		free(io);
+	}
+	/* the reader sleeps in lock_page until the read completes */
+	mm_disk_wait(k, t, sim_disk(k->s, f->disk), 0, off, (uint64_t)n * ps);
+	read_done(k, &f->pfn[start], n);
+}
+
+/* Allocate, insert and read pages [@idx, @idx+@n) of @f that are missing: one
+ * read per contiguous run, waited for (@wait) or submitted (__do_page_cache_readahead).
+ * Returns: pages read, or -1 if an allocation failed (OOM). */
+static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+		      uint32_t n, bool wait)
+{
 	uint32_t run_start = 0, run_len = 0, done = 0;
-	if (idx + n > f->npages)
+	if (idx >= f->npages)
+		return 0;
+	if (n > f->npages - idx)
 		n = f->npages - idx;
 	for (uint32_t i = idx; i <= idx + n; i++) {
 		bool need = i < idx + n && f->pfn[i] == PFN_NONE;
@@ -118,23 +235,138 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			if (run_len == 0)
 				run_start = i;
 			run_len++;
+			if (!wait)   /* readahead: not used yet */
+				f->ra_unused[i >> 3] |= (uint8_t)(1u << (i & 7));
 			continue;
 		}
 		if (run_len) {
-			/* the reader sleeps in lock_page */
-			mm_disk_wait(k, t, sim_disk(k->s, f->disk), 0,
-				     f->disk_off + (uint64_t)run_start * ps, (uint64_t)run_len * ps);
-			mm_count(k->s->vs, MM_PGPGIN, run_len * ps / 1024);
-			for (uint32_t j = run_start; j < run_start + run_len; j++) {
-				struct page *p = &k->phys.pages[f->pfn[j]];
-				page_clear(p, PG_locked);
-				page_set(p, PG_uptodate);
-			}
+			start_read(k, t, f, run_start, run_len, wait);
 			done += run_len;
 			run_len = 0;
 		}
 	}
 	return (int)done;
+}
+
+/* lock_page() + unlock_page() of locked page @pfn: sleep until no read of it is
+ * in flight.  Returns: nothing. */
+static void wait_on_page_locked(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	while (page_test(p, PG_locked) && !k->untimed && k->read_inflight) {
+		double t0;
+		if (k->sched && t->st)
+			mm_block(t);
+		tm_sync(&t->tm);
+		t0 = simgrid_get_clock();
+		struct mm_page_waiter w = { .sem = sg_sem_init(0), .wake = &t->tm.wake,
+					    .next = k->page_waiters };
+		k->page_waiters = &w;
+		t->tm.wake = INFINITY;   /* until a completion wakes us */
+		sg_sem_acquire(w.sem);
+		sg_sem_destroy(w.sem);
+		t->io_wait_s += simgrid_get_clock() - t0;
+		mm_unblock(t);
+	}
+}
+
+/* Submit readahead of [@start, @start+@n) (blockable_page_cache_readahead +
+ * check_ra_success); @cur is the page the reader is at, so a window holding it
+ * is counted synchronous.  Returns: 1 while readahead is worth it, 0 when the
+ * window found everything cached often enough to turn readahead off, -1 on OOM. */
+static int ra_window(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t start,
+		     uint32_t n, uint32_t cur, struct mm_read_stats *st)
+{
+	int got = start < f->npages ? read_pages(k, t, f, start, n, false) : 0;
+	if (got < 0)
+		return -1;
+	if (got > 0) {
+		bool sync = cur >= start && cur - start < n;
+		*(sync ? &st->ra_sync : &st->ra_async) += 1;
+		*(sync ? &st->ra_sync_pages : &st->ra_async_pages) += (uint64_t)got;
+		f->ra.cache_hit = 0;
+		return 1;
+	}
+	f->ra.cache_hit += n;
+	if (f->ra.cache_hit >= 256) {   /* VM_MAX_CACHE_HIT */
+		ra_off(&f->ra);
+		f->ra.flags |= MM_RA_FLAG_INCACHE;
+		return 0;
+	}
+	return 1;
+}
+
+/* make_ahead_window().  Returns: as ra_window(). */
+static int make_ahead_window(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
+			     uint32_t cur, bool force, struct mm_read_stats *st)
+{
+	struct mm_ra *ra = &f->ra;
+	uint32_t max = (uint32_t)k->cfg.ra_pages;
+	/* VM_MIN_READAHEAD: 16 KiB */
+	uint32_t min = (uint32_t)(16384 >> k->phys.page_shift);
+	ra->ahead_size = next_ra_size(ra, max, min ? min : 1);
+	ra->ahead_start = ra->start + ra->size;
+	int ret = ra_window(k, t, f, ra->ahead_start, ra->ahead_size, cur, st);
+	if (ret == 0 && !force)
+		ra->ahead_start = ra->ahead_size = 0;
+	return ret;
+}
+
+/* page_cache_readahead() for page @offset of a read with @req pages left.
+ * Returns: the next page index at which to call it again, or UINT32_MAX on OOM. */
+static uint32_t page_cache_readahead(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
+				     uint32_t offset, uint32_t req, struct mm_read_stats *st)
+{
+	struct mm_ra *ra = &f->ra;
+	uint32_t max = (uint32_t)k->cfg.ra_pages;
+	if (offset == ra->prev_index && --req)
+		++offset;
+	/* prev_page is -1 before the first read: page 0 then counts as sequential */
+	bool sequential = offset == ra->prev_index + 1;
+	ra->prev_index = offset;
+	uint32_t newsize = req < max ? req : max;
+	int r = 1;
+	if (newsize == 0 || (ra->flags & MM_RA_FLAG_INCACHE))
+		goto out;
+	ra->prev_index += newsize - 1;
+	if (sequential && ra->size == 0) {
+		ra->size = init_ra_size(newsize, max);
+		ra->start = offset;
+		r = ra_window(k, t, f, offset, ra->size, offset, st);
+		if (r > 0 && req >= max)
+			r = make_ahead_window(k, t, f, offset, true, st);
+		goto out;
+	}
+	if (!sequential) {
+		ra_off(ra);
+		r = ra_window(k, t, f, offset, newsize, offset, st);
+		goto out;
+	}
+	if (ra->ahead_start == 0 && (r = make_ahead_window(k, t, f, offset, false, st)) <= 0)
+		goto out;
+	if (ra->prev_index >= ra->ahead_start) {
+		ra->start = ra->ahead_start;
+		ra->size = ra->ahead_size;
+		r = make_ahead_window(k, t, f, offset, false, st);
+	}
+out:
+	return r < 0 ? UINT32_MAX : ra->prev_index + 1;
+}
+
+/* The old path, with readahead off: the missing pages of the request are read
+ * in one request per run and waited for.  Returns: as read_pages(). */
+static int read_no_ra(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+		      uint32_t n, struct mm_read_stats *st)
+{
+	/* A page read here may be reclaimed before we get to it: allocating the
+	 * later pages can enter reclaim after an earlier run's I/O completed. */
+	int tries = 0, r = 0;
+	while (f->pfn[idx] == PFN_NONE && tries++ < 64)
+		if ((r = read_pages(k, t, f, idx, tries == 1 ? n : 1, true)) < 0)
+			break;
+	if (tries > 1)
+		st->refetched += (uint64_t)(tries - 1);
+	return r;
 }
 
 uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint64_t pos,
@@ -147,38 +379,49 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 	if (pos + len > f->size)
 		len = f->size - pos;
 	uint32_t first = (uint32_t)(pos >> shift), last = (uint32_t)((pos + len - 1) >> shift);
-	uint32_t req = last - first + 1;
-	uint32_t max = (uint32_t)k->cfg.ra_pages;
-	bool seq = f->ra.prev_index != UINT32_MAX &&
-		   (first == f->ra.prev_index || first == f->ra.prev_index + 1);
+	bool ra_on = k->cfg.ra_enabled && k->cfg.ra_pages > 0;
+	uint32_t next = first;   /* next_index */
 
 	mm_charge(t, k->costs->syscall);
-	if (!k->cfg.ra_enabled || max == 0 || !seq)
-		f->ra.size = 0;
 	uint64_t done = 0;
 	for (uint32_t idx = first; idx <= last; idx++) {
+		if (ra_on && idx == next &&
+		    (next = page_cache_readahead(k, t, f, idx, last + 1 - idx, st)) == UINT32_MAX)
+			break;
 		mm_charge(t, k->costs->pc_lookup);
 		st->pages++;
+		uint8_t bit = (uint8_t)(1u << (idx & 7));
+		/* a read in flight completes in the disk driver: look at a locked
+		 * page at our own time (an observation point; only the driver unlocks) */
+		if (f->pfn[idx] != PFN_NONE && page_test(&k->phys.pages[f->pfn[idx]], PG_locked))
+			mm_observe(t);
 		if (f->pfn[idx] == PFN_NONE) {
-			uint32_t n = last - idx + 1;
-			if (k->cfg.ra_enabled && max && seq) {
-				f->ra.size = f->ra.size ? 2 * f->ra.size : init_ra_size(req, max);
-				if (f->ra.size > max)
-					f->ra.size = max;
-				if (n < f->ra.size)
-					n = f->ra.size;
-			}
-			/* A page read here may be reclaimed before we get to it: allocating
-			 * the later pages of the window can enter reclaim after an earlier
-			 * run's I/O completed (readahead thrashing). do_generic_mapping_read
-			 * then reads it again, and so do we. */
-			int tries = 0;
-			while (f->pfn[idx] == PFN_NONE && tries++ < 64)
-				if (read_pages(k, t, f, idx, tries == 1 ? n : 1) < 0)
-					break;
-			if (tries > 1)
-				st->refetched += (uint64_t)(tries - 1);
+			/* no_cached_page: read this page by itself and wait (with
+			 * readahead on, handle_ra_miss first); a page readahead brought
+			 * in and reclaim took before we got here is read again */
 			st->misses++;
+			if (!ra_on) {
+				if (read_no_ra(k, t, f, idx, last - idx + 1, st) < 0)
+					break;
+			} else {
+				f->ra.flags = (f->ra.flags | MM_RA_FLAG_MISS) & ~MM_RA_FLAG_INCACHE;
+				f->ra.cache_hit = 0;
+				if (f->ra_unused[idx >> 3] & bit)
+					st->refetched++;
+				int tries = 0;
+				while (f->pfn[idx] == PFN_NONE && tries++ < 64)
+					if (read_pages(k, t, f, idx, 1, true) < 0)
+						break;
+			}
+		} else if (page_test(&k->phys.pages[f->pfn[idx]], PG_locked)) {
+			/* page_not_up_to_date: lock_page waits for the read */
+			st->misses++;
+			st->page_waits++;
+			wait_on_page_locked(k, t, f->pfn[idx]);
+			if (f->pfn[idx] == PFN_NONE) {
+				idx--;   /* gone meanwhile: look again */
+				continue;
+			}
 		} else {
 			st->hits++;
 		}
@@ -188,6 +431,7 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		uint32_t pfn = f->pfn[idx];
 		if (pfn == PFN_NONE)
 			break;
+		f->ra_unused[idx >> 3] &= (uint8_t)~bit;
 		struct page *p = &k->phys.pages[pfn];
 		p->count++;
 		mm_charge(t, k->costs->atomic);
@@ -207,7 +451,8 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 				kmap_unmap(k->kmap, t, pfn);
 		}
 		done += end - start;
-		f->ra.prev_index = idx;
+		if (!ra_on)
+			f->ra.prev_index = idx;
 		p->count--;   /* page_cache_release() */
 		mm_charge(t, k->costs->atomic);
 	}
@@ -326,7 +571,7 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 			st->misses++;
 			if (!whole && !extend) {
 				/* prepare_write of a partial page: read it first */
-				if (read_pages(k, t, f, idx, 1) < 0)
+				if (read_pages(k, t, f, idx, 1, true) < 0)
 					break;
 			} else {
 				/* a whole page is overwritten, or the page lies beyond
@@ -455,5 +700,5 @@ int mm_file_read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f
 {
 	if (!f || idx >= f->npages)
 		return 0;
-	return read_pages(k, t, f, idx, n);
+	return read_pages(k, t, f, idx, n, true);
 }

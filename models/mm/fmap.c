@@ -248,6 +248,10 @@ bool mm_fmap_unmap_page(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		uint32_t e = m->pte[idx];
 		if (!e || fpte_pfn(e) != pfn)
 			continue;
+		if (m->flags & MM_FMAP_LOCKED) {
+			m->reclaim_locked++;
+			return false;   /* VM_LOCKED: SWAP_FAIL */
+		}
 		/* try_to_unmap_one: ptep_clear_flush, dirty bit to the page,
 		 * page_remove_rmap, page_cache_release */
 		m->pte[idx] = 0;

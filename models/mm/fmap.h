@@ -20,6 +20,7 @@
 
 /* mm_fmap_create() flags */
 #define MM_FMAP_RANDOM 0x1u   /* madvise(MADV_RANDOM): VM_RandomReadHint, no read-around */
+#define MM_FMAP_LOCKED 0x2u   /* mlock(): VM_LOCKED, try_to_unmap fails (SWAP_FAIL) */
 
 /* 2.6.15 filemap.c: stop read-around when misses exceed hits by this much */
 #define MM_MMAP_LOTSAMISS 100
@@ -38,6 +39,7 @@ struct mm_fmap {
 	uint64_t readarounds;         /* read-around windows issued */
 	uint64_t pages_read;          /* pages this mapping's faults read from disk */
 	uint64_t reclaim_unmaps;      /* entries cleared by reclaim (try_to_unmap) */
+	uint64_t reclaim_locked;      /* try_to_unmap refused: VM_LOCKED (SWAP_FAIL) */
 };
 
 /**
@@ -71,6 +73,9 @@ int64_t mm_fmap_touch(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *ma
  * file's mappers (i_mmap) and clear every entry mapping @pfn; a dirty entry's
  * dirty bit moves to the page (set_page_dirty).  Called by mm_shrink_list() for
  * a mapped file page chosen for eviction.
+ * A VM_LOCKED mapping (MM_FMAP_LOCKED) is never unmapped: the walk stops there
+ * (try_to_unmap_one returns SWAP_FAIL) and the page stays mapped, so shrink_list
+ * activates it; mappers before it on the list are unmapped, as in 2.6.15.
  * Returns: true if the page is no longer mapped, false if it is still mapped or
  * is not a mapped page-cache page of a file (anonymous, bad pfn).
  */

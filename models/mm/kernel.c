@@ -159,6 +159,7 @@ void mm_kernel_fini(struct mm_kernel *k)
 	for (int i = 0; i < k->nfiles; i++) {
 		mm_fmap_free_all(k->files[i]);
 		free(k->files[i]->pfn);
+		free(k->files[i]->ra_unused);
 		free(k->files[i]);
 	}
 	mm_proc_fini(k);

@@ -67,10 +67,24 @@ struct mm_task {
 	struct coloring_task color;
 };
 
-/* Readahead state of one open file (struct file_ra_state, simplified). */
+/* Readahead state of one open file (2.6.15 struct file_ra_state; one per file
+ * here, as 2read and the other workloads open each file once). */
+#define MM_RA_FLAG_MISS    0x1u   /* a page readahead brought in was not found */
+#define MM_RA_FLAG_INCACHE 0x2u   /* the file looks fully cached: readahead is off */
 struct mm_ra {
-	uint32_t prev_index;       /* last page index read */
-	uint32_t size;             /* current window in pages (0 = off) */
+	uint32_t prev_index;       /* prev_page: last page looked at (UINT32_MAX: none) */
+	uint32_t start, size;      /* current window (size 0: readahead off) */
+	uint32_t ahead_start, ahead_size;  /* ahead window (ahead_start 0: none) */
+	uint32_t cache_hit;        /* pages found cached by consecutive windows */
+	unsigned flags;            /* MM_RA_FLAG_* */
+};
+
+/* A task sleeping in lock_page() / wait_on_page_locked() until a read completes:
+ * every completion wakes every waiter, which looks at its page again. */
+struct mm_page_waiter {
+	sg_sem_t sem;
+	double *wake;              /* the sleeper's wake slot (lookahead) */
+	struct mm_page_waiter *next;
 };
 
 struct mm_file {
@@ -83,6 +97,7 @@ struct mm_file {
 	int disk;
 	uint64_t disk_off;         /* byte offset of the file's first block */
 	struct mm_ra ra;
+	uint8_t *ra_unused;        /* [npages/8+1] bit set: read, not yet used by read() */
 	struct mm_fmap *i_mmap;    /* its shared mappings (fmap.c); NULL: not mapped */
 };
 
@@ -127,6 +142,9 @@ struct mm_kernel {
 	double *congestion_wake[MM_MAX_CPUS];      /* ... and its wake slot (lookahead) */
 	unsigned congestion_nwait;
 	uint64_t nr_dirty;
+	/* reads: asynchronous page reads in flight and the tasks waiting for one */
+	unsigned read_inflight;
+	struct mm_page_waiter *page_waiters;
 
 	/* page cache */
 	struct mm_file *files[MM_MAX_FILES];
@@ -325,6 +343,12 @@ struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t s
 struct mm_read_stats {
 	uint64_t pages, hits, misses;
 	uint64_t refetched;   /* pages reclaimed between their read and their use, read again */
+	/* readahead (page_cache_readahead): windows submitted while the reader is in
+	 * them or behind them ("sync": the reader waits for their first page at once)
+	 * and ahead windows submitted before the reader gets there ("async"), with
+	 * the pages each brought in; lock_page waits for pages still being read */
+	uint64_t ra_sync, ra_sync_pages, ra_async, ra_async_pages;
+	uint64_t page_waits;
 };
 
 /**
