@@ -48,6 +48,8 @@ const struct mm_param machine_cost_params[] = {
 		 "cycles of a page-cache radix-tree lookup (calibration)"),
 	MM_PARAM(struct machine_costs, page_op, "page_op", MM_P_DOUBLE, 0, 1e6, "50",
 		 "cycles to touch a struct page or list neighbour in cache (calibration)"),
+	MM_PARAM(struct machine_costs, line_transfer, "line_transfer", MM_P_TIME, 0, 1e-3, "0",
+		 "a lock's cache line moving CPU to CPU (kernel-mechanisms.md 6.1: 0.3-1 us on a PIII Xeon bus); 0: mem_latency"),
 	MM_PARAM_END
 };
 

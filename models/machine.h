@@ -35,6 +35,7 @@ struct machine_costs {
 	double syscall;           /* system-call entry and exit, cycles */
 	double pc_lookup;         /* page-cache radix-tree lookup, cycles */
 	double page_op;           /* touching one struct page / list neighbour line, cycles */
+	double line_transfer;     /* a cache line CPU to CPU, seconds; 0: mem_latency */
 };
 
 /*

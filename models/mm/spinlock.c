@@ -40,6 +40,14 @@ void mm_spin_destroy(struct mm_spinlock *l)
 	l->mx = NULL;
 }
 
+/* The time a lock's cache line takes to come over from another CPU: the
+ * machine's line_transfer, or its memory latency when that is 0.
+ * Returns: seconds. */
+static double line_transfer(const struct mm_kernel *k)
+{
+	return k->costs->line_transfer > 0 ? k->costs->line_transfer : k->costs->mem_latency;
+}
+
 void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 {
 	bool waited = false;
@@ -53,7 +61,7 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		 * the line has come over from the releasing CPU, so a releaser that asks
 		 * again at once wins (test-and-set: no fairness). */
 		double t0 = simgrid_get_clock();
-		double transfer = k->costs->mem_latency;
+		double transfer = line_transfer(k);
 		l->contended++;
 		sg_mutex_lock(l->mx);
 		for (;;) {
@@ -84,7 +92,7 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 	mm_charge(t, k->costs->atomic);
 	if (!waited && l->last_cpu >= 0 && l->last_cpu != t->cpu) {
 		l->bounces++;
-		mm_charge(t, k->costs->mem_latency * k->clock);
+		mm_charge(t, line_transfer(k) * k->clock);
 	}
 	l->last_cpu = t->cpu;
 	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
