@@ -13,6 +13,9 @@
  *     whose bandwidth is the media rate.
  * Requests are served one at a time in queue order: "fifo" (arrival) or
  * "elevator" (one-way C-SCAN: the lowest block at or beyond the head, wrapping).
+ * A disk with a write-back controller ("controller": {"cache": ...}, models/raid.h)
+ * completes writes that fit in the cache when they have crossed the bus, and
+ * writes them to the drives (this model) in the background.
  */
 #ifndef MMEMU_DISK_H
 #define MMEMU_DISK_H
@@ -22,6 +25,7 @@
 #include <jansson.h>
 
 #include "emu/core/params.h"
+#include "models/raid.h"
 
 enum disk_queue { DISK_FIFO, DISK_ELEVATOR };
 
@@ -34,6 +38,7 @@ struct disk_cfg {
 	double track_to_track;/* s */
 	int64_t rpm;
 	int queue;            /* enum disk_queue */
+	struct ctl_cfg ctl;   /* its controller ("controller": models/raid.h); cache 0: none */
 };
 
 extern const struct mm_param disk_params[];
@@ -117,5 +122,8 @@ struct disk_stats {
 
 /** disk_get_stats() - Returns: a pointer to the disk's counters. */
 const struct disk_stats *disk_get_stats(const struct disk *dk);
+
+/** disk_ctl() - Returns: the disk's write-back controller, or NULL. */
+struct ctl *disk_ctl(const struct disk *dk);
 
 #endif

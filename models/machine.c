@@ -287,8 +287,12 @@ json_t *machine_dump(const struct machine_cfg *m)
 	json_decref(mem);
 	json_object_set_new(o, "costs", mm_params_dump(machine_cost_params, &m->costs));
 	json_t *a = json_array();
-	for (int i = 0; i < m->ndisks; i++)
-		json_array_append_new(a, mm_params_dump(disk_params, &m->disks[i]));
+	for (int i = 0; i < m->ndisks; i++) {
+		json_t *d = mm_params_dump(disk_params, &m->disks[i]);
+		if (m->disks[i].ctl.cache > 0)   /* echoed only when there is one */
+			json_object_set_new(d, "controller", mm_params_dump(ctl_params, &m->disks[i].ctl));
+		json_array_append_new(a, d);
+	}
 	json_object_set_new(o, "disks", a);
 	if (machine_variation_any(m)) {
 		/* declared half-widths (fractions) and, once drawn, this run's values */
