@@ -15,10 +15,13 @@ run() { # run SCENARIO [--set K=V]...
 	"$mmemu" run -q -j 2 --check --set runs=1 "$@" -o "$out/$(basename "$f")" "$f"
 }
 run scenarios/seeds/000-clockpro-2read.json --set workload.duration=20s --set workload.warmup_passes=1
-run scenarios/seeds/001-pagevec-reaim.json --set workload.users_max=16
-run scenarios/seeds/001-pagevec-reaim-fixed.json
+run scenarios/seeds/001-pagevec-reaim.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20 \
+	--set workload.mode=peak --set workload.users_max=16
+run scenarios/seeds/001-pagevec-reaim-fixed.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20
+run scenarios/seeds/001-pagevec-reaim-pressure.json --set 'sweep={"workload.users":[48]}' --set workload.jobs=30 \
+	--set machine.memory=24MiB
 run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
-run scenarios/seeds/001-pagevec-kernbench-proc.json --set workload.files=64
+run scenarios/seeds/001-pagevec-sensitivity.json --set workload.files=64
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 5 ] || { echo "check_seeds.sh: $n seed scenarios, 5 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 6 ] || { echo "check_seeds.sh: $n seed scenarios, 6 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"

@@ -221,6 +221,56 @@ static void test_controller(void **state)
 	json_decref(b);
 }
 
+/* A vmstat counter of the first run. */
+static double vmstat(json_t *r, const char *name)
+{
+	json_t *v = json_object_get(json_object_get(json_array_get(json_object_get(r, "runs"), 0),
+						    "vmstat"), name);
+	if (!json_is_number(v))
+		fail_msg("vmstat %s missing", name);
+	return json_number_value(v);
+}
+
+/* Reclaim runs at the memory per user of the seed's pressure scenario
+ * (001-pagevec-reaim-pressure.json: 256 users in 128 MiB, 0.5 MiB each): 48
+ * users of the database mix in 24 MiB (i386, 2 CPUs, a write-back controller).
+ * kswapd or direct reclaim scans and frees pages, nothing is killed, and the
+ * invariant checkers pass.  At 1 MiB per user (24 users) no page is scanned. */
+static void test_reclaim_runs(void **state)
+{
+	(void)state;
+	static const int users[2] = { 48, 24 };
+	for (int i = 0; i < 2; i++) {
+		char scn[128], wl[1024];
+		snprintf(scn, sizeof scn, "/tmp/mmemu-test-ru-rc-%d.json", (int)getpid());
+		snprintf(wl, sizeof wl,
+			 "{ \"name\": \"reaim reclaim\",\n"
+			 "  \"machine\": { \"arch\": \"i386\", \"cpus\": 2, \"clock\": \"700MHz\",\n"
+			 "    \"memory\": \"24MiB\", \"copy_bw\": \"350MB/s\",\n"
+			 "    \"disks\": [ { \"name\": \"sda\", \"size\": \"1GB\", \"read\": \"40MB/s\",\n"
+			 "      \"write\": \"40MB/s\", \"controller\": { \"cache\": \"64MiB\" } } ] },\n"
+			 "  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\", \"vm\": { \"swap\": \"64MiB\" } } },\n"
+			 "  \"workload\": { \"type\": \"reaim\", \"check\": true, \"workfile\": \"%s\",\n"
+			 "    \"mode\": \"fixed\", \"users\": %d, \"jobs\": 30, \"filesize\": \"80KiB\",\n"
+			 "    \"poolsize\": \"1MiB\" },\n"
+			 "  \"runs\": 1, \"seed\": 1 }\n",
+			 MMEMU_SRCDIR "/workloads/reaim/workfile.new_dbase", users[i]);
+		FILE *f = fopen(scn, "w");
+		assert_non_null(f);
+		fputs(wl, f);
+		fclose(f);
+		json_t *r = run_results(scn, 1);
+		unlink(scn);
+		invariants(r);
+		double scanned = vmstat(r, "pgscan_kswapd") + vmstat(r, "pgscan_direct");
+		if (i == 0 && (scanned <= 0 || vmstat(r, "pgsteal") <= 0))
+			fail_msg("48 users in 24 MiB: %g scanned, %g stolen", scanned, vmstat(r, "pgsteal"));
+		if (i == 1)
+			near(scanned, 0, 0);
+		json_decref(r);
+	}
+}
+
 /* The JPM series of a run: its users (t) and JPM (v) of step @i. */
 static double step_of(json_t *r, const char *k, size_t i)
 {
@@ -276,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_job_mix),
 		cmocka_unit_test(test_crossover),
 		cmocka_unit_test(test_controller),
+		cmocka_unit_test(test_reclaim_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,7 @@ struct ru_cfg {
 	bool crossover;            /* the last step's JPM per user reached the threshold */
 	double user_s, sys_s;
 	uint64_t tests, ooms, nvcsw, nivcsw;
+	uint64_t min_free;             /* fewest free pages seen at a test's end */
 	struct ru_test_stats {         /* per workfile test: the users' own costs */
 		uint64_t calls, lru_acq;
 		double lru_hold_s, sys_s;
@@ -531,6 +532,9 @@ static void user_main(int argc, char **argv)
 		ts->lru_acq += t->lru_acq - acq;
 		ts->lru_hold_s += t->lru_hold_s - hold;
 		ts->sys_s += (t->tm.paid - sys) / c->w.k.clock;
+		uint64_t fr = mm_phys_free_pages(&c->w.k.phys);
+		if (fr < c->min_free)
+			c->min_free = fr;
 		if (rc) {
 			c->ooms++;   /* killed by the OOM killer: the job ends */
 			break;
@@ -678,6 +682,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	}
 	c->done = sg_sem_init(0);
 	c->go = sg_sem_init(0);
+	c->min_free = UINT64_MAX;
 	sg_actor_t a = sg_actor_init("reaim", sg_host_by_name("cpu0"));
 	sg_actor_set_data(a, s);
 	sg_actor_start(a, driver_main, 0, NULL);
@@ -705,6 +710,9 @@ static void ru_finish(struct sim *s)
 	if (c->nsteps > 0)
 		sim_metric(s, "jpm_per_user_last", c->step_jpm[c->nsteps - 1] / c->step_users[c->nsteps - 1]);
 	sim_metric(s, "file_kib_last", (double)c->dsz / KIB);
+	/* the footprint: memory in use at its highest, sampled at the tests' ends */
+	if (c->min_free != UINT64_MAX)
+		sim_metric(s, "min_free_mib", (double)c->min_free * (double)k->phys.page_size / MIB);
 	sim_metric(s, "complete", c->complete ? 1 : 0);
 	sim_metric(s, "elapsed", (c->complete ? c->t_end : simgrid_get_clock()) - c->t0);
 	sim_metric(s, "user_s", c->user_s);
