@@ -291,14 +291,22 @@ static void make_main(int argc, char **argv)
 /* Maximal `make -j` with the process model: GNU make sets no limit ("If the -j
  * option is given without an argument, make will not limit the number of jobs"),
  * so the limit is the machine's: as many compile jobs as fit in the memory that is
- * free when the build starts, each job's heap (cc_heap) and page tables being its
- * own (the published maximal runs took no longer than -j 32, so they did not
- * swap).  Returns: that count, at least 1 and at most files. */
+ * free when the build starts, less the build's page cache (sources, headers,
+ * objects, output, cc1) and every zone's high watermark (what kswapd keeps free),
+ * each job's heap (cc_heap) and two pages of page table and stack being its own:
+ * the published maximal runs took no longer than -j 32, so they did not swap.
+ * Returns: that count, at least 1 and at most files. */
 static int64_t kb_fit_jobs(const struct kb_cfg *c)
 {
-	uint64_t ps = c->w.k.phys.page_size;
-	uint64_t per = (c->cc_heap + ps - 1) / ps + 2;   /* heap + a page table and a stack */
-	uint64_t n = mm_phys_free_pages(&c->w.k.phys) / per;
+	const struct mm_phys *ph = &c->w.k.phys;
+	uint64_t ps = ph->page_size, sz[5], need = 0;
+	kb_sizes(c, sz);
+	for (int i = 0; i < 5; i++)
+		need += (sz[i] + ps - 1) / ps;
+	for (int z = 0; z < MM_NR_ZONES; z++)
+		need += ph->zones[z].pages_high;
+	uint64_t fr = mm_phys_free_pages(ph), per = (c->cc_heap + ps - 1) / ps + 2;
+	uint64_t n = fr > need ? (fr - need) / per : 1;
 	if (n < 1)
 		n = 1;
 	return n < (uint64_t)c->files ? (int64_t)n : c->files;
