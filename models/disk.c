@@ -70,9 +70,17 @@ const struct mm_param disk_params[] = {
 int disk_load(struct disk_cfg *d, json_t *obj, const char *file, const char *path,
 	      struct mm_err *e)
 {
+	static const char *const skip[] = { "controller", NULL };
 	memset(d, 0, sizeof *d);
-	if (mm_params_load(disk_params, d, obj, file, path, NULL, e))
+	if (mm_params_load(disk_params, d, obj, file, path, skip, e))
 		return -1;
+	json_t *ctl = json_object_get(obj, "controller");
+	if (ctl) {
+		char sub[300];
+		snprintf(sub, sizeof sub, "%s.controller", path);
+		if (ctl_load(&d->ctl, ctl, file, sub, e))
+			return -1;
+	}
 	if (!d->name[0])
 		return mm_errf(e, file, path, "disk name must not be empty");
 	/* the name becomes an XML attribute of the SimGrid platform: keep it plain */
@@ -176,6 +184,8 @@ struct disk {
 	struct tm_world *w;             /* ... published in w at index slot */
 	int slot;
 	struct disk_stats st;
+	struct ctl *ctl;                /* write-back controller, or NULL */
+	unsigned ndestage;              /* its destages queued or in service */
 };
 
 static sg_disk_t find_sg_disk(const char *name)
@@ -359,6 +369,39 @@ static bool cache_serve(struct disk *dk, struct disk_req *r, double t0)
 	return false;
 }
 
+/* A controller's destage of @bytes at @pos: a write in the drives' queue that
+ * frees its cache space when it ends (not an asynchronous request of the kernel's:
+ * disk_inflight_async does not count it).  Returns: 0, or -1 if out of memory. */
+struct destage {
+	struct ctl *ctl;
+	uint64_t bytes;
+};
+
+static void destage_end(void *arg)
+{
+	struct destage *d = arg;
+	ctl_destaged(d->ctl, d->bytes);
+	free(d);
+}
+
+static int destage(struct disk *dk, uint64_t pos, uint64_t bytes)
+{
+	struct disk_req *r = calloc(1, sizeof *r);
+	struct destage *d = malloc(sizeof *d);
+	if (!r || !d) {
+		free(r);
+		free(d);
+		ctl_destaged(dk->ctl, bytes);
+		return -1;
+	}
+	*d = (struct destage){ dk->ctl, bytes };
+	*r = (struct disk_req){ .write = 1, .pos = pos, .bytes = bytes, .end_io = destage_end, .arg = d };
+	dk->inflight_async++;   /* the driver's count: it decrements it at the end */
+	dk->ndestage++;
+	enqueue(dk, r);
+	return 0;
+}
+
 static void driver(int argc, char **argv)
 {
 	struct disk *dk = sg_actor_self_get_data();
@@ -401,6 +444,8 @@ done:
 			/* asynchronous request: completion callback in the driver's context
 			 * (it must not block), then the request is freed */
 			dk->inflight_async--;
+			if (r->end_io == destage_end)
+				dk->ndestage--;
 			r->end_io(r->arg);
 			free(r);
 			continue;
@@ -430,6 +475,10 @@ struct disk *disk_create(const struct disk_cfg *d, double phase, struct tm_world
 	dk->sg = find_sg_disk(d->name);
 	if (!dk->sg) {
 		free(dk->segs);
+		free(dk);
+		return NULL;
+	}
+	if (d->ctl.cache > 0 && !(dk->ctl = ctl_create(&d->ctl, d->name, w))) {
 		free(dk);
 		return NULL;
 	}
@@ -464,6 +513,7 @@ void disk_destroy(struct disk *dk)
 			free(r);
 		}
 	}
+	ctl_destroy(dk->ctl);
 	sg_sem_destroy(dk->work);
 	for (int i = 0; i < dk->nsems; i++)
 		sg_sem_destroy(dk->sems[i]);
@@ -501,6 +551,13 @@ static sg_sem_t sem_get(struct disk *dk, bool *kept)
 double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes)
 {
 	pos %= dk->cfg.size;
+	if (dk->ctl && write) {
+		double w = ctl_write_sync(dk->ctl, t, bytes);
+		if (w >= 0) {
+			destage(dk, pos, bytes);
+			return w;
+		}
+	}
 	/* with a drive cache every request goes through the driver (its buffer
 	 * state is the driver's) */
 	if (t && dk->driver_idle && !dk->head && !dk->segs) {
@@ -543,6 +600,12 @@ double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t 
 int disk_submit(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes,
 		void (*end_io)(void *arg), void *arg)
 {
+	if (dk->ctl && write && ctl_write_async(dk->ctl, t, bytes, end_io, arg) == 0) {
+		/* acknowledged by the cache; out of memory for the destage: the space
+		 * is freed at once, as if written */
+		destage(dk, pos % dk->cfg.size, bytes);
+		return 0;
+	}
 	struct disk_req *r = calloc(1, sizeof *r);
 	if (!r)
 		return -1;
@@ -560,7 +623,12 @@ int disk_submit(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t
 
 unsigned disk_inflight_async(const struct disk *dk)
 {
-	return dk->inflight_async;
+	return dk->inflight_async - dk->ndestage;
+}
+
+struct ctl *disk_ctl(const struct disk *dk)
+{
+	return dk->ctl;
 }
 
 const struct disk_stats *disk_get_stats(const struct disk *dk)

@@ -25,6 +25,9 @@
  * the prefetch where it has not got that far yet, and the prefetch limit moves
  * to cache_lookahead past it.  A miss takes the least recently used segment.  A
  * write drops the segments it overlaps (write caching is not modelled here).
+ * A disk with a write-back controller ("controller": {"cache": ...}, models/raid.h)
+ * completes writes that fit in the cache when they have crossed the bus, and
+ * writes them to the drives (this model) in the background.
  */
 #ifndef MMEMU_DISK_H
 #define MMEMU_DISK_H
@@ -34,6 +37,7 @@
 #include <jansson.h>
 
 #include "emu/core/params.h"
+#include "models/raid.h"
 
 enum disk_queue { DISK_FIFO, DISK_ELEVATOR };
 
@@ -51,6 +55,7 @@ struct disk_cfg {
 	int64_t cache_segments;
 	uint64_t cache_lookahead;   /* bytes read ahead past a read */
 	double interface_bw;  /* bytes/s from the buffer to the host */
+	struct ctl_cfg ctl;   /* its controller ("controller": models/raid.h); cache 0: none */
 };
 
 extern const struct mm_param disk_params[];
@@ -138,5 +143,8 @@ struct disk_stats {
 
 /** disk_get_stats() - Returns: a pointer to the disk's counters. */
 const struct disk_stats *disk_get_stats(const struct disk *dk);
+
+/** disk_ctl() - Returns: the disk's write-back controller, or NULL. */
+struct ctl *disk_ctl(const struct disk *dk);
 
 #endif

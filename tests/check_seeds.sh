@@ -16,15 +16,18 @@ run() { # run SCENARIO [--set K=V]...
 }
 run scenarios/seeds/000-clockpro-2read.json --set workload.duration=20s --set workload.warmup_passes=1
 run scenarios/seeds/000-clockpro-2read-mlock.json --set workload.duration=20s --set workload.warmup_passes=1
-run scenarios/seeds/001-pagevec-reaim.json --set workload.users_max=16
-run scenarios/seeds/001-pagevec-reaim-fixed.json
+run scenarios/seeds/001-pagevec-reaim.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20 \
+	--set workload.mode=peak --set workload.users_max=16
+run scenarios/seeds/001-pagevec-reaim-fixed.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20
+run scenarios/seeds/001-pagevec-reaim-pressure.json --set 'sweep={"workload.users":[48]}' --set workload.jobs=30 \
+	--set machine.memory=24MiB
 run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
-run scenarios/seeds/001-pagevec-kernbench-proc.json --set workload.files=64
+run scenarios/seeds/001-pagevec-sensitivity.json --set workload.files=64
 run scenarios/seeds/004-colouring-ds10.json --set workload.age_turnovers=1 --set workload.min_refs=65536
 # seed 002 on the shipped small loadfile (Debian's client.txt need not be installed)
 run scenarios/seeds/002-kmap-dbench.json --set workload.loadfile=workloads/dbench/client-small.txt \
 	--set 'sweep={"workload.clients":[1,9,64]}'
 run scenarios/seeds/002-kmap-dbench-sensitivity.json --set workload.loadfile=workloads/dbench/client-small.txt
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 9 ] || { echo "check_seeds.sh: $n seed scenarios, 9 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 10 ] || { echo "check_seeds.sh: $n seed scenarios, 10 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"

@@ -151,10 +151,35 @@ static void test_process_model(void **state)
 	json_decref(r);
 }
 
+/* Maximal make -j with processes: as many jobs as fit in the free memory less
+ * the build's page cache and the watermarks.  64 MiB with 8 MiB heaps (2050 pages
+ * a job with its page table and stack): 7 at most (15 of 16 K pages free at
+ * best), at least 5; never more running; nobody killed.  With 64 KiB heaps every
+ * one of the 12 files fits. */
+static void test_maximal_fits(void **state)
+{
+	(void)state;
+	json_t *r = run_kb(2, SMALL ", \"jobs\": 0, \"cc_cycles\": 1e7, \"link_cycles\": 1e7, "
+			      "\"cc_text_pages\": 8, \"cc_heap\": \"8MiB\", \"make_heap\": \"32KiB\"");
+	near(metric(r, "invariants_ok"), 1, 0);
+	near(metric(r, "oom_kills"), 0, 0);
+	double n = metric(r, "maximal_jobs");
+	if (n < 5 || n > 7)
+		fail_msg("%g jobs fit in 64 MiB with 8 MiB heaps", n);
+	if (metric(r, "max_running") > n)
+		fail_msg("%g running, %g fit", metric(r, "max_running"), n);
+	json_decref(r);
+	r = run_kb(2, SMALL ", \"jobs\": 0, \"cc_cycles\": 1e7, \"link_cycles\": 1e7, "
+		   "\"cc_text_pages\": 8, \"cc_heap\": \"64KiB\", \"make_heap\": \"32KiB\"");
+	near(metric(r, "maximal_jobs"), 12, 0);
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_process_model),
+		cmocka_unit_test(test_maximal_fits),
 		cmocka_unit_test(test_jobs_once),
 		cmocka_unit_test(test_j1),
 		cmocka_unit_test(test_cpu_bound),

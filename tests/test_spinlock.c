@@ -183,6 +183,37 @@ static void test_contended_waits_for_release(void **state)
 	assert_int_equal((int)o[3], 1);
 }
 
+/* machine.costs.line_transfer (500 ns) replaces mem_latency for the line */
+static void body_uncontended_lt(void)
+{
+	setup(2);
+	X.costs.line_transfer = 500e-9;
+	start(0, a_uncontended);
+	start(1, b_after);
+	simgrid_run();
+}
+
+static void body_contended_lt(void)
+{
+	setup(2);
+	X.costs.line_transfer = 500e-9;
+	start(0, a_hold);
+	start(1, b_wait);
+	simgrid_run();
+}
+
+static void test_line_transfer(void **state)
+{
+	double o[NOUT];
+	run(body_uncontended_lt, o);
+	assert_true(o[3] == 600.0);          /* 100 cycles RMW + 500 cycles line transfer */
+	assert_int_equal((int)o[6], 1);
+	run(body_contended_lt, o);
+	/* the release is seen one line transfer (500 ns) later */
+	assert_true(o[1] > o[0] + 499e-9 && o[1] < o[0] + 501e-9);
+	assert_true(o[2] > 1.099e-6 && o[2] < 1.101e-6);           /* asked at 0.4 us */
+}
+
 /* ---- unfair hand-off: the releasing CPU asks again at once and wins ---- */
 
 static void a_twice(int argc, char **argv)
@@ -227,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_uncontended_and_bounce),
 		cmocka_unit_test(test_contended_waits_for_release),
 		cmocka_unit_test(test_unfair_handoff),
+		cmocka_unit_test(test_line_transfer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

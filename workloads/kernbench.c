@@ -4,7 +4,8 @@
  *
  * Design.  A `make` actor (no CPU of its own: it only waits) starts `files`
  * compile jobs, keeping at most `jobs` running (a SimGrid semaphore of `jobs`
- * slots; 0 = unlimited, kernbench's "maximal" `make -j`), waits for all of them,
+ * slots; 0 = unlimited, kernbench's "maximal" `make -j`; with the process model
+ * as many as fit in free memory, kb_fit_jobs), waits for all of them,
  * then runs one link job.  Each job is an actor with an mm_task scheduled by
  * k->sched: it joins a CPU (sched_start; the CPU is chosen as 2.6's exec
  * balancing would, the least loaded one, ties to the lowest index), reads its
@@ -64,6 +65,7 @@ struct kb_cfg {
 	double link_cycles;
 	double cs_cycles;
 	int64_t cc_text_pages;     /* 0: no process model (fork/exec/faults) */
+	int64_t max_jobs;          /* maximal make -j with processes: what fits (kb_fit_jobs) */
 	uint64_t cc_heap;
 	uint64_t make_heap;
 	bool check;
@@ -86,7 +88,7 @@ struct kb_cfg {
 
 static const struct mm_param kb_params[] = {
 	MM_PARAM(struct kb_cfg, jobs, "jobs", MM_P_INT, 0, 100000, "4",
-		 "make -j N: compile jobs running at once; 0 = unlimited (kernbench's maximal `make -j`)"),
+		 "make -j N: compile jobs running at once; 0 = kernbench's maximal `make -j`: unlimited, or with the process model as many as fit in free memory"),
 	MM_PARAM(struct kb_cfg, files, "files", MM_P_INT, 1, 100000, "64",
 		 "compile jobs (C files); calibration: 2.6.10 builds ~1,600 with a typical config, scaled down"),
 	MM_PARAM(struct kb_cfg, src_size, "src_size", MM_P_SIZE, 1, 1 << 26, "\"16KiB\"",
@@ -286,6 +288,30 @@ static void make_main(int argc, char **argv)
 	}
 }
 
+/* Maximal `make -j` with the process model: GNU make sets no limit ("If the -j
+ * option is given without an argument, make will not limit the number of jobs"),
+ * so the limit is the machine's: as many compile jobs as fit in the memory that is
+ * free when the build starts, less the build's page cache (sources, headers,
+ * objects, output, cc1) and every zone's high watermark (what kswapd keeps free),
+ * each job's heap (cc_heap) and two pages of page table and stack being its own:
+ * the published maximal runs took no longer than -j 32, so they did not swap.
+ * Returns: that count, at least 1 and at most files. */
+static int64_t kb_fit_jobs(const struct kb_cfg *c)
+{
+	const struct mm_phys *ph = &c->w.k.phys;
+	uint64_t ps = ph->page_size, sz[5], need = 0;
+	kb_sizes(c, sz);
+	for (int i = 0; i < 5; i++)
+		need += (sz[i] + ps - 1) / ps;
+	for (int z = 0; z < MM_NR_ZONES; z++)
+		need += ph->zones[z].pages_high;
+	uint64_t fr = mm_phys_free_pages(ph), per = (c->cc_heap + ps - 1) / ps + 2;
+	uint64_t n = fr > need ? (fr - need) / per : 1;
+	if (n < 1)
+		n = 1;
+	return n < (uint64_t)c->files ? (int64_t)n : c->files;
+}
+
 static int kb_start(struct sim *s, struct mm_err *e)
 {
 	struct kb_cfg *c = s->wl_cfg;
@@ -308,6 +334,8 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	}
 	if (c->jobs > 0)
 		c->slots = sg_sem_init((unsigned)c->jobs);
+	else if (c->cc_text_pages > 0)
+		c->slots = sg_sem_init((unsigned)(c->max_jobs = kb_fit_jobs(c)));
 	c->done = sg_sem_init(0);
 	sg_actor_t a = sg_actor_init("make", sg_host_by_name("cpu0"));
 	sg_actor_set_data(a, s);
@@ -317,6 +345,8 @@ static int kb_start(struct sim *s, struct mm_err *e)
 
 static void kb_finish(struct sim *s)
 {
+	if (((struct kb_cfg *)s->wl_cfg)->max_jobs > 0)
+		sim_metric(s, "maximal_jobs", (double)((struct kb_cfg *)s->wl_cfg)->max_jobs);
 	struct kb_cfg *c = s->wl_cfg;
 	struct mm_kernel *k = &c->w.k;
 	double end = c->complete ? c->t_end : simgrid_get_clock();

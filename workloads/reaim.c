@@ -6,16 +6,25 @@
  * Design.  A driver actor (no CPU of its own) runs load steps.  A step with N
  * users forks N user processes from the driver's address space (mm_as_fork: the
  * parent's heap becomes copy-on-write); each is an actor scheduled by k->sched on
- * the least loaded CPU.  A user runs one job: `tasks_per_job` tests drawn from the
- * workfile in proportion to their hits (workfile_pick with the run's random
- * stream), then exits (mm_as_exit).  The step's JPM is jobs x 60 / elapsed.
+ * the least loaded CPU.  The users wait until all of them are forked (reaim's
+ * umbilical pipe and SIGUSR1), then the step's clock starts.  A user runs one job
+ * as reaim's runloop() builds it (osdl-aim-7 driver.c): test i runs
+ * round(hits_i / total_hits x jobs) times (a fraction of .5 or more rounds up, any
+ * other non-zero fraction of a count that would be 0 gives 1), in an order drawn
+ * from the run's random stream; then the user exits (mm_as_exit).  A job of the
+ * new_dbase mix is 103 tests with reaim's default -j 100 (the issue's "101" is a
+ * hand count; tests/test_reaim.c checks the rounding).  reaim's JPM counts tests:
+ *   JPM = tests_per_job x 60 x users / elapsed,  JPM per user = JPM / users.
  *
  *   mode "fixed": one step of `users` users.
- *   mode "peak":  users = start, start + step, ... until the JPM of a step is below
- *                 the best so far (reaim -s START -i STEP, "JPM stops rising"), or
- *                 users_max is passed; max_jpm is the best step.
- *   mode "quick": as peak, but the step doubles after every rising step (a quick
- *                 convergence onto the same maximum, with fewer and coarser steps).
+ *   mode "peak":  reaim -x -t: users = start, start + step, ... (a fixed increment:
+ *                 -t turns the adaptive increment off) until a step's JPM per user
+ *                 is 10 or less (the crossover), or users_max (reaim -e) is reached;
+ *                 max_jpm is the best step.
+ *   mode "quick": reaim -q -t: the same with the crossover threshold 60.
+ * Before each step the disk files are made FILESIZE + POOLSIZE / users KiB (in
+ * whole KiB, truncated: driver.c's disk_iteration_count), and the system is
+ * synced (reaim's "sync;sync;sync").
  *
  * What a test does is decided by its name (the shipped mixes) or else its
  * category (workfile.h), with reaim's own loop counts where workfile.c gives them:
@@ -68,7 +77,7 @@
 #include "workloads/smp.h"
 #include "workloads/workload.h"
 
-#define MAX_STEPS 64
+#define MAX_STEPS 1024
 #define KIB 1024u
 
 static const char *const mode_names[] = { "fixed", "peak", "quick", NULL };
@@ -81,6 +90,8 @@ struct ru_user {
 	struct mm_as *as;
 	int slot;                  /* 0..users-1 in its step: its file regions */
 	int tests_run;
+	int *job;                  /* [tests_per_job] workfile test indices, in run order */
+	int dj;                    /* its next disk test's directory (mod dirs) */
 	char name[24];
 };
 
@@ -88,7 +99,8 @@ struct ru_cfg {
 	char workfile[MM_PSTR];
 	int mode;
 	int64_t users, users_start, users_step, users_max;
-	int64_t tasks_per_job;
+	int64_t jobs;
+	int64_t dirs;
 	uint64_t filesize, poolsize;   /* 0: from the workfile (or reaim.config's) */
 	double cpu_cycles;
 	int64_t fs_ops;
@@ -100,23 +112,27 @@ struct ru_cfg {
 	/* loaded */
 	struct workfile wf;
 	uint64_t fsz, psz;         /* effective FILESIZE, POOLSIZE */
+	uint64_t dsz;              /* this step's disk file: FILESIZE + POOLSIZE / users */
+	uint64_t page;             /* the machine's page size */
+	int *mix;                  /* [wf.ntests] runs of each test per job (reaim's rounding) */
+	int tests_per_job;         /* their sum: reaim's procs_per_user after runloop() */
 	/* run-time state */
 	struct wl_smp w;           /* kernel + scheduler */
 	struct mm_task drv;        /* the driver's task (no CPU of its own) */
 	struct mm_as *drv_as;
-	struct mm_file *tmp, *shared;
+	struct mm_file *tmp[MACHINE_MAX_DISKS], *shared[MACHINE_MAX_DISKS];   /* per DISKDIR */
 	struct mm_rng rng;
-	int *seq;                  /* [wf.mix_hits] test indices, hits-weighted cycle */
-	uint64_t seq_pos;
 	struct ru_user *user;      /* [users_max] (reused by every step) */
 	int nuser_init;            /* sched tasks initialised over all steps */
 	struct sched_task **all_st;
 	int nall, capall;
-	sg_sem_t done;
+	sg_sem_t done, go;
 	int nsteps;
 	double step_users[MAX_STEPS], step_jpm[MAX_STEPS], step_s[MAX_STEPS];
+	bool crossover;            /* the last step's JPM per user reached the threshold */
 	double user_s, sys_s;
 	uint64_t tests, ooms, nvcsw, nivcsw;
+	uint64_t min_free;             /* fewest free pages seen at a test's end */
 	struct ru_test_stats {         /* per workfile test: the users' own costs */
 		uint64_t calls, lru_acq;
 		double lru_hold_s, sys_s;
@@ -131,20 +147,22 @@ static const struct mm_param ru_params[] = {
 	MM_PARAM(struct ru_cfg, workfile, "workfile", MM_P_STRING, 1, 0, NULL,
 		 "reaim workfile, relative to the scenario file's directory"),
 	MM_PARAM_ENUM(struct ru_cfg, mode, "mode", mode_names, "\"peak\"",
-		      "fixed: one step of `users`; peak: users grow by users_step until JPM stops rising; quick: the step doubles while JPM rises"),
+		      "fixed: one step of `users`; peak: reaim -x -t, users grow by users_step until JPM per user <= 10 (the crossover); quick: reaim -q -t, until JPM per user <= 60"),
 	MM_PARAM(struct ru_cfg, users, "users", MM_P_INT, 1, 4096, "8", "users of a fixed run"),
 	MM_PARAM(struct ru_cfg, users_start, "users_start", MM_P_INT, 1, 4096, "8",
 		 "users of the first step (reaim -s; OSDL: the CPU count)"),
 	MM_PARAM(struct ru_cfg, users_step, "users_step", MM_P_INT, 1, 4096, "8",
 		 "users added per step (reaim -i; OSDL: the CPU count)"),
-	MM_PARAM(struct ru_cfg, users_max, "users_max", MM_P_INT, 1, 4096, "256",
-		 "no step beyond this many users"),
-	MM_PARAM(struct ru_cfg, tasks_per_job, "tasks_per_job", MM_P_INT, 1, 100000, "20",
-		 "tests one user runs per job, drawn by the workfile's hits (calibration: a scaled-down job)"),
+	MM_PARAM(struct ru_cfg, users_max, "users_max", MM_P_INT, 1, 4096, "4096",
+		 "no step beyond this many users (reaim -e; with -x and -q reaim has none)"),
+	MM_PARAM(struct ru_cfg, jobs, "jobs", MM_P_INT, 1, 100000, "100",
+		 "reaim -j: tests per job before each test's share is rounded (reaim's default 100)"),
+	MM_PARAM(struct ru_cfg, dirs, "dirs", MM_P_INT, 1, MACHINE_MAX_DISKS, "1",
+		 "DISKDIR lines of reaim's config: directory d's files are on machine disk d; a user's disk tests take them in turn from a random one (OSDL STP: 4)"),
 	MM_PARAM(struct ru_cfg, filesize, "filesize", MM_P_SIZE, 0, WORKFILE_MAX_SIZE, "0",
-		 "FILESIZE of the disk tests (0: the workfile's, else reaim.config's 10k)"),
+		 "FILESIZE: the disk tests' file is FILESIZE + POOLSIZE / users (0: the workfile's, else reaim.config's 10k)"),
 	MM_PARAM(struct ru_cfg, poolsize, "poolsize", MM_P_SIZE, 0, WORKFILE_MAX_SIZE, "0",
-		 "POOLSIZE of the memory tests (0: the workfile's, else reaim.config's 1m)"),
+		 "POOLSIZE: divided among the users for the disk files; the memory tests' pool (0: the workfile's, else reaim.config's 1m)"),
 	MM_PARAM(struct ru_cfg, cpu_cycles, "cpu_cycles", MM_P_DOUBLE, 0, 1e13, "2e7",
 		 "user-mode cycles of one arithmetic or library test (calibration)"),
 	MM_PARAM(struct ru_cfg, fs_ops, "fs_ops", MM_P_INT, 0, 1000000, "100",
@@ -174,15 +192,35 @@ static int ru_max_users(const struct ru_cfg *c)
 	return (int)(c->mode == MODE_FIXED ? c->users : c->users_max);
 }
 
-/* Bytes of disk 0 the users' files take: a MiB of slack, two FILESIZE regions per
- * user and the shared file, each MiB-rounded (the layout ru_start() creates).
+/* The disk tests' file size at @users users: FILESIZE + POOLSIZE / users, both in
+ * whole KiB, the quotient truncated (reaim's disk_iteration_count).
+ * Returns: bytes. */
+static uint64_t step_file_bytes(const struct ru_cfg *c, uint64_t users)
+{
+	return (c->fsz / KIB + (c->psz / KIB) / users) * KIB;
+}
+
+/* Bytes the users' regions of `tmp` can take at any step: two files per user,
+ * users x (FILESIZE + POOLSIZE / users) <= users_max x FILESIZE + POOLSIZE, and a
+ * page of rounding per file.
  * Returns: that, or UINT64_MAX if it does not fit in 64 bits. */
-static uint64_t files_bytes(const struct ru_cfg *c)
+static uint64_t tmp_bytes(const struct ru_cfg *c)
 {
 	uint64_t users = (uint64_t)ru_max_users(c);
-	if (c->fsz > (UINT64_MAX - 3 * MIB) / (2 * users + 1))
+	if (c->fsz > (UINT64_MAX / 4 - c->psz) / users - c->page)
 		return UINT64_MAX;
-	return MIB + mib_round(2 * c->fsz * users) + mib_round(c->fsz);
+	return 2 * ((c->fsz + c->page) * users + c->psz);   /* each file page-rounded */
+}
+
+/* Bytes of disk 0 the users' files take: a MiB of slack, `tmp` and the shared file
+ * (as large as the file of one user), each MiB-rounded (the layout ru_start()
+ * creates).  Returns: that, or UINT64_MAX if it does not fit in 64 bits. */
+static uint64_t files_bytes(const struct ru_cfg *c)
+{
+	uint64_t tmp = tmp_bytes(c);
+	if (tmp == UINT64_MAX || c->fsz > UINT64_MAX / 8 || c->psz > UINT64_MAX / 8)
+		return UINT64_MAX;
+	return MIB + mib_round(tmp) + mib_round(step_file_bytes(c, 1));
 }
 
 static int ru_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
@@ -203,6 +241,7 @@ static int ru_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 	}
 	c->fsz = c->filesize ? c->filesize : c->wf.filesize;
 	c->psz = c->poolsize ? c->poolsize : c->wf.poolsize;
+	c->page = machine_page_size(m);
 	if (c->mode != MODE_FIXED && c->users_start > c->users_max) {
 		snprintf(sub, sizeof sub, "%s.users_start", path);
 		return mm_errf(e, file, sub, "expected at most users_max (%lld)",
@@ -210,15 +249,22 @@ static int ru_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 	}
 	if (m->ndisks < 1)
 		return mm_errf(e, file, "machine.disks", "the reaim workload needs a disk");
+	if (c->dirs > m->ndisks) {
+		snprintf(sub, sizeof sub, "%s.dirs", path);
+		return mm_errf(e, file, sub, "expected at most the machine's disks (%d)", m->ndisks);
+	}
 	if (m->cpus > MACHINE_MAX_CPUS)
 		return mm_errf(e, file, "machine.cpus", "too many CPUs");
-	uint64_t need = files_bytes(c);
-	if (need > m->disks[0].size / 2) {
+	uint64_t need = files_bytes(c), small = UINT64_MAX;
+	for (int d = 0; d < c->dirs; d++)
+		if (m->disks[d].size < small)
+			small = m->disks[d].size;
+	if (need > small / 2) {
 		char amount[32] = "over 2^64";
 		if (need < UINT64_MAX)
 			snprintf(amount, sizeof amount, "%llu", (unsigned long long)need);
 		snprintf(sub, sizeof sub, "%s.users_max", path);
-		return mm_errf(e, file, sub, "the users' files (%s bytes) need more than half of disk 0",
+		return mm_errf(e, file, sub, "the users' files (%s bytes) need more than half of a disk",
 			       amount);
 	}
 	return 0;
@@ -260,7 +306,7 @@ static int t_page(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, bool
 /* A FILESIZE file of user @slot: region @which (0 its file, 1 its copy). */
 static uint32_t region(struct ru_cfg *c, int slot, int which)
 {
-	return (uint32_t)(((uint64_t)slot * 2 + (uint64_t)which) * pages_of(&c->w.k, c->fsz));
+	return (uint32_t)(((uint64_t)slot * 2 + (uint64_t)which) * pages_of(&c->w.k, c->dsz));
 }
 
 /* @n calls of 1 KiB read or write at offsets from @off (sequential or random). */
@@ -269,7 +315,7 @@ static void io_1k(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, uint32
 {
 	struct mm_kernel *k = &c->w.k;
 	uint64_t base = (uint64_t)first_page * k->phys.page_size;
-	uint64_t nblk = c->fsz / KIB;
+	uint64_t nblk = c->dsz / KIB;
 	for (uint64_t b = 0; b < nblk; b++) {
 		uint64_t blk = random ? mm_rng_below(&c->rng, nblk) : b;
 		uint64_t pos = base + blk * KIB;
@@ -284,14 +330,14 @@ static void io_1k(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, uint32
 	}
 }
 
-static void user_sync(struct ru_cfg *c, struct mm_task *t, int slot)
+static void user_sync(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, int slot)
 {
-	mm_file_sync(&c->w.k, t, c->tmp, region(c, slot, 0), 2 * pages_of(&c->w.k, c->fsz));
+	mm_file_sync(&c->w.k, t, f, region(c, slot, 0), 2 * pages_of(&c->w.k, c->dsz));
 }
 
-static void user_unlink(struct ru_cfg *c, struct mm_task *t, int slot, int which)
+static void user_unlink(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, int slot, int which)
 {
-	mm_file_truncate(&c->w.k, t, c->tmp, region(c, slot, which), pages_of(&c->w.k, c->fsz));
+	mm_file_truncate(&c->w.k, t, f, region(c, slot, which), pages_of(&c->w.k, c->dsz));
 }
 
 /* Run test @id as user @u.  Returns: 0, or -1 if it was killed (OOM). */
@@ -334,48 +380,50 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 		/* the operation: sync_disk_OP (O_SYNC), disk_bOP (buffer cache: no
 		 * sync() calls), disk_dio_OP (O_DIRECT: not modelled, through the page
 		 * cache like disk_OP), disk_OP */
+		int d = (int)(u->dj++ % c->dirs);   /* reaim: dkarr[dj % numdir], dj++ */
+		struct mm_file *tmp = c->tmp[d], *shared = c->shared[d];
 		bool sync = strncmp(n, "sync_", 5) == 0;
 		bool nosync = strncmp(n, "disk_b", 6) == 0;
 		const char *op = n + (sync ? strlen("sync_disk_") : strlen("disk_")) + (nosync ? 1 : 0);
 		if (strncmp(op, "dio_", 4) == 0)
 			op += 4;
 		if (!strcmp(op, "rd")) {              /* write, sync, read sequentially */
-			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
+			io_1k(c, t, tmp, mine, true, false, false, &rs);
 			if (!nosync)
-				user_sync(c, t, u->slot);
-			io_1k(c, t, c->tmp, mine, false, false, false, &rs);
+				user_sync(c, t, tmp, u->slot);
+			io_1k(c, t, tmp, mine, false, false, false, &rs);
 		} else if (!strcmp(op, "rr")) {       /* write, sync, random reads */
-			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
+			io_1k(c, t, tmp, mine, true, false, false, &rs);
 			if (!nosync)
-				user_sync(c, t, u->slot);
-			io_1k(c, t, c->tmp, mine, false, true, false, &rs);
+				user_sync(c, t, tmp, u->slot);
+			io_1k(c, t, tmp, mine, false, true, false, &rs);
 		} else if (!strcmp(op, "rw")) {       /* write, random (O_SYNC) writes */
-			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
+			io_1k(c, t, tmp, mine, true, false, false, &rs);
 			if (!nosync && !sync)
-				user_sync(c, t, u->slot);
-			io_1k(c, t, c->tmp, mine, true, true, sync, &rs);
+				user_sync(c, t, tmp, u->slot);
+			io_1k(c, t, tmp, mine, true, true, sync, &rs);
 		} else if (!strcmp(op, "cp")) {       /* copy the shared file */
-			io_1k(c, t, c->shared, 0, false, false, false, &rs);
-			io_1k(c, t, c->tmp, copy, true, false, sync, &rs);
+			io_1k(c, t, shared, 0, false, false, false, &rs);
+			io_1k(c, t, tmp, copy, true, false, sync, &rs);
 			if (!nosync && !sync)
-				user_sync(c, t, u->slot);
+				user_sync(c, t, tmp, u->slot);
 		} else if (!strcmp(op, "update")) {   /* database: read-modify-write, O_SYNC */
-			io_1k(c, t, c->tmp, mine, true, false, false, &rs);
-			user_sync(c, t, u->slot);
-			uint64_t nblk = c->fsz / KIB, ps = k->phys.page_size;
+			io_1k(c, t, tmp, mine, true, false, false, &rs);
+			user_sync(c, t, tmp, u->slot);
+			uint64_t nblk = c->dsz / KIB, ps = k->phys.page_size;
 			for (uint64_t i = 0; i < nblk; i++) {
 				uint64_t pos = (uint64_t)mine * ps + mm_rng_below(&c->rng, nblk) * KIB;
-				mm_file_read(k, t, c->tmp, pos, KIB, &rs);
-				mm_file_write(k, t, c->tmp, pos, KIB, &rs);
-				mm_file_sync(k, t, c->tmp, (uint32_t)(pos / ps), 1);
+				mm_file_read(k, t, tmp, pos, KIB, &rs);
+				mm_file_write(k, t, tmp, pos, KIB, &rs);
+				mm_file_sync(k, t, tmp, (uint32_t)(pos / ps), 1);
 			}
 		} else {                              /* wrt: sequential writes */
-			io_1k(c, t, c->tmp, mine, true, false, sync, &rs);
+			io_1k(c, t, tmp, mine, true, false, sync, &rs);
 			if (!nosync && !sync)
-				user_sync(c, t, u->slot);
+				user_sync(c, t, tmp, u->slot);
 		}
-		user_unlink(c, t, u->slot, 0);
-		user_unlink(c, t, u->slot, 1);
+		user_unlink(c, t, tmp, u->slot, 0);
+		user_unlink(c, t, tmp, u->slot, 1);
 	} else if (kt->cat == WF_CAT_FS) {
 		for (int64_t i = 0; i < c->fs_ops; i++)
 			mm_charge(t, k->costs->syscall + 2 * k->costs->pc_lookup);
@@ -424,7 +472,20 @@ static int start_user(struct sim *s, struct ru_cfg *c, int i)
 	struct mm_as *as = mm_as_fork(&c->w.k, &c->drv, c->drv_as);
 	if (!as)
 		return -1;
+	int *job = u->job;
 	memset(u, 0, sizeof *u);
+	u->job = job;
+	u->dj = (int)mm_rng_below(&c->rng, (uint64_t)c->dirs);
+	/* this child's order of the job's tests (reaim: its own random stream) */
+	int len = 0;
+	for (int ti = 0; ti < c->wf.ntests; ti++)
+		for (int r = 0; r < c->mix[ti]; r++)
+			job[len++] = ti;
+	for (int j = len - 1; j > 0; j--) {
+		int r = (int)mm_rng_below(&c->rng, (uint64_t)j + 1), x = job[j];
+		job[j] = job[r];
+		job[r] = x;
+	}
 	u->s = s;
 	u->as = as;
 	u->slot = i;
@@ -454,9 +515,10 @@ static void user_main(int argc, char **argv)
 	struct ru_user *u = t->wl;
 	struct ru_cfg *c = u->s->wl_cfg;
 	struct sched_task *st = t->st;
+	sg_sem_acquire(c->go);   /* reaim: pause() until every child is forked */
 	wl_smp_enter(&c->w, t);
-	for (int64_t i = 0; i < c->tasks_per_job; i++) {
-		int ti = c->seq[c->seq_pos++ % c->wf.mix_hits];
+	for (int i = 0; i < c->tests_per_job; i++) {
+		int ti = u->job[i];
 		int id = c->wf.tests[ti].id;
 		c->tests++;
 		uint64_t acq = t->lru_acq;
@@ -470,6 +532,9 @@ static void user_main(int argc, char **argv)
 		ts->lru_acq += t->lru_acq - acq;
 		ts->lru_hold_s += t->lru_hold_s - hold;
 		ts->sys_s += (t->tm.paid - sys) / c->w.k.clock;
+		uint64_t fr = mm_phys_free_pages(&c->w.k.phys);
+		if (fr < c->min_free)
+			c->min_free = fr;
 		if (rc) {
 			c->ooms++;   /* killed by the OOM killer: the job ends */
 			break;
@@ -487,28 +552,52 @@ static void user_main(int argc, char **argv)
 	sg_sem_release(c->done);
 }
 
-/* One step of @n users. Returns: its JPM, or -1 if users could not be started. */
+/* The disk files of a step of @n users: FILESIZE + POOLSIZE / n each; the shared
+ * file the copy tests read is written at that size and everything is synced
+ * (reaim's disk_create_all_files() and "sync;sync;sync" before the step). */
+static void step_files(struct ru_cfg *c, int n)
+{
+	struct mm_kernel *k = &c->w.k;
+	uint64_t old = c->dsz;
+	c->dsz = step_file_bytes(c, (uint64_t)n);
+	for (int d = 0; d < c->dirs; d++) {
+		struct mm_file *f = c->shared[d];
+		if (old)
+			mm_file_truncate(k, &c->drv, f, 0, pages_of(k, old));
+		mm_file_extend(k, &c->drv, f, 0, c->dsz, &(struct mm_read_stats){ 0 });
+		mm_file_sync(k, &c->drv, f, 0, pages_of(k, c->dsz));
+	}
+}
+
+/* One step of @n users.  reaim's runloop(): the clock starts when every child is
+ * forked and ends when the last one exits.
+ * Returns: its JPM (tests_per_job x 60 x n / elapsed), or -1 if users could not be
+ * started. */
 static double run_step(struct sim *s, struct ru_cfg *c, int n)
 {
-	double t0 = simgrid_get_clock();
+	step_files(c, n);
 	int started = 0;
 	for (int i = 0; i < n; i++) {
 		if (start_user(s, c, i))
 			break;
 		started++;
 	}
+	double t0 = simgrid_get_clock();
+	for (int i = 0; i < started; i++)
+		sg_sem_release(c->go);
 	for (int i = 0; i < started; i++)
 		sg_sem_acquire(c->done);
 	double el = simgrid_get_clock() - t0;
 	if (started < n || el <= 0)
 		return -1;
+	double jpm = reaim_jpm(c->tests_per_job, n, el);
 	if (c->nsteps < MAX_STEPS) {
 		c->step_users[c->nsteps] = n;
-		c->step_jpm[c->nsteps] = (double)n * 60.0 / el;
+		c->step_jpm[c->nsteps] = jpm;
 		c->step_s[c->nsteps] = el;
 		c->nsteps++;
 	}
-	return (double)n * 60.0 / el;
+	return jpm;
 }
 
 static void driver_main(int argc, char **argv)
@@ -523,22 +612,20 @@ static void driver_main(int argc, char **argv)
 	c->drv_as = mm_as_new(k, &c->drv);
 	if (c->drv_as && !mm_brk(k, &c->drv, c->drv_as, pages_of(k, c->heap)))
 		mm_touch(k, &c->drv, c->drv_as, 0, c->drv_as->npages, true);
-	/* the shared file the copy tests read: written once, synced */
-	mm_file_write(k, &c->drv, c->shared, 0, c->fsz, &(struct mm_read_stats){ 0 });
-	mm_file_sync(k, &c->drv, c->shared, 0, pages_of(k, c->fsz));
 	if (c->mode == MODE_FIXED) {
 		run_step(s, c, (int)c->users);
 	} else {
-		int64_t n = c->users_start, step = c->users_step;
-		double best = -1;
-		while (n <= c->users_max && c->nsteps < MAX_STEPS) {
+		/* reaim -x / -q with -t: a fixed increment, up to the crossover */
+		double thr = c->mode == MODE_QUICK ? REAIM_XOVER_QUICK : REAIM_XOVER;
+		for (int64_t n = c->users_start; n <= c->users_max && c->nsteps < MAX_STEPS;
+		     n += c->users_step) {
 			double jpm = run_step(s, c, (int)n);
-			if (jpm < 0 || jpm < best)
+			if (jpm < 0)
 				break;
-			best = jpm;
-			if (c->mode == MODE_QUICK)
-				step *= 2;
-			n += step;
+			if (jpm / (double)n <= thr) {
+				c->crossover = true;
+				break;
+			}
 		}
 	}
 	mm_as_exit(k, &c->drv, c->drv_as);
@@ -555,32 +642,19 @@ static void driver_main(int argc, char **argv)
 	}
 }
 
-/* The hits-weighted cycle (smooth weighted round robin): at every position each
- * test gains its hits, the test with the most credit is chosen and pays the total.
- * Returns: a malloc'ed array of mix_hits test indices, or NULL. */
-static int *build_seq(const struct workfile *w)
+/* Each test's runs per job (reaim_test_runs over the workfile).
+ * Returns: a malloc'ed array of wf.ntests counts with their sum in @total, or NULL. */
+static int *build_mix(const struct workfile *w, int64_t jobs, int *total)
 {
-	if (w->mix_hits == 0 || w->mix_hits > WORKFILE_MAX_HITS)   /* refused by the parse */
+	int *mix = calloc((size_t)w->ntests, sizeof *mix);
+	if (!mix)
 		return NULL;
-	int *seq = malloc(w->mix_hits * sizeof *seq);
-	int64_t *credit = calloc((size_t)w->ntests, sizeof *credit);
-	if (!seq || !credit) {
-		free(seq);
-		free(credit);
-		return NULL;
+	*total = 0;
+	for (int i = 0; i < w->ntests; i++) {
+		mix[i] = reaim_test_runs(w->tests[i].hits, w->total_hits, jobs);
+		*total += mix[i];
 	}
-	for (uint64_t pos = 0; pos < w->mix_hits; pos++) {
-		int best = 0;
-		for (int i = 0; i < w->ntests; i++) {
-			credit[i] += w->tests[i].hits;
-			if (credit[i] > credit[best])
-				best = i;
-		}
-		credit[best] -= (int64_t)w->mix_hits;
-		seq[pos] = best;
-	}
-	free(credit);
-	return seq;
+	return mix;
 }
 
 static int ru_start(struct sim *s, struct mm_err *e)
@@ -590,19 +664,25 @@ static int ru_start(struct sim *s, struct mm_err *e)
 		return -1;
 	mm_task_init(&c->drv, &c->w.k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
-	c->seq_pos = mm_rng_below(&c->rng, c->wf.mix_hits);
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
-	c->seq = build_seq(&c->wf);
+	c->mix = build_mix(&c->wf, c->jobs, &c->tests_per_job);
 	c->ts = calloc((size_t)c->wf.ntests, sizeof *c->ts);
-	if (!c->user || !c->seq || !c->ts)
+	if (!c->user || !c->mix || !c->ts)
 		return mm_errf(e, s->file, "workload", "out of memory");
-	uint64_t off = MIB, tsz = 2 * c->fsz * (uint64_t)ru_max_users(c);
-	c->tmp = mm_file_create(&c->w.k, "tmp", tsz, 0, off);
-	off += mib_round(tsz);
-	c->shared = mm_file_create(&c->w.k, "shared", c->fsz, 0, off);
-	if (!c->tmp || !c->shared)
-		return mm_errf(e, s->file, "workload", "out of memory for the page cache");
+	for (int i = 0; i < ru_max_users(c); i++)
+		if (!(c->user[i].job = calloc((size_t)c->tests_per_job, sizeof(int))))
+			return mm_errf(e, s->file, "workload", "out of memory");
+	uint64_t tsz = tmp_bytes(c);
+	for (int d = 0; d < c->dirs; d++) {
+		c->tmp[d] = mm_file_create(&c->w.k, "tmp", tsz, d, MIB);
+		c->shared[d] = mm_file_create(&c->w.k, "shared", step_file_bytes(c, 1), d,
+					      MIB + mib_round(tsz));
+		if (!c->tmp[d] || !c->shared[d])
+			return mm_errf(e, s->file, "workload", "out of memory for the page cache");
+	}
 	c->done = sg_sem_init(0);
+	c->go = sg_sem_init(0);
+	c->min_free = UINT64_MAX;
 	sg_actor_t a = sg_actor_init("reaim", sg_host_by_name("cpu0"));
 	sg_actor_set_data(a, s);
 	sg_actor_start(a, driver_main, 0, NULL);
@@ -625,6 +705,14 @@ static void ru_finish(struct sim *s)
 	sim_metric(s, "max_jpm", best);
 	sim_metric(s, "peak_users", best_users);
 	sim_metric(s, "steps", c->nsteps);
+	sim_metric(s, "tests_per_job", c->tests_per_job);
+	sim_metric(s, "crossover", c->crossover ? 1 : 0);
+	if (c->nsteps > 0)
+		sim_metric(s, "jpm_per_user_last", c->step_jpm[c->nsteps - 1] / c->step_users[c->nsteps - 1]);
+	sim_metric(s, "file_kib_last", (double)c->dsz / KIB);
+	/* the footprint: memory in use at its highest, sampled at the tests' ends */
+	if (c->min_free != UINT64_MAX)
+		sim_metric(s, "min_free_mib", (double)c->min_free * (double)k->phys.page_size / MIB);
 	sim_metric(s, "complete", c->complete ? 1 : 0);
 	sim_metric(s, "elapsed", (c->complete ? c->t_end : simgrid_get_clock()) - c->t0);
 	sim_metric(s, "user_s", c->user_s);
@@ -667,14 +755,19 @@ static void ru_fini(void *cfgp)
 	if (c->done)
 		sg_sem_destroy(c->done);
 	c->done = NULL;
+	if (c->go)
+		sg_sem_destroy(c->go);
+	c->go = NULL;
 	wl_smp_fini(&c->w);
 	free(c->all_st);
 	c->all_st = NULL;
 	c->nall = 0;
+	for (int i = 0; c->user && i < ru_max_users(c); i++)
+		free(c->user[i].job);
 	free(c->user);
 	c->user = NULL;
-	free(c->seq);
-	c->seq = NULL;
+	free(c->mix);
+	c->mix = NULL;
 	free(c->ts);
 	c->ts = NULL;
 	workfile_free(&c->wf);

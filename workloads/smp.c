@@ -77,9 +77,27 @@ void wl_smp_metrics(struct wl_smp *w, struct sim *s, double end)
 	for (int i = 0; i < w->sched.cfg.ncpu; i++)
 		busy += w->sched.cpu[i].busy_s;   /* closed once every task exited */
 	sim_metric(s, "idle_s", w->sched.cfg.ncpu * (end - w->sched.t0) - busy);
-	const struct disk_stats *ds = disk_get_stats(sim_disk(s, 0));
-	sim_metric(s, "disk_reads", (double)ds->reads);
-	sim_metric(s, "disk_writes", (double)ds->writes);
+	/* every disk of the machine (the drives' requests: a controller's destages
+	 * count as writes) and, when any disk has one, its controller's counters */
+	double rd = 0, wr = 0, cached = 0, through = 0;
+	bool ctl = false;
+	for (int i = 0; i < s->machine->ndisks; i++) {
+		const struct disk_stats *ds = disk_get_stats(sim_disk(s, i));
+		rd += (double)ds->reads;
+		wr += (double)ds->writes;
+		const struct ctl *c = disk_ctl(sim_disk(s, i));
+		if (c) {
+			ctl = true;
+			cached += (double)ctl_get_stats(c)->cached_writes;
+			through += (double)ctl_get_stats(c)->through_writes;
+		}
+	}
+	sim_metric(s, "disk_reads", rd);
+	sim_metric(s, "disk_writes", wr);
+	if (ctl) {
+		sim_metric(s, "ctl_cached_writes", cached);
+		sim_metric(s, "ctl_through_writes", through);
+	}
 	sim_metric(s, "kswapd_cpu_s", k->kswapd.tm.paid / k->clock);
 	mm_kernel_lock_metrics(k, s);
 	double hold = 0;

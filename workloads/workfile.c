@@ -524,3 +524,21 @@ int workfile_load(struct workfile *w, const char *path, struct mm_err *e)
 	free(buf);
 	return rc;
 }
+
+int reaim_test_runs(uint64_t hits, uint64_t total_hits, int64_t jobs)
+{
+	if (total_hits == 0)
+		return 0;
+	double load = (double)hits / (double)total_hits * (double)jobs;
+	int n = (int)load;
+	if (load - n >= 0.5)
+		n++;
+	else if (load - n != 0.0 && n == 0)
+		n = 1;
+	return n;
+}
+
+double reaim_jpm(int tests_per_job, int users, double elapsed)
+{
+	return elapsed > 0 ? (double)tests_per_job / elapsed * 60.0 * users : 0;
+}

@@ -134,4 +134,27 @@ int workfile_known_id(const char *name);
 /** workfile_category_name() - Returns: "cpu", "memory", "disk", "fs", "process", "ipc" or "network". */
 const char *workfile_category_name(enum workfile_category cat);
 
+/* reaim's crossover thresholds (osdl-aim-7 driver.c xover_threshold): a peak
+ * search (-x) ends at the first step whose JPM per user is at most 10, a quick
+ * convergence (-q) at 60. */
+#define REAIM_XOVER 10.0
+#define REAIM_XOVER_QUICK 60.0
+
+/**
+ * reaim_test_runs() - how often a test runs in one job: reaim's runloop() gives
+ * test i hits_i / total_hits x @jobs runs, rounded: a fraction of .5 or more
+ * rounds up; a smaller non-zero fraction rounds down, except that a count of 0
+ * becomes 1 (every test of the mix runs at least once).
+ * Returns: the count (0 if @total_hits is 0).
+ */
+int reaim_test_runs(uint64_t hits, uint64_t total_hits, int64_t jobs);
+
+/**
+ * reaim_jpm() - reaim's jobs per minute of a step (driver.c: tpm): tests per
+ * job / elapsed seconds x 60 x users.  reaim counts every test of a job as a
+ * "job" here, so JPM per user is tests_per_job x 60 / elapsed.
+ * Returns: JPM, or 0 if @elapsed is not positive.
+ */
+double reaim_jpm(int tests_per_job, int users, double elapsed);
+
 #endif

@@ -100,6 +100,8 @@ int cmd_list(int argc, char **argv)
 		mm_params_doc(machine_cost_params, stdout);
 		printf("machine.disks[]:\n");
 		mm_params_doc(disk_params, stdout);
+		printf("machine.disks[].controller (a write-back RAID controller, models/raid.h):\n");
+		mm_params_doc(ctl_params, stdout);
 		printf("machine.variation (run-to-run variance, docs/scenario.md):\n");
 		machine_variation_doc(stdout);
 		cache_params_doc(stdout);

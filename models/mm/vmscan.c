@@ -109,6 +109,12 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 				mm_writepage(k, t, pfn);
 			continue;
 		}
+		/* truncated while somebody still held it (a reader, the batched
+		 * mark_page_accessed pagevec): no mapping to remove it from; shrink_list
+		 * keeps it ("if (!mapping || !remove_mapping(mapping, page)) goto
+		 * keep_locked") and the holder's put frees it */
+		if (!page_test(p, PG_anon) && !page_test(p, PG_swapcache) && p->mapping == 0)
+			continue;
 		if (p->count != 1)
 			continue;   /* somebody holds it (a reader, a pagevec) */
 		/* __remove_from_page_cache under mapping->tree_lock */
