@@ -19,6 +19,8 @@ run scenarios/seeds/001-pagevec-reaim.json --set workload.users_max=16
 run scenarios/seeds/001-pagevec-reaim-fixed.json
 run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
 run scenarios/seeds/001-pagevec-kernbench-proc.json --set workload.files=64
+run scenarios/seeds/003-antifrag.json --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
+run scenarios/seeds/003-antifrag-kernelcore.json --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 5 ] || { echo "check_seeds.sh: $n seed scenarios, 5 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 7 ] || { echo "check_seeds.sh: $n seed scenarios, 7 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"

@@ -11,12 +11,14 @@ extern const struct workload_ops workload_trace;
 extern const struct workload_ops workload_tworead;
 extern const struct workload_ops workload_kernbench;
 extern const struct workload_ops workload_reaim;
+extern const struct workload_ops workload_highalloc;
 
 static const struct workload_ops *const registry[] = {
 	&workload_trace,
 	&workload_tworead,
 	&workload_kernbench,
 	&workload_reaim,
+	&workload_highalloc,
 	NULL,
 };
 
