@@ -517,6 +517,28 @@ static void noise(void **state)
 	char *err = slurp("err");
 	assert_non_null(strstr(err, "pub3/903.json: published_runs: expected an integer in [1, 1000000]"));
 	free(err);
+
+	/* "in_all": false leaves the seed out of `reproduce all` (saying so) and runs it
+	 * when asked by number; without its reason the file is refused */
+	const char *metric = strstr(noise_published, "\"metric\"");
+	snprintf(buf, sizeof buf, "%.*s\"in_all\": false, \"in_all_reason\": \"too slow\", %s",
+		 (int)(metric - noise_published), noise_published, metric);
+	write_text("pub3/903.json", buf);
+	sh("reproduce all --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir);
+	out = slurp("out");
+	assert_non_null(strstr(out, "seed 903: left out of `reproduce all` (too slow): run `mmemu reproduce 903`"));
+	free(out);
+	assert_int_equal(sh("reproduce 903 --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
+	out = slurp("out");
+	assert_null(strstr(out, "left out"));
+	free(out);
+	snprintf(buf, sizeof buf, "%.*s\"in_all\": false, %s", (int)(metric - noise_published),
+		 noise_published, metric);
+	write_text("pub3/903.json", buf);
+	assert_int_equal(sh("reproduce 903 --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 2);
+	err = slurp("err");
+	assert_non_null(strstr(err, "pub3/903.json: in_all_reason: expected a string"));
+	free(err);
 }
 
 /* ---- three-valued verdicts ---- */

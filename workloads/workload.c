@@ -14,6 +14,7 @@ extern const struct workload_ops workload_dbench;
 extern const struct workload_ops workload_reaim;
 extern const struct workload_ops workload_lmbench;
 extern const struct workload_ops workload_fft;
+extern const struct workload_ops workload_highalloc;
 
 static const struct workload_ops *const registry[] = {
 	&workload_trace,
@@ -23,6 +24,7 @@ static const struct workload_ops *const registry[] = {
 	&workload_lmbench,
 	&workload_fft,
 	&workload_dbench,
+	&workload_highalloc,
 	NULL,
 };
 

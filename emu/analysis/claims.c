@@ -25,6 +25,8 @@ static const struct claim_kind registry[] = {
 	{ "relative", 1, claim_rows_relative },
 	{ "flat", 1, claim_rows_flat },
 	{ "difference", 1, claim_rows_difference },
+	{ "rank", 1, claim_rows_rank },
+	{ "within", 1, claim_rows_within },
 	{ NULL, 0, NULL },
 };
 

@@ -46,6 +46,13 @@ static int check(const char *path, json_t *p, struct mm_err *e)
 	if (published_scenarios(p, parts) < 0)
 		return mm_errf(e, path, "scenario",
 			       "expected a scenario path or an array of 1 to %d paths", PUBLISHED_MAX_PARTS);
+	json_t *ia = json_object_get(p, "in_all");
+	if (ia && !json_is_boolean(ia))
+		return mm_errf(e, path, "in_all", "expected true or false");
+	json_t *ir = json_object_get(p, "in_all_reason");
+	if (ia && !json_is_true(ia) && !json_is_string(ir))
+		return mm_errf(e, path, "in_all_reason",
+			       "expected a string: why `reproduce all` leaves the seed out");
 	json_t *pr = json_object_get(p, "published_runs");
 	if (pr && (!json_is_integer(pr) || json_integer_value(pr) < 1 || json_integer_value(pr) > 1000000))
 		return mm_errf(e, path, "published_runs", "expected an integer in [1, 1000000]");

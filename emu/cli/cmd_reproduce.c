@@ -110,6 +110,16 @@ static int find_seeds(const struct opts *o, struct seed **out, int *n)
 			s->pub = NULL;
 			continue;
 		}
+		/* a seed whose full run does not fit `all` (published "in_all": false)
+		 * runs only when it is asked for by number */
+		json_t *ia = json_object_get(s->pub, "in_all");
+		if (!strcmp(o->want, "all") && ia && !json_is_true(ia)) {
+			printf("seed %s: left out of `reproduce all` (%s): run `mmemu reproduce %s`\n",
+			       s->id, json_string_value(json_object_get(s->pub, "in_all_reason")), s->id);
+			json_decref(s->pub);
+			s->pub = NULL;
+			continue;
+		}
 		const char *parts[PUBLISHED_MAX_PARTS];
 		int np = published_scenarios(s->pub, parts) * o->nseeds;
 		for (int k = 0; k < np; k++) {

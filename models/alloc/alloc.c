@@ -15,10 +15,14 @@
 #include <string.h>
 
 extern const struct alloc_ops buddy_alloc_ops;
+extern const struct alloc_ops mbuddy_alloc_ops;
+extern const struct alloc_ops zbuddy_alloc_ops;
 
 /* The registry: add new modules here (mbuddy, zbuddy, ...). */
 static const struct alloc_ops *const registry[] = {
 	&buddy_alloc_ops,
+	&mbuddy_alloc_ops,
+	&zbuddy_alloc_ops,
 	NULL,
 };
 
@@ -174,9 +178,53 @@ void alloc_drain(struct alloc *a, int cpu)
 		a->ops->drain(a, cpu);
 }
 
+int alloc_zone_class(const struct alloc *a, int cls, int alloc_type)
+{
+	if (!a || a->ops->version < 3 || !a->ops->zone_class)
+		return cls;
+	int c = a->ops->zone_class(a, cls, alloc_type);
+	return c >= 0 && c < MM_NR_ZONES ? c : cls;
+}
+
 int alloc_check(const struct alloc *a, struct mm_err *e)
 {
 	return a->ops->check ? a->ops->check(a, e) : 0;
+}
+
+/* prep_new_page(): a fresh allocated block. */
+void alloc_prep_block(struct alloc *a, uint32_t pfn, unsigned order, int type)
+{
+	struct page *pages = a->phys->pages;
+	for (uint32_t i = 0; i < (1u << order); i++) {
+		struct page *p = &pages[pfn + i];
+		p->flags &= 1u << PG_highmem;
+		p->count = 0;
+		p->mapcount = 0;
+		p->mapping = 0;
+		p->index = 0;
+		p->alloc_type = (uint8_t)type;
+		p->list_id = 0;
+		p->aux = 0;
+	}
+	pages[pfn].count = 1;
+	pages[pfn].order = (uint8_t)order;
+}
+
+/* free_pages_check() + reset: the block becomes plain free memory. */
+void alloc_clear_block(struct alloc *a, uint32_t pfn, unsigned order)
+{
+	struct page *pages = a->phys->pages;
+	for (uint32_t i = 0; i < (1u << order); i++) {
+		struct page *p = &pages[pfn + i];
+		p->flags &= 1u << PG_highmem;
+		p->count = 0;
+		p->mapcount = 0;
+		p->mapping = 0;
+		p->index = 0;
+		p->order = 0;
+		p->list_id = 0;
+		p->aux = 0;
+	}
 }
 
 /* ---- __alloc_pages ---- */
@@ -255,8 +303,10 @@ enum mm_alloc_status mm_alloc_pages(struct mm_phys *phys, int cls, unsigned orde
 	res->pfn = PFN_NONE;
 	res->status = MM_ALLOC_FAIL;
 	if (!phys->alloc || cls < 0 || cls >= MM_NR_ZONES || cpu < 0 ||
-	    (uint32_t)cpu >= phys->ncpus || order >= phys->alloc->max_order)
+	    (uint32_t)cpu >= phys->ncpus || order >= phys->alloc->max_order ||
+	    alloc_type < 0 || alloc_type >= MM_NR_RCLM)
 		return res->status;
+	cls = alloc_zone_class(phys->alloc, cls, alloc_type);
 	struct zone *const *zl = phys->zonelists[cls];
 	struct zone *nodma[MM_NR_ZONES + 1];
 	if (flags & MM_GFP_NODMA) {
@@ -309,10 +359,16 @@ enum mm_alloc_status mm_alloc_pages(struct mm_phys *phys, int cls, unsigned orde
 				res->wake_kswapd |= 1u << zl[i]->idx;
 	}
 
-	/* pass 2: pages_min, deeper for __GFP_HIGH / RT / atomic */
-	if (v24 ? pass24(phys, zl, order, alloc_type, cpu, flags, 1, !wait, res)
-		: pass26(phys, zl, order, alloc_type, cpu, flags, 1, harder, high, res))
-		return res->status;
+	/* pass 2: pages_min, deeper for __GFP_HIGH / RT / atomic; a high-order
+	 * failure lets the module give back what it parks (mbuddy's drain) once */
+	for (int again = 0; again < 2; again++) {
+		if (v24 ? pass24(phys, zl, order, alloc_type, cpu, flags, 1, !wait, res)
+			: pass26(phys, zl, order, alloc_type, cpu, flags, 1, harder, high, res))
+			return res->status;
+		if (again || order == 0 || !phys->alloc->ops->alloc_failed ||
+		    !phys->alloc->ops->alloc_failed(phys->alloc, order, cpu))
+			break;
+	}
 
 	if (flags & MM_ALLOC_MEMALLOC) {
 		if (!(flags & MM_GFP_NOMEMALLOC) &&

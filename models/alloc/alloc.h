@@ -19,6 +19,13 @@
  *   frag_index(a, z, order)   fragmentation index (optional; default generic)
  *   drain(a, cpu)    return per-CPU pages to the buddy lists (optional)
  *   check(a, e)      verify the private lists against the page flags (optional)
+ * Methods (version 2, appended for seed 003):
+ *   zone_class(a, cls, type)  the GFP zone class an allocation of @type asked
+ *                    as @cls really uses (optional; default @cls): zbuddy sends
+ *                    easily reclaimable HighMem requests to ZONE_EASYRCLM
+ *   alloc_failed(a, order, cpu)  a high-order request failed both watermark
+ *                    passes; the module may free what it parks (mbuddy drains
+ *                    per-CPU EASY pages) and return true to have pass 2 retried
  *
  * The core calls modules only through the alloc_*() wrappers, which count calls into
  * vm events (ALLOC_CALLS, FREE_CALLS) and supply defaults for optional methods.
@@ -41,7 +48,7 @@
 #include "models/mm/zone.h"
 #include "models/vmstat.h"
 
-#define ALLOC_OPS_VERSION 2
+#define ALLOC_OPS_VERSION 3
 
 struct alloc;
 
@@ -77,6 +84,12 @@ struct alloc_ops {
 	 * prepare it as an allocated order-0 page of @alloc_type.
 	 * Returns: 0, or -1 if @pfn is not in a free block of the buddy lists. */
 	int (*take)(struct alloc *a, uint32_t pfn, int alloc_type);
+
+	/* ---- version 3 (seed 003, anti-fragmentation) ---- */
+	/* optional. Returns: the zone class to use for @type asked as @cls. */
+	int (*zone_class)(const struct alloc *a, int cls, int alloc_type);
+	/* optional. Returns: true if it freed parked pages (retry the pass). */
+	bool (*alloc_failed)(struct alloc *a, unsigned order, int cpu);
 };
 
 /* Counters a lock / cost model reads (modules fill what applies). */
@@ -192,6 +205,17 @@ double alloc_frag_index(const struct alloc *a, const struct zone *z, unsigned or
 /** alloc_drain() - drain per-CPU lists of @cpu (-1 = all) if the module has them. */
 void alloc_drain(struct alloc *a, int cpu);
 
+/** alloc_prep_block() - prep_new_page(): reset the 2^@order pages at @pfn as a
+ * fresh allocation of @type (head count 1, order recorded). */
+void alloc_prep_block(struct alloc *a, uint32_t pfn, unsigned order, int type);
+
+/** alloc_clear_block() - free_pages_check() + reset: the block becomes plain free
+ * memory (flags but PG_highmem cleared; alloc_type kept, mbuddy reads it). */
+void alloc_clear_block(struct alloc *a, uint32_t pfn, unsigned order);
+
+/** alloc_zone_class() - Returns: the zone class an @alloc_type request for @cls uses. */
+int alloc_zone_class(const struct alloc *a, int cls, int alloc_type);
+
 /** alloc_check() - Returns: 0, or -1 with @e set if the module's lists are inconsistent. */
 int alloc_check(const struct alloc *a, struct mm_err *e);
 
@@ -212,9 +236,26 @@ enum mm_gfp_flags {
 	MM_ALLOC_AFTER_RECLAIM = 1u << 10, /* retry after direct reclaim made progress */
 	MM_ALLOC_LAST_TRY = 1u << 11,      /* no progress: last try at pages_high */
 	MM_GFP_NODMA = 1u << 12,     /* skip ZONE_DMA (seed 000's kernel 3: no page cache there) */
+	MM_GFP_EASYRCLM = 1u << 13,  /* __GFP_EASYRCLM: user pages, page cache [KM 4.1] */
+	MM_GFP_KERNRCLM = 1u << 14,  /* __GFP_KERNRCLM: dcache, icache, buffer heads [KM 4.1] */
 };
 #define MM_GFP_KERNEL (MM_GFP_WAIT | MM_GFP_FS)
 #define MM_GFP_ATOMIC (MM_GFP_HIGH)
+
+/**
+ * mm_gfp_type() - the allocation type of GFP @flags, as the anti-fragmentation
+ * series derived it (kernel-mechanisms.md 4.1): __GFP_EASYRCLM -> MM_RCLM_EASY,
+ * __GFP_KERNRCLM -> MM_RCLM_KERN, neither -> MM_RCLM_NORCLM.
+ * Returns: the enum mm_alloc_type, or -1 when both flags are set (the series
+ * refused such an allocation).
+ */
+static inline int mm_gfp_type(unsigned flags)
+{
+	bool easy = flags & MM_GFP_EASYRCLM, kern = flags & MM_GFP_KERNRCLM;
+	if (easy && kern)
+		return -1;
+	return easy ? MM_RCLM_EASY : kern ? MM_RCLM_KERN : MM_RCLM_NORCLM;
+}
 
 enum mm_alloc_status {
 	MM_ALLOC_OK,             /* pfn/zone are set */

@@ -112,42 +112,6 @@ static uint32_t rmqueue(struct alloc *a, struct zone *z, unsigned order)
 	return PFN_NONE;
 }
 
-/* prep_new_page(): a fresh allocated block. */
-static void prep_new(struct alloc *a, uint32_t pfn, unsigned order, int type)
-{
-	struct page *pages = a->phys->pages;
-	for (uint32_t i = 0; i < (1u << order); i++) {
-		struct page *p = &pages[pfn + i];
-		p->flags &= 1u << PG_highmem;
-		p->count = 0;
-		p->mapcount = 0;
-		p->mapping = 0;
-		p->index = 0;
-		p->alloc_type = (uint8_t)type;
-		p->list_id = 0;
-		p->aux = 0;
-	}
-	pages[pfn].count = 1;
-	pages[pfn].order = (uint8_t)order;
-}
-
-/* free_pages_check() + reset: the block becomes plain free memory. */
-static void clear_freed(struct alloc *a, uint32_t pfn, unsigned order)
-{
-	struct page *pages = a->phys->pages;
-	for (uint32_t i = 0; i < (1u << order); i++) {
-		struct page *p = &pages[pfn + i];
-		p->flags &= 1u << PG_highmem;
-		p->count = 0;
-		p->mapcount = 0;
-		p->mapping = 0;
-		p->index = 0;
-		p->order = 0;
-		p->list_id = 0;
-		p->aux = 0;
-	}
-}
-
 static bool use_pcp(const struct alloc *a, const struct zone *z, int cpu)
 {
 	const struct buddy_cfg *c = a->cfg;
@@ -216,7 +180,7 @@ static uint32_t buddy_alloc(struct alloc *a, struct zone *z, unsigned order, int
 		pfn = rmqueue(a, z, order);
 	}
 	if (pfn != PFN_NONE)
-		prep_new(a, pfn, order, type);
+		alloc_prep_block(a, pfn, order, type);
 	return pfn;
 }
 
@@ -258,7 +222,7 @@ static int buddy_take(struct alloc *a, uint32_t pfn, int type)
 			z->nr_free[o]++;
 			a->st.splits++;
 		}
-		prep_new(a, pfn, 0, type);
+		alloc_prep_block(a, pfn, 0, type);
 		return 0;
 	}
 	return -1;
@@ -280,7 +244,7 @@ static void buddy_free(struct alloc *a, uint32_t pfn, unsigned order, int cpu, b
 		return;
 	}
 	struct zone *z = &phys->zones[p->zone];
-	clear_freed(a, pfn, order);
+	alloc_clear_block(a, pfn, order);
 
 	if (order == 0 && use_pcp(a, z, cpu)) {
 		struct mm_pcp *pcp = &z->pageset[cpu].pcp[cold ? 1 : 0];
@@ -430,4 +394,37 @@ const struct alloc_ops buddy_alloc_ops = {
 	.drain = buddy_drain,
 	.check = buddy_check,
 	.take = buddy_take,
+};
+
+/*
+ * zbuddy: the zone-based anti-fragmentation series (zbuddy-v3, 2006-01-19
+ * "[PATCH 0/5] Reducing fragmentation using zones" [A3], kernel-mechanisms.md 4.3).
+ * The free lists are the stock buddy's: what changes is where an allocation goes.
+ * Memory above kernelcore= (the machine parameter `kernelcore`, zone.c) forms
+ * ZONE_EASYRCLM; __GFP_EASYRCLM is a zone modifier, so an easily reclaimable
+ * request of the HighMem class (GFP_RCLMUSER = GFP_HIGHUSER | __GFP_EASYRCLM: user
+ * pages and page cache) walks EasyRclm -> HighMem -> Normal -> DMA, and every other
+ * request keeps its zonelist, which never contains EasyRclm.  With kernelcore 0
+ * there is no EasyRclm zone and zbuddy is the stock buddy.
+ */
+static int zbuddy_zone_class(const struct alloc *a, int cls, int alloc_type)
+{
+	(void)a;
+	return alloc_type == MM_RCLM_EASY && cls == MM_ZONE_HIGHMEM ? MM_ZONE_EASYRCLM : cls;
+}
+
+const struct alloc_ops zbuddy_alloc_ops = {
+	.version = ALLOC_OPS_VERSION,
+	.name = "zbuddy",
+	.desc = "zone-based anti-fragmentation (ZONE_EASYRCLM above kernelcore=; user pages there, "
+		"kernel allocations never)",
+	.params = buddy_params,
+	.cfg_size = sizeof(struct buddy_cfg),
+	.priv_size = sizeof(struct buddy_priv),
+	.init = buddy_init,
+	.alloc = buddy_alloc,
+	.free = buddy_free,
+	.drain = buddy_drain,
+	.check = buddy_check,
+	.zone_class = zbuddy_zone_class,
 };

@@ -124,7 +124,8 @@ static uint32_t add_page(struct mm_kernel *k, struct mm_task *t, struct mm_file 
 {
 	*raced = false;
 	uint32_t pfn = mm_page_alloc(k, t, k->pagecache_cls,
-				     MM_GFP_KERNEL | (k->pagecache_dma ? 0 : MM_GFP_NODMA));
+				     MM_GFP_KERNEL | MM_GFP_EASYRCLM |
+					     (k->pagecache_dma ? 0 : MM_GFP_NODMA));
 	if (pfn == PFN_NONE)
 		return PFN_NONE;
 	if (f->pfn[idx] != PFN_NONE) {

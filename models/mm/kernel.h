@@ -331,6 +331,21 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 /** mm_page_free() - free one page (hot per-CPU list). */
 void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
 
+/**
+ * mm_pages_alloc() - mm_page_alloc() of a 2^@order block.  The allocation type is
+ * derived from @gfp (mm_gfp_type: MM_GFP_EASYRCLM / MM_GFP_KERNRCLM / neither);
+ * both flags refuse the request.  Above order 0 the request gives up after one
+ * direct-reclaim round unless the kernel would retry (order <= 3 or
+ * MM_GFP_REPEAT), and never waits for the OOM killer.
+ * @zone_out: if not NULL, receives the zone index the block came from.
+ * Returns: the first pfn, or PFN_NONE.
+ */
+uint32_t mm_pages_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned order,
+			unsigned gfp, int *zone_out);
+
+/** mm_pages_free() - free a 2^@order block from mm_pages_alloc(). */
+void mm_pages_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, unsigned order);
+
 /* ---- page cache (filemap.c) ---- */
 
 /**

@@ -43,13 +43,13 @@ static void zone_lock_replay(struct mm_kernel *k, struct mm_task *t, const uint6
 }
 
 /* mm_alloc_pages() with zone->lock replayed on the spinlock model. */
-static void alloc_locked(struct mm_kernel *k, struct mm_task *t, int cls, unsigned flags,
-			 struct mm_alloc_result *res)
+static void alloc_locked(struct mm_kernel *k, struct mm_task *t, int cls, unsigned order,
+			 int type, unsigned flags, struct mm_alloc_result *res)
 {
 	uint64_t before[MM_NR_ZONES];
 	memcpy(before, k->alloc->st.zone_lock, sizeof before);
 	uint64_t pages = k->alloc->st.locked_pages;
-	mm_alloc_pages(&k->phys, cls, 0, MM_RCLM_EASY, t->cpu, flags, res);
+	mm_alloc_pages(&k->phys, cls, order, type, t->cpu, flags, res);
 	zone_lock_replay(k, t, before, pages);
 }
 
@@ -83,14 +83,26 @@ reset:
 
 uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
 {
+	return mm_pages_alloc(k, t, cls, 0, gfp, NULL);
+}
+
+uint32_t mm_pages_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned order,
+			unsigned gfp, int *zone_out)
+{
 	struct mm_alloc_result res;
 	unsigned flags = gfp | (t->memalloc ? MM_ALLOC_MEMALLOC : 0);
+	int type = mm_gfp_type(gfp);
+	if (type < 0)
+		return PFN_NONE;   /* __GFP_EASYRCLM | __GFP_KERNRCLM: refused [KM 4.1] */
+	/* the zonelist the allocator really walks (zbuddy: EasyRclm first) is also
+	 * the one direct reclaim shrinks */
+	int rcls = alloc_zone_class(k->alloc, cls, type);
 
 	/* the colouring policy's preference (-1: any page, the allocator's LIFO
 	 * order); a colour is met by coloring_place() below */
 	int color = coloring_pick(k->coloring, t, &t->color);
 	for (;;) {
-		alloc_locked(k, t, cls, flags, &res);
+		alloc_locked(k, t, cls, order, type, flags, &res);
 		mm_charge(t, 100 + 20.0 * res.wmark_checks);
 		if (res.wake_kswapd)
 			mm_wakeup_kswapd(k, t, res.kswapd_order);
@@ -102,12 +114,18 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 		mm_count(k->s->vs, MM_ALLOCSTALL, 1);
 		t->direct_reclaims++;
 		t->memalloc = true;
-		bool progress = mm_try_to_free_pages(k, t, cls, gfp);
+		bool progress = mm_try_to_free_pages(k, t, rcls, gfp);
 		t->memalloc = false;
-		alloc_locked(k, t, cls, flags | (progress ? MM_ALLOC_AFTER_RECLAIM : MM_ALLOC_LAST_TRY),
-			     &res);
+		alloc_locked(k, t, cls, order, type,
+			     flags | (progress ? MM_ALLOC_AFTER_RECLAIM : MM_ALLOC_LAST_TRY), &res);
 		if (res.status == MM_ALLOC_OK)
 			break;
+		/* order > 3 without __GFP_REPEAT gives up after one reclaim round
+		 * (should_retry); a high-order allocation never OOM-kills (Mel's
+		 * "Prevent OOM killer firing for high-order allocations", applied to
+		 * every kernel of seed 003) [KM 4.3a, 4.4] */
+		if (order > 0 && (res.status == MM_ALLOC_NEED_OOM || !res.should_retry))
+			return PFN_NONE;
 		if (!progress && res.status == MM_ALLOC_NEED_OOM) {
 			/* out_of_memory(): 2.6.10 kills only after failures for a while;
 			 * until then __alloc_pages starts over */
@@ -135,10 +153,17 @@ uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned
 	if (color >= 0 && k->coloring->ncolors && res.pfn % k->coloring->ncolors == (uint32_t)color)
 		k->coloring->honoured++;
 	p->count = 1;   /* PGALLOC is counted by the allocator */
+	if (zone_out)
+		*zone_out = res.zone->idx;
 	return res.pfn;
 }
 
 void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	mm_pages_free(k, t, pfn, 0);
+}
+
+void mm_pages_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, unsigned order)
 {
 	struct page *p = &k->phys.pages[pfn];
 	p->count = 0;
@@ -150,6 +175,6 @@ void mm_page_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	uint64_t before[MM_NR_ZONES];
 	memcpy(before, k->alloc->st.zone_lock, sizeof before);
 	uint64_t pages = k->alloc->st.locked_pages;
-	mm_free_pages(&k->phys, pfn, 0, t->cpu, false);   /* counts PGFREE */
+	mm_free_pages(&k->phys, pfn, order, t->cpu, false);   /* counts PGFREE */
 	zone_lock_replay(k, t, before, pages);
 }

@@ -448,10 +448,10 @@ uint32_t mm_as_pfn(const struct mm_as *as, uint32_t idx)
 
 /* ---------------------------------------------------------------- faults */
 
-/* Allocate an anonymous page (GFP_HIGHUSER).  Returns: pfn or PFN_NONE. */
+/* Allocate an anonymous page (GFP_HIGHUSER, easily reclaimable).  Returns: pfn or PFN_NONE. */
 static uint32_t anon_alloc(struct mm_kernel *k, struct mm_task *t)
 {
-	return mm_page_alloc(k, t, MM_ZONE_HIGHMEM, MM_GFP_KERNEL);
+	return mm_page_alloc(k, t, MM_ZONE_HIGHMEM, MM_GFP_KERNEL | MM_GFP_EASYRCLM);
 }
 
 /* do_swap_page() for entry @e at @idx.  Returns: 1 (major), 0 (minor), -1 OOM,

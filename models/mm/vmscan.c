@@ -276,7 +276,11 @@ static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order
 		}
 		for (int i = 0; i < MM_NR_ZONES; i++)
 			ph->zones[i].prev_priority = ph->zones[i].temp_priority;
-		/* !all_zones_ok: cond_resched() and loop again */
+		/* !all_zones_ok: cond_resched() and loop again.  A high-order kswapd
+		 * (seed 003) can find nothing to scan and loop; its cond_resched lets
+		 * the others run: modelled as a one-jiffy yield so time advances. */
+		if (!all_zones_ok && order > 0 && total_scanned == 0)
+			mm_sleep(t, MM_HZ_S(1), &t->congestion_s);
 		mm_sync(t);
 	} while (!all_zones_ok);
 }

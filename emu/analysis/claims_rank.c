@@ -1,0 +1,170 @@
+/*
+ * claims_rank.c - two claim kinds of the several-tables form added for seed 003
+ * (HighAlloc: which kernel gets most huge pages, and how many of them):
+ *
+ *   rank    `table`, `row`, `metric`, `order`: entries from the highest value to
+ *           the lowest, each a kernel name (at the row's point) or an object
+ *           {"kernel", "point"} (at that point: compares sweep points, e.g. the
+ *           kernelcore= values of one kernel).  Each adjacent pair is judged on
+ *           the 95% interval of (earlier - later) over their runs (Welch): above 0
+ *           reproduced, below 0 not reproduced, else (or fewer than two runs per
+ *           entry) inconclusive; the claim is the worst pair.
+ *   within  `table`, `row`/`rows`, `metric`, `kernels`, `tolerance`: every run of
+ *           each kernel is within tolerance (in the metric's unit, e.g. 10
+ *           percentage points) of the published value: reproduced; every run
+ *           of one kernel outside: not reproduced; otherwise inconclusive.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/analysis/claims.h"
+#include "emu/analysis/published.h"
+
+/* The row named "row" of claim @cl's table.  Returns: the row, or NULL with @vd
+ * "not checked". */
+static json_t *one_row(const struct claim_ctx *c, json_t *cl, json_t **table, struct verdict *vd)
+{
+	const char *tid = json_string_value(json_object_get(cl, "table"));
+	const char *want = json_string_value(json_object_get(cl, "row"));
+	char why[300];
+	*table = published_table(c->pub, tid);
+	size_t i;
+	json_t *row;
+	if (*table)
+		json_array_foreach(json_object_get(*table, "rows"), i, row)
+			if (want && json_is_string(json_object_get(row, "test")) &&
+			    !strcmp(json_string_value(json_object_get(row, "test")), want))
+				return row;
+	snprintf(why, sizeof why, "no row \"%s\" in published table \"%s\"", want ? want : "(none)",
+		 tid ? tid : "(none)");
+	verdict_not_checked(vd, why);
+	return NULL;
+}
+
+/* Entry @e of an order: its kernel and point (default @rowpt). */
+static const char *entry(json_t *e, json_t *rowpt, json_t **pt)
+{
+	*pt = rowpt;
+	if (json_is_string(e))
+		return json_string_value(e);
+	if (json_is_object(json_object_get(e, "point")))
+		*pt = json_object_get(e, "point");
+	return json_string_value(json_object_get(e, "kernel"));
+}
+
+void claim_rows_rank(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	json_t *table, *row = one_row(c, cl, &table, vd);
+	if (!row)
+		return;
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	json_t *order = json_object_get(cl, "order"), *rowpt = json_object_get(row, "point");
+	if (!metric || json_array_size(order) < 2)
+		return verdict_not_checked(vd, "claim lacks metric or an order of two entries or more");
+	if (!json_is_object(rowpt))
+		rowpt = NULL;
+	int all = CLAIM_YES;
+	for (size_t i = 0; i + 1 < json_array_size(order); i++) {
+		json_t *pa, *pb;
+		const char *ka = entry(json_array_get(order, i), rowpt, &pa);
+		const char *kb = entry(json_array_get(order, i + 1), rowpt, &pb);
+		double *xa = NULL, *xb = NULL;
+		size_t na = ka ? emulated_samples(c, ka, pa, metric, &xa) : 0;
+		size_t nb = kb ? emulated_samples(c, kb, pb, metric, &xb) : 0;
+		if (!na || !nb) {
+			char why[300];
+			snprintf(why, sizeof why, "no emulated %s for %s or %s", metric, ka ? ka : "?",
+				 kb ? kb : "?");
+			free(xa);
+			free(xb);
+			return verdict_not_checked(vd, why);
+		}
+		struct stats_ci ci;
+		int hci = stats_diff_ci(xb, nb, xa, na, 0, 0, CLAIM_LEVEL, &ci) == 0;
+		double ma = stats_amean(xa, na), mb = stats_amean(xb, nb);
+		int o = !hci ? CLAIM_UNSURE : ci.lo > 1e-9 ? CLAIM_YES : ci.hi < -1e-9 ? CLAIM_NO : CLAIM_UNSURE;
+		all = o < all ? o : all;
+		char cit[96], *sa = report_json_text(pa), *sb = report_json_text(pb);
+		if (hci)
+			claim_ci_text(cit, sizeof cit, &ci, CLAIM_LEVEL, 0);
+		else
+			snprintf(cit, sizeof cit, "fewer than two runs: no interval");
+		double pva, pvb;
+		char pubs[96] = "-";
+		if (published_row_value(table, row, ka, metric, &pva) == 0 &&
+		    published_row_value(table, row, kb, metric, &pvb) == 0)
+			snprintf(pubs, sizeof pubs, "%.6g > %.6g", pva, pvb);
+		VERDICT_DETAIL(vd, "%s%s %s %s > %s %s: published %s, emulated %.6g vs %.6g (%s)%s", i ? "; " : "",
+			       metric, ka, sa, kb, sb, pubs, ma, mb, cit, claim_outcome_tag(o, " [out of order]"));
+		json_t *cell = json_pack("{s:s,s:s,s:O,s:s,s:O,s:f,s:f}", "metric", metric, "higher", ka,
+					 "higher_point", pa ? pa : json_null(), "lower", kb, "lower_point",
+					 pb ? pb : json_null(), "emulated_higher", ma, "emulated_lower", mb);
+		json_object_set_new(cell, "ci", hci ? emulated_ci_json(&ci, CLAIM_LEVEL) : json_null());
+		json_object_set_new(cell, "outcome", json_string(claim_outcome_name(o)));
+		json_array_append_new(vd->cells, cell);
+		free(sa);
+		free(sb);
+		free(xa);
+		free(xb);
+	}
+	vd->v = claim_outcome_name(all);
+}
+
+void claim_rows_within(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *tid = json_string_value(json_object_get(cl, "table"));
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	json_t *table = published_table(c->pub, tid), *kernels = json_object_get(cl, "kernels");
+	json_t *tol = json_object_get(cl, "tolerance"), *rows = json_object_get(cl, "rows");
+	if (!table || !metric || !json_array_size(kernels) || !json_is_number(tol))
+		return verdict_not_checked(vd, "claim lacks table, metric, kernels or tolerance");
+	json_t *want = json_is_string(json_object_get(cl, "row")) ? json_pack("[O]", json_object_get(cl, "row"))
+								   : json_incref(rows);
+	double m = json_number_value(tol);
+	size_t n = 0, i, j, ki;
+	int all = CLAIM_YES;
+	json_t *row, *k;
+	int first = 1;
+	json_array_foreach(json_object_get(table, "rows"), i, row) {
+		int picked = !json_is_array(want);
+		json_t *w;
+		json_array_foreach(want, j, w) picked |= json_equal(w, json_object_get(row, "test"));
+		json_t *pt = json_object_get(row, "point");
+		if (!picked || !json_is_object(pt))
+			continue;
+		json_array_foreach(kernels, ki, k) {
+			const char *kn = json_string_value(k);
+			double pv, *x = NULL;
+			size_t nx = kn ? emulated_samples(c, kn, pt, metric, &x) : 0;
+			if (!kn || published_row_value(table, row, kn, metric, &pv) || !nx) {
+				free(x);
+				json_decref(want);
+				return verdict_not_checked(vd, "a kernel lacks its published or emulated value");
+			}
+			size_t in = 0;
+			for (size_t r = 0; r < nx; r++)
+				in += fabs(x[r] - pv) <= m + 1e-9;
+			int o = claim_support_outcome(in, nx);
+			all = o < all ? o : all;
+			n += nx;
+			double mean = stats_amean(x, nx);
+			VERDICT_DETAIL(vd, "%s%s %s %s: published %.6g, emulated %.6g (%zu of %zu runs within %g)",
+				       first ? "" : "; ", json_string_value(json_object_get(row, "test")) ?: "?", kn,
+				       metric, pv, mean, in, nx, m);
+			first = 0;
+			json_t *cell = json_pack("{s:s,s:s,s:s,s:f,s:f,s:f,s:I,s:I}", "row",
+						 json_string_value(json_object_get(row, "test")) ?: "?", "kernel", kn,
+						 "metric", metric, "published", pv, "emulated", mean, "tolerance", m,
+						 "runs_within", (json_int_t)in, "runs", (json_int_t)nx);
+			json_object_set_new(cell, "outcome", json_string(claim_outcome_name(o)));
+			json_array_append_new(vd->cells, cell);
+			free(x);
+		}
+	}
+	json_decref(want);
+	if (!n)
+		return verdict_not_checked(vd, "no row with an emulated point");
+	vd->v = claim_outcome_name(all);
+}

@@ -1,0 +1,124 @@
+/*
+ * kobj.c - kernel objects and the pages they pin (2.6.16 mm/slab.c, simplified;
+ * kernel-mechanisms.md 4.1, 4.3a).
+ *
+ * Fragmentation of physical memory comes from long-lived pages the kernel cannot
+ * move or reclaim at will scattered across MAX_ORDER blocks: slab pages (one live
+ * object keeps the whole page), page-table pages and kernel stacks.  This file
+ * gives workloads those allocations with the lifetimes the real objects have.
+ *
+ * A cache hands out objects from its most recent partial slab (the slab
+ * allocator's "partial first" rule), growing by one page when none is partial; the
+ * partial slabs are kept in a host-side array, not on the pages' list links.  A page records its
+ * live objects in page->index and carries PG_slab; it is freed when its last object
+ * goes (the real slab keeps a few empty slabs until cache_reap; not modelled).
+ * Each slab page is an allocation of the cache's type: dentries and inodes are
+ * __GFP_KERNRCLM (MM_RCLM_KERN), everything else MM_RCLM_NORCLM.  Per-CPU object
+ * arrays and shrink_slab() (reclaim of unused dentries and inodes under pressure)
+ * are not modelled: objects live until their owner frees them.
+ * Costs: O(1) per object; the page allocations are the allocator's.
+ */
+#include "models/mm/kobj.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mm_kcache_init(struct mm_kcache *c, struct mm_kernel *k, const char *name,
+		   uint32_t objs_per_slab, unsigned gfp)
+{
+	memset(c, 0, sizeof *c);
+	c->name = name;
+	c->objs_per_slab = objs_per_slab ? objs_per_slab : 1;
+	c->gfp = gfp;
+	c->pos = calloc(k->phys.nr_pages, sizeof *c->pos);
+	return c->pos ? 0 : -1;
+}
+
+void mm_kcache_fini(struct mm_kcache *c)
+{
+	free(c->partial);
+	free(c->pos);
+	c->partial = c->pos = NULL;
+	c->npartial = c->cappartial = 0;
+}
+
+/* Add @pfn to the partial slabs (most recent last).  Returns: 0, -1 out of memory. */
+static int partial_add(struct mm_kcache *c, uint32_t pfn)
+{
+	if (c->npartial == c->cappartial) {
+		uint32_t cap = c->cappartial ? 2 * c->cappartial : 64;
+		uint32_t *n = realloc(c->partial, cap * sizeof *n);
+		if (!n)
+			return -1;
+		c->partial = n;
+		c->cappartial = cap;
+	}
+	c->partial[c->npartial++] = pfn;
+	c->pos[pfn] = c->npartial;
+	return 0;
+}
+
+static void partial_del(struct mm_kcache *c, uint32_t pfn)
+{
+	uint32_t i = c->pos[pfn] - 1, last = c->partial[--c->npartial];
+	c->partial[i] = last;
+	c->pos[last] = i + 1;
+	c->pos[pfn] = 0;
+}
+
+uint32_t mm_kobj_alloc(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c)
+{
+	struct page *pages = k->phys.pages;
+	uint32_t pfn;
+	if (c->npartial) {
+		pfn = c->partial[c->npartial - 1];
+	} else {
+		pfn = mm_page_alloc(k, t, MM_ZONE_NORMAL, c->gfp | MM_GFP_NODMA); /* may sleep */
+		if (pfn == PFN_NONE) {
+			c->failed++;
+			return PFN_NONE;
+		}
+		page_set(&pages[pfn], PG_slab);
+		pages[pfn].index = 0;
+		c->slabs++;
+		if (partial_add(c, pfn)) {
+			c->failed++;
+			c->slabs--;
+			page_clear(&pages[pfn], PG_slab);
+			mm_page_free(k, t, pfn);
+			return PFN_NONE;
+		}
+	}
+	struct page *p = &pages[pfn];
+	if (++p->index == c->objs_per_slab)
+		partial_del(c, pfn);   /* full */
+	c->objs++;
+	mm_charge(t, k->costs->page_op);
+	return pfn;
+}
+
+void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, uint32_t pfn)
+{
+	struct page *pages = k->phys.pages;
+	if (pfn == PFN_NONE || pfn >= k->phys.nr_pages || !page_test(&pages[pfn], PG_slab) ||
+	    pages[pfn].index == 0)
+		return;
+	struct page *p = &pages[pfn];
+	p->index--;
+	c->objs--;
+	mm_charge(t, k->costs->page_op);
+	if (p->index == 0) {
+		if (c->pos[pfn])
+			partial_del(c, pfn);
+		page_clear(p, PG_slab);
+		c->slabs--;
+		mm_page_free(k, t, pfn);
+	} else if (!c->pos[pfn] && partial_add(c, pfn)) {
+		c->failed++;   /* out of host memory: the slab is not reused */
+	}
+}
+
+uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order)
+{
+	return mm_pages_alloc(k, t, MM_ZONE_NORMAL, order, MM_GFP_KERNEL | MM_GFP_NODMA, NULL);
+}

@@ -1,0 +1,692 @@
+/*
+ * highalloc.c - the `highalloc` workload of seed 003: Mel Gorman's vmregress
+ * bench-stresshighalloc.sh (driven by bench-hugepagecapability.sh, SEQ=6,
+ * HIGHALLOC_COUNT=275; docs/workloads.md "HighAlloc stress").
+ *
+ * Procedure.  Build 0 extracts a kernel tree (writes it: page cache, one dentry
+ * and inode per file); builds 1..6 `cp -r` it (read tree 0, write their own).
+ * Each then runs `make -j1`: a make process for the whole build and one compile
+ * job after another.  A job is a process (kernel stack, page tables, task and
+ * vm_area_struct slab objects, a heap of anonymous pages) that looks up system
+ * headers (/usr/include, gcc: their dentries and inodes are created on first use
+ * and stay), reads its C file and the tree's headers through the page cache,
+ * computes, writes its object file, creates a temporary file (deleted at once) and
+ * the .o and .cmd files (dentry + inode kept until `rm -rf`), then exits.  When
+ * every copy is done the test waits `settle` (5 minutes), then pass 1: `attempts`
+ * order-`order` allocations of class HighMem (GFP_HIGHUSER | __GFP_EASYRCLM, so
+ * mbuddy files it as easily reclaimable and zbuddy sends it to ZONE_EASYRCLM)
+ * `interval` apart, each success kept until the pass ends; pass 2 `pass_gap`
+ * later; `kill_after` later the builds are killed and their trees removed (page
+ * cache truncated, tree dentries and inodes freed); a MemTotal-sized file is
+ * written and read back and deleted, the page cache is dropped; then the at-rest
+ * pass.  Every allocation goes through mm_pages_alloc(): watermarks, kswapd woken
+ * with the order, one round of direct reclaim, no OOM kill.
+ *
+ * What is recorded: per pass attempts, successes and their zones (metrics), per
+ * attempt the cumulative successes and the time the attempt took (series), and
+ * every `sample` seconds the free order->=order blocks, the unusable-free index
+ * and the fragmentation index of each zone; /proc/buddyinfo when pass 1 starts
+ * and when the at-rest pass starts.
+ *
+ * Kernel objects: models/mm/kobj.c (slab pages of a type, kernel stacks,
+ * page-table pages).  Not modelled: radix-tree nodes, buffer heads, shrink_slab.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+
+#include "emu/core/sim.h"
+#include "models/mm/kernel.h"
+#include "models/mm/kobj.h"
+#include "models/mm/proc.h"
+#include "models/mm/vmscan.h"
+#include "models/sched.h"
+#include "workloads/smp.h"
+#include "workloads/workload.h"
+
+#define HA_MAX_BUILDS 12
+#define HA_PASSES 3
+#define MIB (UINT64_C(1) << 20)
+
+static const char *const pass_names[HA_PASSES] = { "pass1", "pass2", "rest" };
+
+struct ha_proc {               /* the kernel objects of one process */
+	uint32_t task, stack, *vma, *pte;
+	uint32_t nvma, npte;
+	struct mm_as *as;
+};
+
+struct ha_build {
+	struct mm_task task;       /* first: the actor's data is &task */
+	struct sched_task st;
+	struct sim *s;
+	int idx;
+	char name[16];
+	struct mm_file *tree;
+	uint32_t *dent, *ino;      /* tree files, then .o/.cmd slots */
+	uint32_t nobj, capobj;
+	uint64_t jobs;
+	bool copied, done;
+};
+
+struct ha_cfg {
+	int64_t builds;
+	uint64_t tree_size;
+	int64_t tree_files;
+	uint64_t include_size;
+	uint64_t src_size;
+	int64_t headers_per_job;
+	uint64_t header_size;
+	uint64_t obj_size;
+	int64_t obj_slots;
+	double cc_cycles;
+	uint64_t cc_heap;
+	uint64_t make_heap;
+	int64_t vmas_per_proc;
+	int64_t sys_files;
+	int64_t sys_per_job;
+	int64_t dentry_per_slab, inode_per_slab, vma_per_slab, task_per_slab;
+	double settle;
+	int64_t attempts;
+	int64_t order;
+	double interval;
+	double pass_gap;
+	double kill_after;
+	uint64_t flush_size;
+	double sample;
+	double cs_cycles;
+	bool check;
+	/* run-time state */
+	struct wl_smp w;
+	struct ha_build b[HA_MAX_BUILDS];
+	int nb_init;
+	struct ha_build tester;    /* the HighAlloc test itself (idx -1) */
+	bool tester_init;
+	struct mm_file *sys, *flush;
+	uint32_t *sys_dent, *sys_ino;
+	struct mm_kcache dentry, inode, vma, taskc;
+	bool kill;
+	int copies_done, builds_done;
+	double t0, t_load, t_end;
+	uint64_t success[HA_PASSES], zone_success[HA_PASSES][MM_NR_ZONES];
+	double attempt_s[HA_PASSES];
+	uint64_t slabs_at[2][2];   /* [load, rest][dentry+inode, vma+task] */
+	uint64_t ooms;
+	struct mm_read_stats rst;
+	int check_failed;
+	char check_msg[MM_ERR_MAX];
+};
+
+static const struct mm_param ha_params[] = {
+	MM_PARAM(struct ha_cfg, builds, "builds", MM_P_INT, 1, HA_MAX_BUILDS, "7",
+		 "kernel trees built at once with make -j1 (vmregress: the tree + 6 copies)"),
+	MM_PARAM(struct ha_cfg, tree_size, "tree_size", MM_P_SIZE, MIB, 1ull << 34, "\"230MiB\"",
+		 "bytes of one kernel tree (2.6.16 unpacked: about 230 MB)"),
+	MM_PARAM(struct ha_cfg, tree_files, "tree_files", MM_P_INT, 1, 1000000, "19000",
+		 "files of one tree: one dentry and one inode each (2.6.16: about 19,000)"),
+	MM_PARAM(struct ha_cfg, include_size, "include_size", MM_P_SIZE, 4096, 1ull << 32,
+		 "\"24MiB\"", "bytes of the tree's include/ read by the jobs (calibration)"),
+	MM_PARAM(struct ha_cfg, src_size, "src_size", MM_P_SIZE, 1, 1 << 26, "\"16KiB\"",
+		 "bytes of one C file (calibration)"),
+	MM_PARAM(struct ha_cfg, headers_per_job, "headers_per_job", MM_P_INT, 0, 100000, "64",
+		 "tree headers read by each compile (calibration)"),
+	MM_PARAM(struct ha_cfg, header_size, "header_size", MM_P_SIZE, 1, 1 << 24, "\"8KiB\"",
+		 "bytes of one header (calibration)"),
+	MM_PARAM(struct ha_cfg, obj_size, "obj_size", MM_P_SIZE, 1, 1 << 26, "\"16KiB\"",
+		 "bytes of one object file (calibration)"),
+	MM_PARAM(struct ha_cfg, obj_slots, "obj_slots", MM_P_INT, 1, 100000, "1600",
+		 "object files of a build (2.6.16 with a typical config: about 1,600); a longer "
+		 "build rewrites them"),
+	MM_PARAM(struct ha_cfg, cc_cycles, "cc_cycles", MM_P_DOUBLE, 0, 1e15, "6e8",
+		 "user-mode CPU cycles of one compile (calibration)"),
+	MM_PARAM(struct ha_cfg, cc_heap, "cc_heap", MM_P_SIZE, 0, 1 << 30, "\"4MiB\"",
+		 "anonymous memory each compile dirties (calibration)"),
+	MM_PARAM(struct ha_cfg, make_heap, "make_heap", MM_P_SIZE, 0, 1 << 30, "\"1MiB\"",
+		 "make's own heap, kept for the whole build"),
+	MM_PARAM(struct ha_cfg, vmas_per_proc, "vmas_per_proc", MM_P_INT, 0, 1000, "24",
+		 "vm_area_structs of a process (text, data, libraries, stack)"),
+	MM_PARAM(struct ha_cfg, sys_files, "sys_files", MM_P_INT, 1, 1000000, "3000",
+		 "system headers and compiler files the builds look up (their dentries and "
+		 "inodes are created on first use and stay cached)"),
+	MM_PARAM(struct ha_cfg, sys_per_job, "sys_per_job", MM_P_INT, 0, 100000, "40",
+		 "system files one compile looks up"),
+	MM_PARAM(struct ha_cfg, dentry_per_slab, "dentry_per_slab", MM_P_INT, 1, 4096, "29",
+		 "dentries per slab page (i386 2.6.16: 136-byte struct dentry)"),
+	MM_PARAM(struct ha_cfg, inode_per_slab, "inode_per_slab", MM_P_INT, 1, 4096, "7",
+		 "ext3 inodes per slab page (about 560 bytes each)"),
+	MM_PARAM(struct ha_cfg, vma_per_slab, "vma_per_slab", MM_P_INT, 1, 4096, "44",
+		 "vm_area_structs per slab page (88 bytes)"),
+	MM_PARAM(struct ha_cfg, task_per_slab, "task_per_slab", MM_P_INT, 1, 4096, "3",
+		 "task_structs per slab page (about 1.3 KB)"),
+	MM_PARAM(struct ha_cfg, settle, "settle", MM_P_TIME, 0, 1e6, "\"300s\"",
+		 "load time before pass 1 (vmregress: sleep 5 minutes)"),
+	MM_PARAM(struct ha_cfg, attempts, "attempts", MM_P_INT, 1, 100000, "275",
+		 "allocation attempts per pass (HIGHALLOC_COUNT)"),
+	MM_PARAM(struct ha_cfg, order, "order", MM_P_INT, 1, MM_MAX_ORDER - 1, "10",
+		 "order of each attempt (10: a 4 MB huge page on i386)"),
+	MM_PARAM(struct ha_cfg, interval, "interval", MM_P_TIME, 0, 1e6, "\"100ms\"",
+		 "time between attempts"),
+	MM_PARAM(struct ha_cfg, pass_gap, "pass_gap", MM_P_TIME, 0, 1e6, "\"5s\"",
+		 "time between pass 1 and pass 2"),
+	MM_PARAM(struct ha_cfg, kill_after, "kill_after", MM_P_TIME, 0, 1e6, "\"30s\"",
+		 "time after pass 2 when the builds are killed"),
+	MM_PARAM(struct ha_cfg, flush_size, "flush_size", MM_P_SIZE, 0, 1ull << 40, "\"1536MiB\"",
+		 "file written, read back and deleted before the at-rest pass (MemTotal); 0 = none"),
+	MM_PARAM(struct ha_cfg, sample, "sample", MM_P_TIME, 1e-3, 1e6, "\"10s\"",
+		 "interval of the fragmentation series"),
+	MM_PARAM(struct ha_cfg, cs_cycles, "cs_cycles", MM_P_DOUBLE, 0, 1e9, "1000",
+		 "cost of a context switch (docs/sched.md)"),
+	MM_PARAM(struct ha_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
+		 "run the mm invariant checker after each pass (tests)"),
+	MM_PARAM_END
+};
+
+static uint64_t mib_round(uint64_t b)
+{
+	return (b + MIB - 1) & ~(MIB - 1);
+}
+
+static uint64_t tree_bytes(const struct ha_cfg *c)
+{
+	return c->tree_size + (uint64_t)c->obj_slots * c->obj_size;
+}
+
+static int ha_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
+		    struct mm_err *e)
+{
+	struct ha_cfg *c = cfgp;
+	char sub[256];
+	uint64_t total = MIB + (uint64_t)c->builds * mib_round(tree_bytes(c)) +
+			 mib_round((uint64_t)c->sys_files * c->header_size) + mib_round(c->flush_size);
+	if (m->ndisks < 1)
+		return mm_errf(e, file, "machine.disks", "the highalloc workload needs a disk");
+	if (total > m->disks[0].size)
+		return mm_errf(e, file, "machine.disks[0].size",
+			       "expected room for the trees and files (%llu bytes)",
+			       (unsigned long long)total);
+	if (c->include_size + c->src_size > c->tree_size) {
+		snprintf(sub, sizeof sub, "%s.include_size", path);
+		return mm_errf(e, file, sub, "expected include_size + src_size <= tree_size");
+	}
+	if (c->header_size > c->include_size) {
+		snprintf(sub, sizeof sub, "%s.header_size", path);
+		return mm_errf(e, file, sub, "expected at most include_size");
+	}
+	if (tree_bytes(c) / 4096 >= UINT32_MAX || c->flush_size / 4096 >= UINT32_MAX) {
+		snprintf(sub, sizeof sub, "%s.tree_size", path);
+		return mm_errf(e, file, sub, "file too large");
+	}
+	return 0;
+}
+
+static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
+{
+	return (uint32_t)((bytes + k->phys.page_size - 1) / k->phys.page_size);
+}
+
+/* ---- processes: fork/exec and exit with their kernel objects ---- */
+
+static void proc_start(struct ha_cfg *c, struct mm_task *t, struct ha_proc *p, uint64_t heap)
+{
+	struct mm_kernel *k = &c->w.k;
+	memset(p, 0, sizeof *p);
+	p->task = mm_kobj_alloc(k, t, &c->taskc);
+	p->stack = mm_kpages_alloc(k, t, 1);            /* 8 KB kernel stack */
+	p->nvma = (uint32_t)c->vmas_per_proc;
+	p->vma = calloc(p->nvma ? p->nvma : 1, sizeof *p->vma);
+	/* pgd, the text/library and stack page tables, one per 4 MB of heap */
+	p->npte = 3 + (pages_of(k, heap) + 1023) / 1024;
+	p->pte = calloc(p->npte, sizeof *p->pte);
+	if (!p->vma || !p->pte) {
+		c->ooms++;
+		return;
+	}
+	for (uint32_t i = 0; i < p->nvma; i++)
+		p->vma[i] = mm_kobj_alloc(k, t, &c->vma);
+	for (uint32_t i = 0; i < p->npte; i++)
+		p->pte[i] = mm_kpages_alloc(k, t, 0);
+	p->as = mm_as_new(k, t);
+	if (p->as && heap && (mm_brk(k, t, p->as, pages_of(k, heap)) ||
+			      mm_touch(k, t, p->as, 0, p->as->npages, true) < 0))
+		c->ooms++;
+}
+
+static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct ha_proc *p)
+{
+	struct mm_kernel *k = &c->w.k;
+	if (p->as)
+		mm_as_exit(k, t, p->as);
+	for (uint32_t i = 0; p->pte && i < p->npte; i++)
+		if (p->pte[i] != PFN_NONE)
+			mm_page_free(k, t, p->pte[i]);
+	for (uint32_t i = 0; p->vma && i < p->nvma; i++)
+		mm_kobj_free(k, t, &c->vma, p->vma[i]);
+	if (p->stack != PFN_NONE)
+		mm_pages_free(k, t, p->stack, 1);
+	mm_kobj_free(k, t, &c->taskc, p->task);
+	free(p->pte);
+	free(p->vma);
+	memset(p, 0, sizeof *p);
+}
+
+/* A new file of build @b: dentry and inode, kept in the build's list. */
+static void file_create(struct ha_cfg *c, struct ha_build *b)
+{
+	struct mm_kernel *k = &c->w.k;
+	if (b->nobj == b->capobj) {
+		uint32_t cap = b->capobj ? 2 * b->capobj : 1024;
+		uint32_t *d = realloc(b->dent, cap * sizeof *d), *i = d ? realloc(b->ino, cap * sizeof *i) : NULL;
+		if (d)
+			b->dent = d;
+		if (!d || !i) {
+			c->ooms++;
+			return;
+		}
+		b->ino = i;
+		b->capobj = cap;
+	}
+	b->dent[b->nobj] = mm_kobj_alloc(k, &b->task, &c->dentry);
+	b->ino[b->nobj] = mm_kobj_alloc(k, &b->task, &c->inode);
+	b->nobj++;
+}
+
+/* ---- the builds ---- */
+
+/* Write [@pos, @pos+@len) of @f (appending when @pos is at its end).  The dirty
+ * pages are written back by reclaim (pageout): pdflush and balance_dirty_pages()
+ * are not modelled.  (Writing each chunk back at once with mm_file_sync() crashed
+ * the reclaim core under this load: see docs/seeds/003.md.) */
+static void write_back(struct ha_cfg *c, struct mm_task *t, struct mm_file *f, uint64_t pos,
+		       uint64_t len)
+{
+	mm_file_extend(&c->w.k, t, f, pos, len, &c->rst);
+}
+
+static void make_tree(struct ha_cfg *c, struct ha_build *b)
+{
+	struct mm_kernel *k = &c->w.k;
+	struct mm_task *t = &b->task;
+	uint64_t chunks = (c->tree_size + MIB - 1) / MIB;
+	uint64_t made = 0;
+	for (uint64_t i = 0; i < chunks; i++) {
+		uint64_t pos = i * MIB, len = c->tree_size - pos < MIB ? c->tree_size - pos : MIB;
+		if (b->idx > 0)   /* cp -r reads the original */
+			mm_file_read(k, t, c->b[0].tree, pos, len, &c->rst);
+		write_back(c, t, b->tree, pos, len);
+		uint64_t upto = (uint64_t)c->tree_files * (i + 1) / chunks;
+		for (; made < upto; made++)
+			file_create(c, b);
+	}
+}
+
+/* Look up system file @i: its dentry and inode stay once created. */
+static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
+{
+	struct mm_kernel *k = &c->w.k;
+	if (c->sys_dent[i] == PFN_NONE) {
+		c->sys_dent[i] = mm_kobj_alloc(k, t, &c->dentry);
+		c->sys_ino[i] = mm_kobj_alloc(k, t, &c->inode);
+	}
+	mm_file_read(k, t, c->sys, i * c->header_size, c->header_size, &c->rst);
+}
+
+static void compile(struct ha_cfg *c, struct ha_build *b)
+{
+	struct mm_kernel *k = &c->w.k;
+	struct mm_task *t = &b->task;
+	uint64_t j = b->jobs++;
+	struct ha_proc p;
+	proc_start(c, t, &p, c->cc_heap);
+	/* a deterministic spread of system files and tree headers over the jobs */
+	uint64_t seed = j * 7919 + (uint64_t)b->idx * 104729;
+	for (int64_t n = 0; n < c->sys_per_job; n++)
+		sys_lookup(c, t, (seed + (uint64_t)n * 31) % (uint64_t)c->sys_files);
+	uint64_t srcs = (c->tree_size - c->include_size) / c->src_size;
+	mm_file_read(k, t, b->tree, c->include_size + (j % srcs) * c->src_size, c->src_size, &c->rst);
+	uint64_t hdrs = c->include_size / c->header_size;
+	for (int64_t n = 0; n < c->headers_per_job; n++)
+		mm_file_read(k, t, b->tree, ((seed + (uint64_t)n * 13) % hdrs) * c->header_size,
+			     c->header_size, &c->rst);
+	/* the temporary file (-Wp,-MD deps) lives while the compile runs */
+	uint32_t td = mm_kobj_alloc(k, t, &c->dentry), ti = mm_kobj_alloc(k, t, &c->inode);
+	mm_user(t, c->cc_cycles);
+	uint64_t slot = j % (uint64_t)c->obj_slots;
+	write_back(c, t, b->tree, c->tree_size + slot * c->obj_size, c->obj_size);
+	mm_kobj_free(k, t, &c->dentry, td);
+	mm_kobj_free(k, t, &c->inode, ti);
+	if (j < (uint64_t)c->obj_slots) {   /* the .o and .cmd files, first build of the slot */
+		file_create(c, b);
+		file_create(c, b);
+	}
+	proc_exit(c, t, &p);
+}
+
+/* rm -rf of the tree: page cache, dentries, inodes. */
+static void remove_tree(struct ha_cfg *c, struct ha_build *b)
+{
+	struct mm_kernel *k = &c->w.k;
+	mm_file_truncate(k, &b->task, b->tree, 0, b->tree->npages);
+	for (uint32_t i = 0; i < b->nobj; i++) {
+		mm_kobj_free(k, &b->task, &c->dentry, b->dent[i]);
+		mm_kobj_free(k, &b->task, &c->inode, b->ino[i]);
+	}
+	b->nobj = 0;
+}
+
+static void build_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct mm_task *t = sg_actor_self_get_data();
+	struct ha_build *b = t->wl;
+	struct ha_cfg *c = b->s->wl_cfg;
+	wl_smp_enter(&c->w, t);
+	while (b->idx > 0 && !c->b[0].copied)
+		mm_sleep(t, 1.0, NULL);
+	make_tree(c, b);
+	b->copied = true;
+	c->copies_done++;
+	struct ha_proc make;
+	proc_start(c, t, &make, c->make_heap);
+	while (!c->kill) {
+		compile(c, b);
+	}
+	proc_exit(c, t, &make);
+	remove_tree(c, b);
+	mm_sync(t);
+	b->done = true;
+	c->builds_done++;
+	sched_exit(&c->w.sched, &b->st);
+}
+
+/* ---- the test ---- */
+
+static void sample_frag(struct sim *s, struct ha_cfg *c, double now)
+{
+	struct mm_phys *ph = &c->w.k.phys;
+	char key[64];
+	unsigned order = (unsigned)c->order;
+	for (int j = 0; j < MM_NR_ZONES; j++) {
+		const struct zone *z = &ph->zones[j];
+		if (!z->present)
+			continue;
+		uint64_t big = 0;
+		for (unsigned o = order; o < alloc_max_order(ph->alloc); o++)
+			big += (uint64_t)alloc_free_count(ph->alloc, z, o) << o;
+		snprintf(key, sizeof key, "free_blocks_%s", z->name);
+		sim_series_add(s, key, now - c->t0, (double)(big >> order));
+		snprintf(key, sizeof key, "unusable_index_%s", z->name);
+		sim_series_add(s, key, now - c->t0,
+			       z->free_pages ? 1.0 - (double)big / (double)z->free_pages : 0.0);
+		snprintf(key, sizeof key, "frag_index_%s", z->name);
+		sim_series_add(s, key, now - c->t0, alloc_frag_index(ph->alloc, z, order));
+	}
+}
+
+static void buddyinfo(struct sim *s, struct ha_cfg *c, const char *when)
+{
+	json_t *bi = alloc_buddyinfo(&c->w.k.phys);
+	const char *zn;
+	json_t *arr;
+	char key[64];
+	json_object_foreach(bi, zn, arr) {
+		snprintf(key, sizeof key, "buddyinfo_%s_%s", when, zn);
+		for (size_t o = 0; o < json_array_size(arr); o++)
+			sim_series_add(s, key, (double)o,
+				       (double)json_integer_value(json_array_get(arr, o)));
+	}
+	json_decref(bi);
+}
+
+/* Sleep @sec, sampling the fragmentation series on the way. */
+static void nap(struct sim *s, struct ha_cfg *c, struct mm_task *t, double sec)
+{
+	double until = simgrid_get_clock() + sec;
+	for (;;) {
+		double now = simgrid_get_clock();
+		double next = c->t_load + c->sample * ceil((now - c->t_load) / c->sample + 1e-9);
+		if (next >= until) {
+			if (until > now)
+				mm_sleep(t, until - now, NULL);
+			return;
+		}
+		mm_sleep(t, next - now, NULL);
+		sample_frag(s, c, simgrid_get_clock());
+	}
+}
+
+static void check_now(struct ha_cfg *c)
+{
+	if (!c->check || c->check_failed)
+		return;
+	struct mm_err e = { "" };
+	if (mm_kernel_check(&c->w.k, &e)) {
+		c->check_failed = 1;
+		snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
+	}
+}
+
+static void pass(struct sim *s, struct ha_cfg *c, struct mm_task *t, int p)
+{
+	struct mm_kernel *k = &c->w.k;
+	uint32_t *got = calloc((size_t)c->attempts, sizeof *got);
+	unsigned order = (unsigned)c->order;
+	char key[64];
+	uint64_t n = 0;
+	for (int64_t i = 0; i < c->attempts; i++) {
+		mm_sync(t);
+		double t0 = simgrid_get_clock();
+		int zone = -1;
+		uint32_t pfn = mm_pages_alloc(k, t, MM_ZONE_HIGHMEM, order,
+					      MM_GFP_KERNEL | MM_GFP_EASYRCLM, &zone);
+		mm_sync(t);
+		double took = simgrid_get_clock() - t0;
+		c->attempt_s[p] += took;
+		if (pfn != PFN_NONE) {
+			if (got)
+				got[n] = pfn;
+			n++;
+			c->zone_success[p][zone]++;
+		}
+		snprintf(key, sizeof key, "successes_%s", pass_names[p]);
+		sim_series_add(s, key, (double)(i + 1), (double)n);
+		snprintf(key, sizeof key, "attempt_ms_%s", pass_names[p]);
+		sim_series_add(s, key, (double)(i + 1), took * 1000.0);
+		if (c->interval > 0)
+			mm_sleep(t, c->interval, NULL);
+	}
+	c->success[p] = n;
+	for (uint64_t i = 0; got && i < n; i++)
+		mm_pages_free(k, t, got[i], order);
+	free(got);
+	check_now(c);
+}
+
+static void slab_counts(struct ha_cfg *c, int when)
+{
+	c->slabs_at[when][0] = c->dentry.slabs + c->inode.slabs;
+	c->slabs_at[when][1] = c->vma.slabs + c->taskc.slabs;
+}
+
+static void tester_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct mm_task *t = sg_actor_self_get_data();
+	struct ha_build *me = t->wl;
+	struct sim *s = me->s;
+	struct ha_cfg *c = s->wl_cfg;
+	struct mm_kernel *k = &c->w.k;
+	wl_smp_enter(&c->w, t);
+	while (c->copies_done < c->builds)
+		mm_sleep(t, 1.0, NULL);
+	c->t_load = simgrid_get_clock();
+	sample_frag(s, c, c->t_load);
+	nap(s, c, t, c->settle);
+	buddyinfo(s, c, "load");
+	slab_counts(c, 0);
+	pass(s, c, t, 0);
+	nap(s, c, t, c->pass_gap);
+	pass(s, c, t, 1);
+	nap(s, c, t, c->kill_after);
+	c->kill = true;
+	while (c->builds_done < c->builds)
+		nap(s, c, t, 1.0);
+	if (c->flush) {   /* dd of a MemTotal-sized file, cat it back, rm it */
+		for (uint64_t pos = 0; pos < c->flush_size; pos += MIB)
+			write_back(c, t, c->flush, pos,
+				   c->flush_size - pos < MIB ? c->flush_size - pos : MIB);
+		mm_file_read(k, t, c->flush, 0, c->flush_size, &c->rst);
+		mm_file_truncate(k, t, c->flush, 0, c->flush->npages);
+	}
+	/* drop the page cache (the system files' dentries and inodes stay) */
+	mm_file_truncate(k, t, c->sys, 0, c->sys->npages);
+	sample_frag(s, c, simgrid_get_clock());
+	buddyinfo(s, c, "rest");
+	slab_counts(c, 1);
+	pass(s, c, t, 2);
+	sample_frag(s, c, simgrid_get_clock());
+	c->t_end = simgrid_get_clock();
+	mm_sync(t);
+	sched_exit(&c->w.sched, &me->st);
+}
+
+static int ha_start(struct sim *s, struct mm_err *e)
+{
+	struct ha_cfg *c = s->wl_cfg;
+	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
+		return -1;
+	struct mm_kernel *k = &c->w.k;
+	if (mm_kcache_init(&c->dentry, k, "dentry_cache", (uint32_t)c->dentry_per_slab,
+			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
+	    mm_kcache_init(&c->inode, k, "ext3_inode_cache", (uint32_t)c->inode_per_slab,
+			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
+	    mm_kcache_init(&c->vma, k, "vm_area_struct", (uint32_t)c->vma_per_slab, MM_GFP_KERNEL) ||
+	    mm_kcache_init(&c->taskc, k, "task_struct", (uint32_t)c->task_per_slab, MM_GFP_KERNEL))
+		return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
+	uint64_t off = MIB;
+	char name[32];
+	for (int i = 0; i < c->builds; i++) {
+		snprintf(name, sizeof name, "tree%d", i);
+		c->b[i].tree = mm_file_create(k, name, tree_bytes(c), 0, off);
+		if (!c->b[i].tree)
+			return mm_errf(e, s->file, "workload", "out of memory for the page cache of %s",
+				       name);
+		off += mib_round(tree_bytes(c));
+	}
+	uint64_t sys_bytes = (uint64_t)c->sys_files * c->header_size;
+	c->sys = mm_file_create(k, "sysfiles", sys_bytes, 0, off);
+	off += mib_round(sys_bytes);
+	if (c->flush_size)
+		c->flush = mm_file_create(k, "flush", c->flush_size, 0, off);
+	c->sys_dent = malloc((size_t)c->sys_files * sizeof *c->sys_dent);
+	c->sys_ino = malloc((size_t)c->sys_files * sizeof *c->sys_ino);
+	if (!c->sys || (c->flush_size && !c->flush) || !c->sys_dent || !c->sys_ino)
+		return mm_errf(e, s->file, "workload", "out of memory for the files");
+	for (int64_t i = 0; i < c->sys_files; i++)
+		c->sys_dent[i] = c->sys_ino[i] = PFN_NONE;
+	c->t0 = simgrid_get_clock();
+	for (int i = 0; i < c->builds; i++) {
+		struct ha_build *b = &c->b[i];
+		b->s = s;
+		b->idx = i;
+		snprintf(b->name, sizeof b->name, "make%d", i);
+		c->nb_init++;
+		wl_smp_spawn(&c->w, &b->task, &b->st, b->name, b, build_main);
+	}
+	c->tester.s = s;
+	c->tester.idx = -1;
+	c->tester_init = true;
+	wl_smp_spawn(&c->w, &c->tester.task, &c->tester.st, "highalloc", &c->tester, tester_main);
+	return 0;
+}
+
+static void ha_finish(struct sim *s)
+{
+	struct ha_cfg *c = s->wl_cfg;
+	struct mm_kernel *k = &c->w.k;
+	char key[64];
+	double end = c->t_end > 0 ? c->t_end : simgrid_get_clock();
+	for (int p = 0; p < HA_PASSES; p++) {
+		snprintf(key, sizeof key, "%s_success", pass_names[p]);
+		sim_metric(s, key, (double)c->success[p]);
+		snprintf(key, sizeof key, "%s_pct", pass_names[p]);
+		sim_metric(s, key, 100.0 * (double)c->success[p] / (double)c->attempts);
+		snprintf(key, sizeof key, "%s_attempt_s", pass_names[p]);
+		sim_metric(s, key, c->attempt_s[p]);
+		for (int j = 0; j < MM_NR_ZONES; j++) {
+			if (j == MM_ZONE_DMA32)
+				continue;
+			char zn[16];
+			snprintf(zn, sizeof zn, "%s", k->phys.zones[j].name);
+			for (char *q = zn; *q; q++)
+				*q = (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
+			snprintf(key, sizeof key, "%s_%s", pass_names[p], zn);
+			sim_metric(s, key, (double)c->zone_success[p][j]);
+		}
+	}
+	s->primary = (double)c->success[0];
+	uint64_t jobs = 0;
+	for (int i = 0; i < c->nb_init; i++)
+		jobs += c->b[i].jobs;
+	sim_metric(s, "attempts", (double)c->attempts);
+	sim_metric(s, "compile_jobs", (double)jobs);
+	sim_metric(s, "load_start_s", c->t_load - c->t0);
+	sim_metric(s, "slab_pages_reclaimable_load", (double)c->slabs_at[0][0]);
+	sim_metric(s, "slab_pages_unreclaimable_load", (double)c->slabs_at[0][1]);
+	sim_metric(s, "slab_pages_reclaimable_rest", (double)c->slabs_at[1][0]);
+	sim_metric(s, "slab_pages_unreclaimable_rest", (double)c->slabs_at[1][1]);
+	sim_metric(s, "kernel_object_failures",
+		   (double)(c->dentry.failed + c->inode.failed + c->vma.failed + c->taskc.failed));
+	sim_metric(s, "oom_failures", (double)c->ooms);
+	sim_metric(s, "pcp_pages_end", (double)(k->phys.zones[MM_ZONE_NORMAL].nr_pcp +
+						 k->phys.zones[MM_ZONE_HIGHMEM].nr_pcp +
+						 k->phys.zones[MM_ZONE_EASYRCLM].nr_pcp));
+	if (c->check)
+		sim_invariants(s, c->check_failed ? c->check_msg : NULL);
+	mm_proc_metrics(k, s);
+	wl_smp_metrics(&c->w, s, end);
+}
+
+static void ha_fini(void *cfgp)
+{
+	struct ha_cfg *c = cfgp;
+	for (int i = 0; i < c->nb_init; i++) {
+		sched_task_destroy(&c->b[i].st);
+		free(c->b[i].dent);
+		free(c->b[i].ino);
+		c->b[i].dent = c->b[i].ino = NULL;
+	}
+	c->nb_init = 0;
+	if (c->tester_init)
+		sched_task_destroy(&c->tester.st);
+	c->tester_init = false;
+	free(c->sys_dent);
+	free(c->sys_ino);
+	c->sys_dent = c->sys_ino = NULL;
+	mm_kcache_fini(&c->dentry);
+	mm_kcache_fini(&c->inode);
+	mm_kcache_fini(&c->vma);
+	mm_kcache_fini(&c->taskc);
+	wl_smp_fini(&c->w);
+}
+
+const struct workload_ops workload_highalloc = {
+	.version = WORKLOAD_OPS_VERSION,
+	.name = "highalloc",
+	.desc = "seed 003: vmregress HighAlloc stress (7 make -j1 builds, 275 order-10 attempts "
+		"under load, again, and at rest); successes",
+	.params = ha_params,
+	.cfg_size = sizeof(struct ha_cfg),
+	.primary = "pass1_success",
+	.unit = "allocations",
+	.higher_is_better = 1,
+	.kernel = 1,
+	.check = ha_check,
+	.start = ha_start,
+	.finish = ha_finish,
+	.fini = ha_fini,
+};
