@@ -19,6 +19,7 @@
  */
 #include <stdint.h>
 
+#include "emu/core/output.h"
 #include "emu/engine/scenario.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -42,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < sc.nsims; i++) {
 		FUZZ_CHECK(sc.sims[i].spec != NULL && sc.sims[i].point != NULL);
 		FUZZ_CHECK(sc.sims[i].point_index >= 0 && sc.sims[i].point_index < sc.npoints);
-		char *label = scenario_point_label(sc.sims[i].point);
+		char *label = results_point_label(sc.sims[i].point);
 		FUZZ_CHECK(label != NULL);
 		free(label);
 	}
