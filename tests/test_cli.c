@@ -113,6 +113,7 @@ static const struct bad_case bad_cases[] = {
 	{ "kernel-description-number.json", "kernels.lru.description", "expected a string" },
 	{ "kernel-vm-swap-too-big.json", "kernels.lru2q.vm.swap", "expected at most half of the machine's last disk sdb, 536870912 bytes" },
 	{ "kernel-vm-swap-slots.json", "kernels.lru2q.vm.swap", "expected at most 4398046507008 bytes (1073741823 slots of 4096 bytes: a swap entry's offset bits); got 4398046511104 bytes" },
+	{ "dbench-loadfile-missing.json", "workload.loadfile", "/nonexistent/client.txt: cannot open (No such file or directory)" },
 	{ "kernel-vm-swap-bool.json", "kernels.lru2q.vm.swap", "expected a size" },
 	{ "reclaim-unknown-module.json", "kernels.lru.reclaim", "unknown reclaim module \"nosuch\"" },
 	{ "kmap-unknown-module.json", "kernels.lru.kmap", "unknown kmap module \"pkmap-typo\" (expected one of: direct, pkmap, atomic)" },

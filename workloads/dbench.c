@@ -167,12 +167,16 @@ static int db_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 		    struct mm_err *e)
 {
 	struct db_cfg *c = cfgp;
-	(void)path;
 	if (m->ndisks < 1)
 		return mm_errf(e, file, "machine.disks", "the dbench workload needs a disk");
 	free_loadfile(c);
-	if (loadfile_load(&c->lf, c->loadfile, c->bytes, e))
-		return -1;
+	if (loadfile_load(&c->lf, c->loadfile, c->bytes, e)) {
+		/* "LOADFILE: line N: ..." becomes "SCENARIO: workload.loadfile: LOADFILE: ..." */
+		struct mm_err inner = *e;
+		char sub[256];
+		snprintf(sub, sizeof sub, "%s.loadfile", path ? path : "workload");
+		return mm_errf(e, file, sub, "%s", inner.msg);
+	}
 	c->lf_up = true;
 	const struct loadfile *lf = &c->lf;
 	int32_t n = lf->npaths;
