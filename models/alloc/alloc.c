@@ -191,29 +191,10 @@ int alloc_check(const struct alloc *a, struct mm_err *e)
 	return a->ops->check ? a->ops->check(a, e) : 0;
 }
 
-/* prep_new_page(): a fresh allocated block. */
-void alloc_prep_block(struct alloc *a, uint32_t pfn, unsigned order, int type)
+/* The 2^@order pages at @pfn as plain memory: no flags but PG_highmem, no
+ * references, mapping, list or order. */
+static void reset_block(struct page *pages, uint32_t pfn, unsigned order)
 {
-	struct page *pages = a->phys->pages;
-	for (uint32_t i = 0; i < (1u << order); i++) {
-		struct page *p = &pages[pfn + i];
-		p->flags &= 1u << PG_highmem;
-		p->count = 0;
-		p->mapcount = 0;
-		p->mapping = 0;
-		p->index = 0;
-		p->alloc_type = (uint8_t)type;
-		p->list_id = 0;
-		p->aux = 0;
-	}
-	pages[pfn].count = 1;
-	pages[pfn].order = (uint8_t)order;
-}
-
-/* free_pages_check() + reset: the block becomes plain free memory. */
-void alloc_clear_block(struct alloc *a, uint32_t pfn, unsigned order)
-{
-	struct page *pages = a->phys->pages;
 	for (uint32_t i = 0; i < (1u << order); i++) {
 		struct page *p = &pages[pfn + i];
 		p->flags &= 1u << PG_highmem;
@@ -225,6 +206,23 @@ void alloc_clear_block(struct alloc *a, uint32_t pfn, unsigned order)
 		p->list_id = 0;
 		p->aux = 0;
 	}
+}
+
+/* prep_new_page(): a fresh allocated block. */
+void alloc_prep_block(struct alloc *a, uint32_t pfn, unsigned order, int type)
+{
+	struct page *pages = a->phys->pages;
+	reset_block(pages, pfn, order);
+	for (uint32_t i = 0; i < (1u << order); i++)
+		pages[pfn + i].alloc_type = (uint8_t)type;
+	pages[pfn].count = 1;
+	pages[pfn].order = (uint8_t)order;
+}
+
+/* free_pages_check() + reset: the block becomes plain free memory. */
+void alloc_clear_block(struct alloc *a, uint32_t pfn, unsigned order)
+{
+	reset_block(a->phys->pages, pfn, order);
 }
 
 /* ---- __alloc_pages ---- */
