@@ -227,6 +227,55 @@ static struct scan_control sc0(void)
 
 /* ------------------------------------------------------------------ bodies */
 
+/* Two tasks of one CPU fill its pagevec while lru_lock is held elsewhere: the first
+ * task's drain waits for the lock (a simcall), and the second task, running on the
+ * same CPU meanwhile, must find an empty pagevec, not the pages being drained.
+ * Before drains took their own copy, the second task appended past the pagevec's
+ * end and both drains linked and released the same pages (seed 001's crash in
+ * pcp_drain_n).  All 28 pages end on the inactive list once, each with count 1. */
+static struct mm_file *pv_file;
+static void pv_adder(int argc, char **argv)
+{
+	struct tctx *x = ctx;
+	struct mm_task t;
+	uint32_t base = argc > 1 && argv[1][0] == '1' ? PAGEVEC_SIZE : 0;
+	mm_task_init(&t, &x->k, 0, "adder");
+	sg_actor_set_data(sg_actor_self(), &t);
+	for (uint32_t i = 0; i < PAGEVEC_SIZE; i++)
+		mm_lru_cache_add(&x->k, &t, pv_file->pfn[base + i], MM_LRU_INACTIVE);
+	mm_sync(&t);
+}
+
+static int b_pagevec_shared_cpu(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	pv_file = mm_file_create(k, "f", 1 << 20, 0, 0);
+	CHECK(pv_file);
+	for (uint32_t i = 0; i < 2 * PAGEVEC_SIZE; i++)
+		CHECK(new_page(x, pv_file, i) != PFN_NONE);
+	struct mm_task holder;
+	mm_task_init(&holder, k, 1, "holder");
+	mm_lru_lock(k, &holder, zn(x));
+	char *a0[] = { "adder", "0", NULL }, *a1[] = { "adder", "1", NULL };
+	sg_actor_create("adder0", sg_host_by_name("cpu0"), pv_adder, 2, a0);
+	sg_actor_create("adder1", sg_host_by_name("cpu0"), pv_adder, 2, a1);
+	mm_sleep(&x->task, 0.001, NULL);   /* both drains wait for the lock */
+	CHECK_EQ(zn(x)->nr_inactive, 0);
+	CHECK_EQ(k->lru_add_pvec[0].nr, 0);   /* each drain took its own 14 */
+	mm_lru_unlock(k, &holder, zn(x));
+	mm_sync(&holder);
+	mm_sleep(&x->task, 0.001, NULL);
+	INV();
+	CHECK_EQ(k->lru_add_pvec[0].nr, 0);
+	CHECK_EQ(zn(x)->nr_inactive, 2 * PAGEVEC_SIZE);
+	CHECK_EQ(ev(x, MM_POLICY_ADD), 2 * PAGEVEC_SIZE);
+	for (uint32_t i = 0; i < 2 * PAGEVEC_SIZE; i++) {
+		CHECK(flag(x, pv_file->pfn[i], PG_lru));
+		CHECK_EQ(kh_page(x, pv_file->pfn[i])->count, 1);
+	}
+	return 0;
+}
+
 /* lru_cache_add: pages wait in the per-CPU pagevec (off the LRU, holding an extra
  * reference) until the 14th add drains it under one lru_lock acquisition; they then
  * sit at the inactive head in insertion order (the last added at the head).  The
@@ -986,6 +1035,10 @@ static void test_pagevec_add(void **state)
 {
 	run(MACHINE_SMALL, K_LRU2Q, b_pagevec, NULL);
 }
+static void test_pagevec_shared_cpu(void **state)
+{
+	run(MACHINE_SMALL, K_LRU2Q, b_pagevec_shared_cpu, NULL);
+}
 static void test_mark_page_accessed(void **state)
 {
 	run(MACHINE_SMALL, K_LRU2Q, b_mark, NULL);
@@ -1048,6 +1101,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pagevec_add),
+		cmocka_unit_test(test_pagevec_shared_cpu),
 		cmocka_unit_test(test_mark_page_accessed),
 		cmocka_unit_test(test_batched_mark_accessed),
 		cmocka_unit_test(test_refill_unmapped),

@@ -29,11 +29,25 @@ static void lru_relock(struct mm_kernel *k, struct mm_task *t, struct zone **loc
 	*locked = z;
 }
 
-/* Drain @pv into the module's lists, re-taking lru_lock whenever the zone changes,
- * then drop the pagevec's references (release_pages). */
-static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *pv)
+/* Take @cpv's pages into *@pv and leave @cpv empty.  The kernel drains a per-CPU
+ * pagevec with preemption disabled and spins for lru_lock, so no other task on
+ * that CPU can touch it mid-drain; here waiting for lru_lock is a simcall during
+ * which another task of the same CPU runs, so a drain works on its own copy: the
+ * other task finds an empty pagevec, never the pages being drained (draining
+ * them twice dropped their references twice and freed pages still in use). */
+static void pagevec_take(struct pagevec *pv, struct pagevec *cpv)
+{
+	*pv = *cpv;
+	cpv->nr = 0;
+}
+
+/* Drain the per-CPU pagevec @cpv into the module's lists, re-taking lru_lock
+ * whenever the zone changes, then drop the pagevec's references (release_pages). */
+static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *cpv)
 {
 	struct zone *locked = NULL;
+	struct pagevec local, *pv = &local;
+	pagevec_take(pv, cpv);
 	for (unsigned i = 0; i < pv->nr; i++) {
 		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
 		lru_relock(k, t, &locked, z);
@@ -45,7 +59,6 @@ static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec
 	if (locked)
 		mm_lru_unlock(k, t, locked);
 	mm_release_pages(k, t, pv->pfn, pv->nr);
-	pv->nr = 0;
 }
 
 void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pfns, unsigned n)
@@ -107,9 +120,11 @@ void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t)
 
 /* Drain this CPU's page_accessed_pvec: the state changes under lru_lock, re-taken
  * whenever the zone changes from one page to the next, then release_pages(). */
-static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *pv)
+static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *cpv)
 {
 	struct zone *locked = NULL;
+	struct pagevec local, *pv = &local;
+	pagevec_take(pv, cpv);
 	for (unsigned i = 0; i < pv->nr; i++) {
 		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
 		lru_relock(k, t, &locked, z);
@@ -119,7 +134,6 @@ static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pageve
 	if (locked)
 		mm_lru_unlock(k, t, locked);
 	mm_release_pages(k, t, pv->pfn, pv->nr);
-	pv->nr = 0;
 }
 
 void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
