@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -226,6 +227,29 @@ static struct scan_control sc0(void)
 
 
 /* ------------------------------------------------------------------ bodies */
+
+/* bad_page(): a page freed twice, or freed while still on an LRU list, is refused
+ * (the allocator's bad_free), never linked a second time; the invariant check
+ * reports it.  Before mm_pages_free() kept the list flags, the second free put the
+ * page on the per-CPU list twice. */
+static int b_double_free(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	uint32_t pfn = mm_page_alloc(k, &x->task, k->pagecache_cls, MM_GFP_KERNEL);
+	CHECK(pfn != PFN_NONE);
+	uint64_t free0 = kh_free_pages(x);
+	mm_page_free(k, &x->task, pfn);
+	CHECK_EQ(k->alloc->st.bad_free, 0);
+	CHECK(flag(x, pfn, PG_pcp) || flag(x, pfn, PG_buddy));
+	mm_page_free(k, &x->task, pfn);
+	CHECK_EQ(k->alloc->st.bad_free, 1);
+	CHECK_EQ(kh_free_pages(x), free0 + 1);
+	struct mm_err e = { "" };
+	CHECK(mm_kernel_check(k, &e) != 0);
+	CHECK(strstr(e.msg, "bad_page") != NULL);
+	k->alloc->st.bad_free = 0;   /* the rest of the state is sound */
+	return 0;
+}
 
 /* Two tasks of one CPU fill its pagevec while lru_lock is held elsewhere: the first
  * task's drain waits for the lock (a simcall), and the second task, running on the
@@ -1039,6 +1063,10 @@ static void test_pagevec_shared_cpu(void **state)
 {
 	run(MACHINE_SMALL, K_LRU2Q, b_pagevec_shared_cpu, NULL);
 }
+static void test_double_free(void **state)
+{
+	run(MACHINE_SMALL, K_LRU2Q, b_double_free, NULL);
+}
 static void test_mark_page_accessed(void **state)
 {
 	run(MACHINE_SMALL, K_LRU2Q, b_mark, NULL);
@@ -1102,6 +1130,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pagevec_add),
 		cmocka_unit_test(test_pagevec_shared_cpu),
+		cmocka_unit_test(test_double_free),
 		cmocka_unit_test(test_mark_page_accessed),
 		cmocka_unit_test(test_batched_mark_accessed),
 		cmocka_unit_test(test_refill_unmapped),

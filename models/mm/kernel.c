@@ -186,5 +186,9 @@ void mm_kernel_fini(struct mm_kernel *k)
 
 int mm_kernel_check(struct mm_kernel *k, struct mm_err *e)
 {
+	if (k->alloc && k->alloc->st.bad_free)
+		return mm_errf(e, NULL, NULL,
+			       "%llu frees of a free, reserved or listed page (bad_page)",
+			       (unsigned long long)k->alloc->st.bad_free);
 	return mm_check(&k->phys, e);
 }

@@ -168,7 +168,11 @@ void mm_pages_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, unsigne
 	struct page *p = &k->phys.pages[pfn];
 	p->count = 0;
 	p->mapping = 0;
-	p->flags &= (1u << PG_reserved) | (1u << PG_highmem);
+	/* the list flags stay, so the allocator's bad_page() check sees a page
+	 * freed twice or still on a list and refuses it (counted in bad_free,
+	 * reported by the invariant check) instead of linking it a second time */
+	p->flags &= (1u << PG_reserved) | (1u << PG_highmem) | (1u << PG_buddy) | (1u << PG_pcp) |
+		    (1u << PG_lru);
 	mm_charge(t, 100);
 	/* the allocator's free_pages_bulk() clears the zone's scan state when pages
 	 * reach the buddy lists (not while they sit on a per-CPU list) */
