@@ -29,36 +29,42 @@ static void lru_relock(struct mm_kernel *k, struct mm_task *t, struct zone **loc
 	*locked = z;
 }
 
-/* Take @cpv's pages into *@pv and leave @cpv empty.  The kernel drains a per-CPU
- * pagevec with preemption disabled and spins for lru_lock, so no other task on
- * that CPU can touch it mid-drain; here waiting for lru_lock is a simcall during
- * which another task of the same CPU runs, so a drain works on its own copy: the
- * other task finds an empty pagevec, never the pages being drained (draining
- * them twice dropped their references twice and freed pages still in use). */
-static void pagevec_take(struct pagevec *pv, struct pagevec *cpv)
-{
-	*pv = *cpv;
-	cpv->nr = 0;
-}
+/* Which per-CPU pagevec a drain empties. */
+enum pv_kind { PV_LRU_ADD, PV_ACCESSED };
 
-/* Drain the per-CPU pagevec @cpv into the module's lists, re-taking lru_lock
- * whenever the zone changes, then drop the pagevec's references (release_pages). */
-static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *cpv)
+/* Drain the per-CPU pagevec @cpv under lru_lock, re-taken whenever the zone changes
+ * from one page to the next, then drop the pagevec's references (release_pages):
+ * PV_LRU_ADD links each page into the module's lists (__pagevec_lru_add),
+ * PV_ACCESSED applies the batched mark_page_accessed (Nikita's patch).
+ *
+ * The drain works on its own copy and leaves @cpv empty first.  The kernel drains
+ * a per-CPU pagevec with preemption disabled and spins for lru_lock, so no other
+ * task on that CPU can touch it mid-drain; here waiting for lru_lock is a simcall
+ * during which another task of the same CPU runs: it finds an empty pagevec, never
+ * the pages being drained (draining them twice dropped their references twice and
+ * freed pages still in use). */
+static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *cpv,
+			  enum pv_kind kind)
 {
 	struct zone *locked = NULL;
-	struct pagevec local, *pv = &local;
-	pagevec_take(pv, cpv);
-	for (unsigned i = 0; i < pv->nr; i++) {
-		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
+	struct pagevec pv = *cpv;
+	cpv->nr = 0;
+	for (unsigned i = 0; i < pv.nr; i++) {
+		struct zone *z = mm_zone_of(&k->phys, pv.pfn[i]);
 		lru_relock(k, t, &locked, z);
-		/* TestSetPageLRU (+ PG_active) and the list link: page + neighbour lines */
-		mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
-		mm_count(k->s->vs, MM_POLICY_ADD, 1);
-		k->kops->lru_add(k->rc, k, z, pv->pfn[i], pv->hint[i]);
+		if (kind == PV_LRU_ADD) {
+			/* TestSetPageLRU (+ PG_active) and the list link: page + neighbour lines */
+			mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
+			mm_count(k->s->vs, MM_POLICY_ADD, 1);
+			k->kops->lru_add(k->rc, k, z, pv.pfn[i], pv.hint[i]);
+		} else {
+			mm_charge(t, k->costs->page_op);
+			k->kops->mark_accessed_locked(k->rc, k, t, z, pv.pfn[i]);
+		}
 	}
 	if (locked)
 		mm_lru_unlock(k, t, locked);
-	mm_release_pages(k, t, pv->pfn, pv->nr);
+	mm_release_pages(k, t, pv.pfn, pv.nr);
 }
 
 void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pfns, unsigned n)
@@ -100,40 +106,29 @@ void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pf
 		mm_page_free(k, t, dead[j]);
 }
 
-void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint)
+/* page_cache_get (an atomic) and append @pfn to the per-CPU pagevec @pv, draining
+ * it when full (pagevec_add). */
+static void pagevec_add(struct mm_kernel *k, struct mm_task *t, struct pagevec *pv, uint32_t pfn,
+			int hint, enum pv_kind kind)
 {
-	struct pagevec *pv = &k->lru_add_pvec[t->cpu];
-	k->phys.pages[pfn].count++;      /* page_cache_get */
+	k->phys.pages[pfn].count++;
 	mm_charge(t, k->costs->atomic);
 	pv->pfn[pv->nr] = pfn;
 	pv->hint[pv->nr] = (uint8_t)hint;
 	if (++pv->nr == PAGEVEC_SIZE)
-		pagevec_drain(k, t, pv);
+		pagevec_drain(k, t, pv, kind);
+}
+
+void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint)
+{
+	pagevec_add(k, t, &k->lru_add_pvec[t->cpu], pfn, hint, PV_LRU_ADD);
 }
 
 void mm_lru_add_drain(struct mm_kernel *k, struct mm_task *t)
 {
 	struct pagevec *pv = &k->lru_add_pvec[t->cpu];
 	if (pv->nr)
-		pagevec_drain(k, t, pv);
-}
-
-/* Drain this CPU's page_accessed_pvec: the state changes under lru_lock, re-taken
- * whenever the zone changes from one page to the next, then release_pages(). */
-static void accessed_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *cpv)
-{
-	struct zone *locked = NULL;
-	struct pagevec local, *pv = &local;
-	pagevec_take(pv, cpv);
-	for (unsigned i = 0; i < pv->nr; i++) {
-		struct zone *z = mm_zone_of(&k->phys, pv->pfn[i]);
-		lru_relock(k, t, &locked, z);
-		mm_charge(t, k->costs->page_op);
-		k->kops->mark_accessed_locked(k->rc, k, t, z, pv->pfn[i]);
-	}
-	if (locked)
-		mm_lru_unlock(k, t, locked);
-	mm_release_pages(k, t, pv->pfn, pv->nr);
+		pagevec_drain(k, t, pv, PV_LRU_ADD);
 }
 
 void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
@@ -143,11 +138,6 @@ void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		k->kops->mark_accessed(k->rc, k, t, pfn);
 		return;
 	}
-	/* the patch: page_cache_get (atomic), append to this CPU's pagevec, drain when full */
-	struct pagevec *pv = &k->accessed_pvec[t->cpu];
-	k->phys.pages[pfn].count++;
-	mm_charge(t, k->costs->atomic);
-	pv->pfn[pv->nr] = pfn;
-	if (++pv->nr == PAGEVEC_SIZE)
-		accessed_drain(k, t, pv);
+	/* the patch: page_cache_get, append to this CPU's pagevec, drain when full */
+	pagevec_add(k, t, &k->accessed_pvec[t->cpu], pfn, 0, PV_ACCESSED);
 }
