@@ -207,17 +207,23 @@ static void balance(struct sched *s)
 	}
 }
 
+/* Seconds from sched_init() to the balancer's first tick. */
+static double first_tick(const struct sched *s)
+{
+	double ph = s->cfg.tick_phase;
+	if (!(ph >= 0 && ph < 1))   /* also NaN: the fixed tick */
+		ph = 0;
+	return (1.0 - ph) * s->cfg.balance_s;
+}
+
 static void balancer(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	struct sched *s = sg_actor_self_get_data();
-	double ph = s->cfg.tick_phase;
-	if (!(ph >= 0 && ph < 1))   /* also NaN: the fixed tick */
-		ph = 0;
 	if (s->world)
 		tm_world_hook(s->world, s->bal_slot);
-	double d = (1.0 - ph) * s->cfg.balance_s;
+	double d = first_tick(s);
 	for (;;) {
 		s->bal_wake = now() + d;
 		sg_actor_sleep_for(d);
@@ -264,10 +270,7 @@ int sched_join(struct sched *s, struct tm_world *w)
 		s->world = w;
 		return 0;
 	}
-	double ph = s->cfg.tick_phase;
-	if (!(ph >= 0 && ph < 1))
-		ph = 0;
-	s->bal_wake = now() + (1.0 - ph) * s->cfg.balance_s;
+	s->bal_wake = now() + first_tick(s);
 	s->bal_slot = tm_world_add(w, &s->bal_wake);
 	if (s->bal_slot < 0)
 		return -1;
