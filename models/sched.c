@@ -31,10 +31,13 @@
  */
 #include "models/sched.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <simgrid/engine.h>
+
+#include "emu/core/tmworld.h"
 
 void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock)
 {
@@ -105,6 +108,8 @@ static struct sched_task *rq_pop_tail(struct sched_cpu *c)
 
 static void notify(struct sched *s, struct sched_task *t)
 {
+	if (t->wake)
+		tm_woken(t->wake);   /* it can act from now on */
 	sg_mutex_lock(s->mx);
 	sg_cond_notify_one(t->cv);
 	sg_mutex_unlock(s->mx);
@@ -115,6 +120,15 @@ static void pay(struct sched *s, struct sched_task *t, double cycles)
 {
 	if (cycles <= 0)
 		return;
+	if (t->wake) {
+		/* only the owner executes on the CPU (kswapd, the other actor that may
+		 * be placed there, pays with sleeps: it never shares it), so the end is
+		 * exact: sleep, and publish it */
+		double d = cycles / s->cfg.clock;
+		*t->wake = now() + d;
+		sg_actor_sleep_for(d);
+		return;
+	}
 	if (s->cpu[t->cpu].nr_queued == 0)
 		sg_actor_sleep_for(cycles / s->cfg.clock);
 	else
@@ -126,6 +140,8 @@ static void wait_cpu(struct sched *s, struct sched_task *t)
 {
 	double t0 = now();
 	if (s->cpu[t->cpu].curr != t) {
+		if (t->wake)
+			*t->wake = INFINITY;   /* until notify() gives it the CPU */
 		sg_mutex_lock(s->mx);
 		while (s->cpu[t->cpu].curr != t)
 			sg_cond_wait(t->cv, s->mx);
@@ -191,18 +207,28 @@ static void balance(struct sched *s)
 	}
 }
 
+/* Seconds from sched_init() to the balancer's first tick. */
+static double first_tick(const struct sched *s)
+{
+	double ph = s->cfg.tick_phase;
+	if (!(ph >= 0 && ph < 1))   /* also NaN: the fixed tick */
+		ph = 0;
+	return (1.0 - ph) * s->cfg.balance_s;
+}
+
 static void balancer(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	struct sched *s = sg_actor_self_get_data();
-	double ph = s->cfg.tick_phase;
-	if (!(ph >= 0 && ph < 1))   /* also NaN: the fixed tick */
-		ph = 0;
-	sg_actor_sleep_for((1.0 - ph) * s->cfg.balance_s);
+	if (s->world)
+		tm_world_hook(s->world, s->bal_slot);
+	double d = first_tick(s);
 	for (;;) {
+		s->bal_wake = now() + d;
+		sg_actor_sleep_for(d);
 		balance(s);
-		sg_actor_sleep_for(s->cfg.balance_s);
+		d = s->cfg.balance_s;
 	}
 }
 
@@ -211,6 +237,9 @@ int sched_init(struct sched *s, const struct sched_cfg *c)
 	s->cfg = *c;
 	s->switches = s->migrations = s->balance_moves = 0;
 	s->balancer = NULL;
+	s->world = NULL;
+	s->bal_slot = -1;
+	s->bal_wake = 0;
 	s->cpu = calloc((size_t)c->ncpu, sizeof *s->cpu);
 	if (!s->cpu)
 		return -1;
@@ -232,6 +261,20 @@ int sched_init(struct sched *s, const struct sched_cfg *c)
 		sg_actor_start(s->balancer, balancer, 0, NULL);
 		sg_actor_daemonize(s->balancer);
 	}
+	return 0;
+}
+
+int sched_join(struct sched *s, struct tm_world *w)
+{
+	if (!s->balancer) {
+		s->world = w;
+		return 0;
+	}
+	s->bal_wake = now() + first_tick(s);
+	s->bal_slot = tm_world_add(w, &s->bal_wake);
+	if (s->bal_slot < 0)
+		return -1;
+	s->world = w;
 	return 0;
 }
 
@@ -265,6 +308,21 @@ void sched_start(struct sched *s, struct sched_task *t)
 	t->actor = sg_actor_self();
 	enqueue(s, t, t->cpu);
 	wait_cpu(s, t);
+}
+
+void sched_run_both(struct sched *s, struct sched_task *t, double kcycles, double cycles)
+{
+	if (kcycles > 0 && t->slice_left - kcycles > 0 && cycles > 0 &&
+	    cycles <= t->slice_left - kcycles) {
+		/* no slice expiry to act on between or within: one payment */
+		double t0 = now();
+		pay(s, t, kcycles + cycles);
+		t->run_s += now() - t0;
+		t->slice_left -= kcycles + cycles;
+		return;
+	}
+	sched_run_kernel(s, t, kcycles);
+	sched_run(s, t, cycles);
 }
 
 void sched_run(struct sched *s, struct sched_task *t, double cycles)

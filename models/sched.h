@@ -18,6 +18,8 @@
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
 
+struct tm_world;
+
 struct sched_cfg {
 	int ncpu;              /* CPUs, SimGrid hosts cpu0..cpuN-1 */
 	double clock;          /* Hz (1 cycle = 1 flop) */
@@ -38,6 +40,8 @@ struct sched_task {
 	bool pay_cs;           /* pay a context switch before running again */
 	double slice_left;     /* cycles left in the current time slice */
 	struct sched_task *next;   /* run-queue link */
+	double *wake;          /* the task's published wake time (lookahead), or NULL:
+				  sched_join() tasks only */
 	/* counters */
 	uint64_t nvcsw;        /* voluntary switches (blocked) */
 	uint64_t nivcsw;       /* involuntary switches (slice expired, others waited) */
@@ -67,6 +71,9 @@ struct sched {
 	uint64_t migrations;   /* by wake-up placement and balancing */
 	uint64_t balance_moves;
 	sg_actor_t balancer;
+	struct tm_world *world;   /* lookahead world the balancer is registered in, or NULL */
+	int bal_slot;             /* the balancer's index in world */
+	double bal_wake;          /* the balancer's next tick (its published wake) */
 };
 
 /**
@@ -82,6 +89,15 @@ void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock);
  * Returns: 0, or -1 if a host is missing or memory runs out.
  */
 int sched_init(struct sched *s, const struct sched_cfg *c);
+
+/**
+ * sched_join() - register the balancer in lookahead world @w (emu/core/tmworld.h),
+ * publishing its next tick, so that tasks whose wake slots the scheduler keeps
+ * (sched_task.wake: +inf while waiting for a CPU, now when given one, the end of
+ * each payment) may look ahead.  Call before the simulation runs.
+ * Returns: 0, or -1 if the world is full (lookahead then stays off).
+ */
+int sched_join(struct sched *s, struct tm_world *w);
 
 /** sched_destroy() - free @s and its mutex (no actor left). Returns: nothing. */
 void sched_destroy(struct sched *s);
@@ -103,6 +119,13 @@ void sched_start(struct sched *s, struct sched_task *t);
  * the end of each time slice while another task waits on that CPU.
  */
 void sched_run(struct sched *s, struct sched_task *t, double cycles);
+
+/**
+ * sched_run_both() - sched_run_kernel(@kcycles) then sched_run(@cycles), in one
+ * payment when no slice expiry falls between or within them (the same timeline).
+ * Returns: nothing.
+ */
+void sched_run_both(struct sched *s, struct sched_task *t, double kcycles, double cycles);
 
 /**
  * sched_run_kernel() - execute @cycles of kernel work on the CPU @t owns, without

@@ -89,6 +89,7 @@ struct db_cfg {
 	double t0, t_end, warm_end;
 	int running;
 	uint64_t bytes_counted, ops_done, throttles, ooms;
+	uint64_t dirty_peak, free_min;   /* pages, seen after each write */
 	int check_failed;
 };
 
@@ -310,6 +311,12 @@ static void write_data(struct db_cfg *c, struct db_client *cl, int32_t r, uint64
 		ext2_blocks(k, &cl->task, &c->fs, new_pages - old_pages);
 	if (off + len > old)
 		cl->size[r] = off + len;
+	/* how close the run comes to the dirty threshold and to reclaim */
+	if (k->nr_dirty > c->dirty_peak)
+		c->dirty_peak = k->nr_dirty;
+	uint64_t fr = mm_phys_free_pages(&k->phys);
+	if (fr < c->free_min)
+		c->free_min = fr;
 	/* balance_dirty_pages() */
 	uint64_t total = k->phys.nr_pages;
 	if (k->nr_dirty * 100 > total * (uint64_t)c->dirty_ratio) {
@@ -489,6 +496,10 @@ static int db_start(struct sim *s, struct mm_err *e)
 	struct db_cfg *c = s->wl_cfg;
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
+	/* the clients look ahead (emu/core/timemodel.h): the scheduler keeps their
+	 * wake times, so an uncontended lock or a charge that no other actor can see
+	 * before it ends costs no SimGrid call (a full world leaves it off) */
+	sched_join(&c->w.sched, &s->world);
 	struct mm_kernel *k = &c->w.k;
 	if (k->phys.page_size != 4096)
 		return mm_errf(e, s->file, "machine.page_size", "the dbench workload expects 4 KiB pages");
@@ -502,6 +513,8 @@ static int db_start(struct sim *s, struct mm_err *e)
 	if (!c->cl)
 		return mm_errf(e, s->file, "workload", "out of memory");
 	int32_t np = c->lf.npaths, nh = c->lf.nhandles;
+	c->dirty_peak = 0;
+	c->free_min = UINT64_MAX;
 	c->t0 = simgrid_get_clock();
 	c->warm_end = c->t0 + c->runtime / 5;
 	for (int i = 0; i < c->clients; i++) {
@@ -533,8 +546,10 @@ static void db_finish(struct sim *s)
 	double end = complete ? c->t_end : simgrid_get_clock();
 	double elapsed = end - c->t0;
 	uint64_t bytes = 0;
-	double user = 0, sys = 0, spin = 0;
+	double user = 0, sys = 0, spin = 0, pays = 0, deferred = 0;
 	for (int i = 0; i < c->ncl_init; i++) {
+		pays += (double)c->cl[i].task.tm.executes;
+		deferred += (double)c->cl[i].task.tm.deferred;
 		bytes += c->cl[i].bytes;
 		user += c->cl[i].task.user_cycles / k->clock;
 		sys += c->cl[i].task.tm.paid / k->clock;
@@ -562,7 +577,19 @@ static void db_finish(struct sim *s)
 	sim_metric(s, "user_s", user);
 	sim_metric(s, "system_s", sys + spin);
 	sim_metric(s, "spin_s", spin);
+	/* the engine's cost (deterministic): the clients' payments of pending
+	 * cycles (each a SimGrid call) and the observation points they passed
+	 * without one (lookahead) */
+	sim_metric(s, "tm_payments", pays);
+	sim_metric(s, "tm_deferred", deferred);
 	sim_metric(s, "throttles", (double)c->throttles);
+	/* the most dirty pages and the fewest free pages seen after a write, as
+	 * fractions of memory: balance_dirty_pages throttles above dirty_ratio
+	 * percent, reclaim starts near the zones' low watermarks */
+	double np = (double)k->phys.nr_pages;
+	sim_metric(s, "dirty_peak_frac", np > 0 ? (double)c->dirty_peak / np : 0);
+	sim_metric(s, "free_min_frac",
+		   np > 0 && c->free_min != UINT64_MAX ? (double)c->free_min / np : 1);
 	sim_metric(s, "oom_kills", (double)c->ooms);
 	sim_metric(s, "page_cache_hit_ratio",
 		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);

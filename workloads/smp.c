@@ -66,6 +66,8 @@ void wl_smp_spawn(struct wl_smp *w, struct mm_task *t, struct sched_task *st, co
 void wl_smp_enter(struct wl_smp *w, struct mm_task *t)
 {
 	w->reserved[t->st->cpu]--;
+	if (t->tm.w)
+		tm_world_hook(t->tm.w, t->tm.slot);   /* counted until it exits */
 	sched_start(&w->sched, t->st);
 	t->cpu = t->st->cpu;
 }

@@ -20,6 +20,7 @@ void tm_init(struct tm *t, double quantum_s, double clock_hz)
 	t->deferred = 0;
 	t->sharers = NULL;
 	t->pay = NULL;
+	t->pay_wake = 0;
 	t->w = NULL;
 	t->slot = -1;
 	t->wake = 0;
@@ -120,7 +121,9 @@ void tm_pay_pending(struct tm *t)
 double tm_horizon(const struct tm *t)
 {
 	struct tm_world *w = t->w;
-	if (!w || w->off || t->pay || !t->sharers || *t->sharers > 1)
+	if (!w || w->off)
+		return -INFINITY;
+	if (t->pay ? !t->pay_wake : (!t->sharers || *t->sharers > 1))
 		return -INFINITY;
 	tm_world_hook(w, t->slot);
 	if (sg_actor_count() != w->n - w->ndead)

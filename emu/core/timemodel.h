@@ -25,7 +25,8 @@
  * in one simcall, at the same simulated time.  Lookahead applies only when every
  * SimGrid actor of the simulation is registered in the world (otherwise an
  * unregistered actor might act unseen) and the actor is alone on its CPU and pays
- * with sleeps; otherwise tm_observe() is tm_sync() and the quantum rule holds.
+ * with sleeps (or through a pay hook that says so: pay_wake, a scheduled task on
+ * the CPU it owns); otherwise tm_observe() is tm_sync() and the quantum rule holds.
  */
 #ifndef MMEMU_TIMEMODEL_H
 #define MMEMU_TIMEMODEL_H
@@ -46,6 +47,9 @@ struct tm {
 	/* optional payment hook (a scheduled task pays through its CPU scheduler,
 	 * models/mm/task.c); NULL: the built-in sleep/execute rule below */
 	void (*pay)(struct tm *t, double cycles);
+	int pay_wake;         /* the pay hook spends exactly cycles/clock on a CPU the
+			       * actor alone uses and publishes its end as wake (a
+			       * scheduled task that owns its CPU): lookahead applies */
 	struct tm_world *w;   /* lookahead world, or NULL (no lookahead) */
 	int slot;             /* this actor's index in w */
 	double wake;          /* published: when this actor can next act */

@@ -6,7 +6,9 @@
 #ifndef MMEMU_TMWORLD_H
 #define MMEMU_TMWORLD_H
 
-#define TM_MAX_PEERS 16
+/* every actor of a simulation: dbench's 1,024 clients as processes (each a
+ * scheduled task that looks ahead), the balancer, kswapd, the disks */
+#define TM_MAX_PEERS 1100
 
 struct tm_world;
 

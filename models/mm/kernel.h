@@ -57,6 +57,8 @@ struct mm_task {
 	/* CPU scheduler (only when k->sched is set and the task was made with
 	 * mm_task_init_sched; otherwise all NULL/0 and unused) */
 	struct sched_task *st;     /* the task's scheduler entity */
+	struct mm_task *wq_next;   /* link in a spinlock's waiter queue */
+	sg_sem_t wq_sem;           /* ... and the semaphore the release wakes it with */
 	double user_cycles;        /* user-mode cycles paid with mm_user() (tm.paid: system) */
 	double spin_s;             /* simulated seconds spinning on contended spinlocks */
 	uint64_t minflt, majflt;   /* page faults served from memory / from disk (proc.c) */

@@ -21,8 +21,8 @@ struct zone;
  * costs one locked RMW and no SimGrid call beyond paying the holder's pending
  * cycles (the lock and unlock are observation points of the time model: with
  * lookahead, not even that when no other actor could come meanwhile).
- * Contended, the waiter blocks on a SimGrid condition until the holder releases;
- * the release wakes one waiter, which must then win the lock again (test-and-set:
+ * Contended, the waiter blocks on its own SimGrid semaphore until the holder
+ * releases; the release wakes the oldest waiter, which must then win the lock again (test-and-set:
  * no fairness, as a 2.6 spinlock).
  */
 struct mm_spinlock {
@@ -31,8 +31,8 @@ struct mm_spinlock {
 	int last_cpu;              /* CPU of the last holder (cache-line bounces) */
 	int prev_cpu;              /* CPU of the holder before the current one (-1: none):
 				      where the lines it guards were last written */
-	sg_mutex_t mx;             /* only for the condition wait of contended acquires */
-	sg_cond_t cv;
+	struct mm_task *wq_head, *wq_tail;   /* contended acquirers waiting for a release,
+						oldest first (mm_task.wq_next, wq_sem) */
 	uint64_t acquisitions, contended, bounces;
 	double wait_s;             /* simulated seconds spent waiting */
 	double hold_s;             /* simulated seconds held (acquire to release) */
@@ -42,8 +42,8 @@ struct mm_spinlock {
 /** mm_spin_init() - set up a spinlock (inside a simulation). */
 void mm_spin_init(struct mm_spinlock *l);
 /**
- * mm_spin_destroy() - free @l's SimGrid mutex and condition once the simulation
- * has ended with no actor left (a zeroed, never initialised lock is fine).
+ * mm_spin_destroy() - release @l once the simulation has ended with no actor left
+ * (a zeroed, never initialised lock is fine).
  * Returns: nothing.
  */
 void mm_spin_destroy(struct mm_spinlock *l);

@@ -61,6 +61,12 @@ void mm_task_init_sched(struct mm_task *t, struct mm_kernel *k, struct sched_tas
 	tm_init(&t->tm, k->s->engine.quantum, k->clock);
 	if (k->sched)
 		t->tm.pay = sched_pay_system;
+	/* a scheduler registered in the lookahead world (sched_join) keeps the
+	 * task's wake slot: the task may look ahead like an unscheduled actor */
+	if (k->sched && k->sched->world && tm_join(&t->tm, k->sched->world) == 0) {
+		st->wake = &t->tm.wake;
+		t->tm.pay_wake = 1;
+	}
 }
 
 void mm_user(struct mm_task *t, double cycles)
@@ -68,6 +74,20 @@ void mm_user(struct mm_task *t, double cycles)
 	struct mm_kernel *k = t->k;
 	if (k->untimed)
 		return;
+	if (t->tm.pay_wake && k->sched && t->st && !(t->tm.wait > 0) && t->tm.pending > 0) {
+		/* the pending system cycles and the user cycles in one payment when
+		 * no slice expiry falls between them (sched_run_both) */
+		double kc = t->tm.pending;
+		t->tm.pending = 0;
+		t->tm.ahead = 0;
+		t->tm.check = t->tm.quantum;
+		t->tm.paid += kc;
+		t->tm.executes++;
+		t->user_cycles += cycles;
+		sched_run_both(k->sched, t->st, kc, cycles);
+		t->cpu = t->st->cpu;
+		return;
+	}
 	tm_sync(&t->tm);
 	t->user_cycles += cycles;
 	if (k->sched && t->st) {
@@ -100,6 +120,8 @@ void mm_disk_wait(struct mm_kernel *k, struct mm_task *t, struct disk *dk, int w
 		mm_block(t);   /* the CPU goes to another task (an unscheduled task keeps its
 				* cycles for disk_io, which may join them with the wait) */
 	t->io_wait_s += disk_io(dk, &t->tm, write, pos, bytes);   /* pays t's cycles first */
+	if (t->st)
+		tm_sync(&t->tm);   /* a wait disk_io deferred ends before the task asks for a CPU */
 	mm_unblock(t);
 }
 
