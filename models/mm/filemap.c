@@ -466,17 +466,22 @@ struct wb_io {
 	uint32_t pfn;
 };
 
+void mm_end_page_writeback(struct mm_kernel *k, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	page_clear(p, PG_writeback);
+	p->count--;                        /* the I/O's reference */
+	if (page_test_clear(p, PG_reclaim) && k->kops->rotate) {
+		k->kops->rotate(k->rc, k, mm_zone_of(&k->phys, pfn), pfn);
+		mm_count(k->s->vs, MM_PGROTATED, 1);
+	}
+}
+
 static void writeback_end_io(void *arg)
 {
 	struct wb_io *io = arg;
 	struct mm_kernel *k = io->k;
-	struct page *p = &k->phys.pages[io->pfn];
-	page_clear(p, PG_writeback);
-	p->count--;                        /* the I/O's reference */
-	if (page_test_clear(p, PG_reclaim) && k->kops->rotate) {
-		k->kops->rotate(k->rc, k, mm_zone_of(&k->phys, io->pfn), io->pfn);
-		mm_count(k->s->vs, MM_PGROTATED, 1);
-	}
+	mm_end_page_writeback(k, io->pfn);
 	k->writeback_inflight--;
 	k->nr_writeback--;
 	mm_congestion_wake(k);

@@ -285,6 +285,11 @@ void mm_dirty_limits(const struct mm_kernel *k, uint64_t *background, uint64_t *
 /** mm_pdflush_start() - start the pdflush daemon on @cpu.  Returns: nothing. */
 void mm_pdflush_start(struct mm_kernel *k, int cpu);
 
+/** mm_end_page_writeback() - end_page_writeback() of @pfn (driver context): clear
+ * PG_writeback, drop the I/O's reference, rotate a PG_reclaim page to the
+ * inactive tail.  Returns: nothing. */
+void mm_end_page_writeback(struct mm_kernel *k, uint32_t pfn);
+
 /** mm_congestion_wake() - a write completed: wake every blk_congestion_wait()
  * sleeper (driver context).  Returns: nothing. */
 void mm_congestion_wake(struct mm_kernel *k);

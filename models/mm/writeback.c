@@ -97,15 +97,8 @@ static void wb_end_io(void *arg)
 {
 	struct wb_req *r = arg;
 	struct mm_kernel *k = r->k;
-	for (uint32_t i = 0; i < r->n; i++) {
-		struct page *p = &k->phys.pages[r->pfn[i]];
-		page_clear(p, PG_writeback);
-		p->count--;   /* the I/O's reference */
-		if (page_test_clear(p, PG_reclaim) && k->kops->rotate) {
-			k->kops->rotate(k->rc, k, mm_zone_of(&k->phys, r->pfn[i]), r->pfn[i]);
-			mm_count(k->s->vs, MM_PGROTATED, 1);
-		}
-	}
+	for (uint32_t i = 0; i < r->n; i++)
+		mm_end_page_writeback(k, r->pfn[i]);
 	k->nr_writeback -= r->n;
 	k->writeback_inflight--;
 	mm_congestion_wake(k);
