@@ -296,9 +296,9 @@ static void file_create(struct ha_cfg *c, struct ha_build *b)
 /* ---- the builds ---- */
 
 /* Write [@pos, @pos+@len) of @f (appending when @pos is at its end).  The dirty
- * pages are written back by reclaim (pageout): pdflush and balance_dirty_pages()
- * are not modelled.  (Writing each chunk back at once with mm_file_sync() crashed
- * the reclaim core under this load: see docs/seeds/003.md.) */
+ * pages are written back by pdflush and by the writer itself when it is throttled
+ * (balance_dirty_pages, models/mm/writeback.c, with the scenario's
+ * vm.dirty_writeback), and by reclaim's pageout() for those it meets first. */
 static void write_back(struct ha_cfg *c, struct mm_task *t, struct mm_file *f, uint64_t pos,
 		       uint64_t len)
 {
@@ -642,6 +642,8 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "kernel_object_failures",
 		   (double)(c->dentry.failed + c->inode.failed + c->vma.failed + c->taskc.failed));
 	sim_metric(s, "oom_failures", (double)c->ooms);
+	sim_metric(s, "writeback_requests", (double)k->wb_requests);
+	sim_metric(s, "writer_throttled", (double)k->wb_throttled);
 	sim_metric(s, "pcp_pages_end", (double)(k->phys.zones[MM_ZONE_NORMAL].nr_pcp +
 						 k->phys.zones[MM_ZONE_HIGHMEM].nr_pcp +
 						 k->phys.zones[MM_ZONE_EASYRCLM].nr_pcp));

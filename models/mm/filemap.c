@@ -466,25 +466,36 @@ struct wb_io {
 	uint32_t pfn;
 };
 
+void mm_end_page_writeback(struct mm_kernel *k, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	page_clear(p, PG_writeback);
+	p->count--;                        /* the I/O's reference */
+	if (page_test_clear(p, PG_reclaim) && k->kops->rotate) {
+		k->kops->rotate(k->rc, k, mm_zone_of(&k->phys, pfn), pfn);
+		mm_count(k->s->vs, MM_PGROTATED, 1);
+	}
+}
+
 static void writeback_end_io(void *arg)
 {
 	struct wb_io *io = arg;
 	struct mm_kernel *k = io->k;
-	struct page *p = &k->phys.pages[io->pfn];
-	page_clear(p, PG_writeback);
-	p->count--;                        /* the I/O's reference */
-	if (page_test_clear(p, PG_reclaim) && k->kops->rotate) {
-		k->kops->rotate(k->rc, k, mm_zone_of(&k->phys, io->pfn), io->pfn);
-		mm_count(k->s->vs, MM_PGROTATED, 1);
-	}
+	mm_end_page_writeback(k, io->pfn);
 	k->writeback_inflight--;
+	k->nr_writeback--;
+	mm_congestion_wake(k);
+	free(io);
+}
+
+void mm_congestion_wake(struct mm_kernel *k)
+{
 	/* wake every blk_congestion_wait() sleeper; each removes itself */
 	for (unsigned i = 0; i < k->congestion_nwait; i++) {
 		tm_woken(k->congestion_wake[i]);
 		sg_sem_release(k->congestion_waiter[i]);
 	}
 	k->congestion_nwait = 0;
-	free(io);
 }
 
 int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
@@ -492,11 +503,12 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	struct page *p = &k->phys.pages[pfn];
 	int disk;
 	uint64_t ps = k->phys.page_size, off;
+	struct mm_file *f = NULL;
 	bool swap = mm_swap_where(k, pfn, &disk, &off);
 	if (!swap) {
 		if (p->mapping == 0 || p->mapping > (uint32_t)k->nfiles)
 			return -1;
-		struct mm_file *f = k->files[p->mapping - 1];
+		f = k->files[p->mapping - 1];
 		disk = f->disk;
 		off = f->disk_off + (uint64_t)p->index * ps;
 	}
@@ -507,14 +519,24 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	io->pfn = pfn;
 	/* clear_page_dirty_for_io + set_page_writeback + SetPageReclaim: three atomics */
 	mm_charge(t, 3 * k->costs->atomic);
+	if (!page_test(p, PG_dirty) || page_test(p, PG_writeback)) {
+		/* the charge let another task run, and pdflush or a throttled writer
+		 * (writeback.c) started writeback of the page meanwhile: the kernel's
+		 * page lock orders the two; the second finds the page clean */
+		free(io);
+		return 0;
+	}
 	page_clear(p, PG_dirty);
 	page_set(p, PG_writeback);
 	page_set(p, PG_reclaim);
 	p->count++;                        /* held by the I/O until it completes */
 	k->nr_dirty--;
+	if (f)
+		f->nr_dirty--;
 	mm_count(k->s->vs, MM_PGPGOUT, ps / 1024);
 	if (swap)
 		mm_count(k->s->vs, MM_PSWPOUT, 1);
+	k->nr_writeback++;
 	if (k->untimed) {
 		/* functional mode: the write completes at once */
 		k->writeback_inflight++;
@@ -524,11 +546,14 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 	k->writeback_inflight++;
 	if (disk_submit(sim_disk(k->s, disk), &t->tm, 1, off, ps, writeback_end_io, io)) {
 		k->writeback_inflight--;
+		k->nr_writeback--;
 		page_clear(p, PG_writeback);
 		page_clear(p, PG_reclaim);
 		page_set(p, PG_dirty);
 		p->count--;
 		k->nr_dirty++;
+		if (f)
+			f->nr_dirty++;
 		free(io);
 		return -1;
 	}
@@ -599,12 +624,14 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 		/* set_page_dirty: one atomic when the page was clean */
 		if (!page_test_set(p, PG_dirty)) {
 			k->nr_dirty++;
+			f->nr_dirty++;
 			mm_charge(t, k->costs->atomic);
 		}
 		mm_mark_page_accessed(k, t, pfn);
 		done += end - start;
 		p->count--;
 		mm_charge(t, k->costs->atomic);
+		mm_balance_dirty_pages_ratelimited(k, t, f);
 	}
 	return done;
 }
@@ -646,6 +673,7 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 			/* clear_page_dirty_for_io + set/end_page_writeback */
 			page_clear(p, PG_dirty);
 			k->nr_dirty--;
+			f->nr_dirty--;
 			mm_charge(t, 3 * k->costs->atomic + k->costs->pc_lookup);
 			if (run_len == 0)
 				run_start = i;
@@ -679,8 +707,10 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			mm_sleep(t, MM_HZ_S(1), &t->io_wait_s);
 		if (f->pfn[i] != pfn)
 			continue;   /* reclaimed while we slept */
-		if (page_test_clear(p, PG_dirty))
-			k->nr_dirty--;   /* cancel_dirty_page */
+		if (page_test_clear(p, PG_dirty)) {   /* cancel_dirty_page */
+			k->nr_dirty--;
+			f->nr_dirty--;
+		}
 		mm_charge(t, 2 * k->costs->atomic + k->costs->pc_lookup);
 		mm_pagecache_remove(k, pfn);
 		/* the page cache's reference goes through release_pages: the page

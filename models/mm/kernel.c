@@ -39,6 +39,12 @@ const struct mm_param mm_kernel_params[] = {
 		 "swap area at the end of the machine's last disk (0: no swap); anonymous pages are swapped out through reclaim"),
 	MM_PARAM(struct mm_kernel_cfg, batch_mark_accessed, "batch_mark_accessed", MM_P_BOOL, 1, 0,
 		 "false", "mark_page_accessed through a per-CPU pagevec drained under lru_lock (Nikita Danilov, 2004-11; kernel-mechanisms.md 2.1)"),
+	MM_PARAM(struct mm_kernel_cfg, dirty_writeback, "dirty_writeback", MM_P_BOOL, 1, 0, "false",
+		 "pdflush and balance_dirty_pages (2.6.16 mm/page-writeback.c; writes clustered in 512 KiB requests); false: dirty page cache is written by reclaim only, one page per request"),
+	MM_PARAM(struct mm_kernel_cfg, dirty_ratio, "dirty_ratio", MM_P_INT, 5, 100, "40",
+		 "vm_dirty_ratio: a writer is throttled above this percent of dirty + writeback pages (2.6.16 default 40; with dirty_writeback)"),
+	MM_PARAM(struct mm_kernel_cfg, dirty_background_ratio, "dirty_background_ratio", MM_P_INT, 0, 100, "10",
+		 "dirty_background_ratio: pdflush writes back above this percent of dirty pages (2.6.16 default 10; with dirty_writeback)"),
 	MM_PARAM_END
 };
 
@@ -149,6 +155,8 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e)
 	k->kswapd_mx = sg_mutex_init();
 	k->kswapd_wait = sg_cond_init();
 	mm_kswapd_start(k, (int)s->machine->cpus - 1);
+	if (k->cfg.dirty_writeback)
+		mm_pdflush_start(k, 0);
 	return 0;
 }
 
@@ -179,6 +187,8 @@ void mm_kernel_fini(struct mm_kernel *k)
 		sg_cond_destroy(k->kswapd_wait);
 	if (k->kswapd_mx)
 		sg_mutex_destroy(k->kswapd_mx);
+	if (k->pdflush_sem)
+		sg_sem_destroy(k->pdflush_sem);
 	for (unsigned i = 0; i < k->congestion_nwait; i++)   /* sleepers of a stopped run */
 		sg_sem_destroy(k->congestion_waiter[i]);
 	memset(k, 0, sizeof *k);

@@ -96,9 +96,11 @@ struct mm_file {
 	uint32_t npages;
 	uint32_t *pfn;             /* page index -> pfn, PFN_NONE if not cached */
 	uint32_t nr_cached;
+	uint32_t nr_dirty;          /* its pages with PG_dirty */
 	int disk;
 	uint64_t disk_off;         /* byte offset of the file's first block */
 	struct mm_ra ra;
+	uint32_t wb_index;          /* writeback_index: where the next writeback starts */
 	uint8_t *ra_unused;        /* [npages/8+1] bit set: read, not yet used by read() */
 	struct mm_fmap *i_mmap;    /* its shared mappings (fmap.c); NULL: not mapped */
 };
@@ -109,6 +111,9 @@ struct mm_kernel_cfg {
 	int64_t swappiness;
 	bool batch_mark_accessed;  /* Nikita Danilov's per-CPU mark_page_accessed pagevec */
 	uint64_t swap_size;        /* bytes of swap at the end of the last disk; 0 = none */
+	bool dirty_writeback;      /* pdflush and balance_dirty_pages (writeback.c) */
+	int64_t dirty_ratio;       /* vm_dirty_ratio, percent */
+	int64_t dirty_background_ratio;   /* dirty_background_ratio, percent */
 };
 
 struct mm_kernel {
@@ -144,6 +149,15 @@ struct mm_kernel {
 	double *congestion_wake[MM_MAX_CPUS];      /* ... and its wake slot (lookahead) */
 	unsigned congestion_nwait;
 	uint64_t nr_dirty;
+	uint64_t nr_writeback;             /* pages under writeback (PG_writeback) */
+	/* dirty-page writeback (writeback.c; vm.dirty_writeback) */
+	bool dirty_exceeded;
+	uint32_t dirty_ratelimits[MM_MAX_CPUS];   /* per-CPU pages dirtied since the last balance */
+	sg_sem_t pdflush_sem;
+	bool pdflush_busy;
+	struct mm_task pdflush;
+	uint64_t wb_requests;              /* clustered write requests submitted */
+	uint64_t wb_throttled;             /* balance_dirty_pages() writes by a writer */
 	/* reads: asynchronous page reads in flight and the tasks waiting for one */
 	unsigned read_inflight;
 	struct mm_page_waiter *page_waiters;
@@ -255,6 +269,32 @@ struct disk;
  */
 void mm_disk_wait(struct mm_kernel *k, struct mm_task *t, struct disk *dk, int write,
 		  uint64_t pos, uint64_t bytes);
+
+/* ---- dirty-page writeback (writeback.c, 2.6.16 mm/page-writeback.c) ---- */
+
+/**
+ * mm_balance_dirty_pages_ratelimited() - @t dirtied a page of @f: every
+ * ratelimit_pages of its CPU, throttle it in balance_dirty_pages() (write a chunk
+ * itself while the dirty limit is exceeded) and wake pdflush above the background
+ * threshold.  Nothing unless vm.dirty_writeback.  Returns: nothing.
+ */
+void mm_balance_dirty_pages_ratelimited(struct mm_kernel *k, struct mm_task *t, struct mm_file *f);
+
+/** mm_dirty_limits() - get_dirty_limits(): the background and dirty thresholds in
+ * pages.  Returns: nothing (*@background, *@dirty set). */
+void mm_dirty_limits(const struct mm_kernel *k, uint64_t *background, uint64_t *dirty);
+
+/** mm_pdflush_start() - start the pdflush daemon on @cpu.  Returns: nothing. */
+void mm_pdflush_start(struct mm_kernel *k, int cpu);
+
+/** mm_end_page_writeback() - end_page_writeback() of @pfn (driver context): clear
+ * PG_writeback, drop the I/O's reference, rotate a PG_reclaim page to the
+ * inactive tail.  Returns: nothing. */
+void mm_end_page_writeback(struct mm_kernel *k, uint32_t pfn);
+
+/** mm_congestion_wake() - a write completed: wake every blk_congestion_wait()
+ * sleeper (driver context).  Returns: nothing. */
+void mm_congestion_wake(struct mm_kernel *k);
 
 /** mm_current() - Returns: the task of the running actor. */
 struct mm_task *mm_current(void);
