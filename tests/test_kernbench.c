@@ -175,10 +175,60 @@ static void test_maximal_fits(void **state)
 	json_decref(r);
 }
 
+/* The compiler pipeline (asm_size > 0) on a two-job build (-j2, 4 CPUs, 1 GHz):
+ * cc1 writes 3 pages of assembly into a one-page pipe to as, then waits in wait4
+ * for as; make waits in wait4 for the jobs and the link.  Hand-counted per job:
+ * (a) as fast (3 ms against cc1's 300 ms): as sleeps on the empty pipe before
+ * each page (3), cc1 never finds it full, the driver sleeps once (as still
+ * assembles the last page), 4 wake-ups; (b) as slow (300 ms against 3 ms): as
+ * sleeps once before the first page, cc1 sleeps once on the full pipe (page 3
+ * while as is busy with page 1 and page 2 fills the pipe), the driver once, 3
+ * wake-ups.  make sleeps twice (the first exit, the link; the second job has
+ * exited by the time make waits for it).  The totals add to the same build's
+ * sleeps without the pipeline (disk waits: 11), and the user time is cc1's and
+ * as's. */
+static void test_pipeline(void **state)
+{
+	(void)state;
+	static const char *const wl[2] = {
+		"\"cc_cycles\": 3e8, \"as_cycles\": 3e6",
+		"\"cc_cycles\": 3e6, \"as_cycles\": 3e8",
+	};
+	static const double rs[2] = { 6, 2 }, ws[2] = { 0, 2 }, wk[2] = { 8, 6 };
+	const char *tree = "\"files\": 2, \"src_size\": \"8KiB\", \"headers\": 16, "
+			   "\"header_size\": \"4KiB\", \"headers_per_job\": 4, \"obj_size\": \"4KiB\", "
+			   "\"jobs\": 2, \"link_cycles\": 1e7";
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s, \"cc_cycles\": 3e8", tree);
+	json_t *r = run_kb(4, buf);
+	double disk_sleeps = metric(r, "sleeps");
+	near(disk_sleeps, 11, 0);
+	assert_null(json_object_get(json_object_get(json_array_get(json_object_get(r, "runs"), 0),
+						    "metrics"), "pipe_reader_sleeps"));
+	json_decref(r);
+	for (int i = 0; i < 2; i++) {
+		snprintf(buf, sizeof buf, "%s, %s, \"asm_size\": \"12KiB\"", tree, wl[i]);
+		r = run_kb(4, buf);
+		assert_true(metric(r, "invariants_ok") == 1);
+		assert_true(metric(r, "jobs_run_once") == 3);
+		near(metric(r, "as_run_once"), 2, 0);
+		near(metric(r, "pipe_reader_sleeps"), rs[i], 0);
+		near(metric(r, "pipe_writer_sleeps"), ws[i], 0);
+		near(metric(r, "wait4_sleeps"), 2, 0);
+		near(metric(r, "make_sleeps"), 2, 0);
+		near(metric(r, "pipe_wakeups"), wk[i], 0);
+		near(metric(r, "sleeps"), disk_sleeps + rs[i] + ws[i] + 2 + 2, 0);
+		near(metric(r, "user_s"), 2 * 0.303 + 0.01, 1e-12);
+		near(metric(r, "context_switches"), 0, 0);   /* 4 tasks, 4 CPUs */
+		json_decref(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_process_model),
+		cmocka_unit_test(test_pipeline),
 		cmocka_unit_test(test_maximal_fits),
 		cmocka_unit_test(test_jobs_once),
 		cmocka_unit_test(test_j1),

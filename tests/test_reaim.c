@@ -234,9 +234,10 @@ static double vmstat(json_t *r, const char *name)
 /* Reclaim runs at the memory per user of the seed's pressure scenario
  * (001-pagevec-reaim-pressure.json: 256 users in 96 MiB, 0.375 MiB each): 48
  * users of the database mix in 18 MiB (i386, 2 CPUs, a write-back controller):
- * kswapd or direct reclaim scans and frees pages and nothing is killed.  (The
- * invariant checker is not asserted there: it reports an LRU count off by one in
- * ZONE_DMA, a defect of the stock LRU under this pressure that is not yet found.)
+ * kswapd or direct reclaim scans and frees pages, nothing is killed and the
+ * invariants hold.  (Before commit 5387b6f the checker reported "13 PG_lru pages,
+ * nr_active + nr_inactive 14" in ZONE_DMA here: the pagevec drain race, in which
+ * two drains of one CPU's pagevec linked the same pages.)
  * At 1.5 MiB per user (12 users) no page is scanned and the invariants hold.
  * With batched mark_page_accessed on 8 CPUs in 24 MiB the invariants hold while
  * reclaim runs: its pagevec holds references to pages that the disk tests' unlink
@@ -271,12 +272,7 @@ static void test_reclaim_runs(void **state)
 		fclose(f);
 		json_t *r = run_results(scn, 1);
 		unlink(scn);
-		if (i == 0) {
-			near(metric(r, "complete"), 1, 0);
-			near(metric(r, "oom_kills"), 0, 0);
-		} else {
-			invariants(r);
-		}
+		invariants(r);   /* with no process left, no anonymous page either */
 		double scanned = vmstat(r, "pgscan_kswapd") + vmstat(r, "pgscan_direct");
 		if (i != 1 && (scanned <= 0 || vmstat(r, "pgsteal") <= 0))
 			fail_msg("48 users: %g scanned, %g stolen", scanned, vmstat(r, "pgsteal"));

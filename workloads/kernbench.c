@@ -16,6 +16,12 @@
  * object and writes the output.  Disk waits give the CPU up (sleeps = voluntary
  * switches), time slices expiring while others wait give involuntary switches.
  *
+ * With asm_size > 0 a compile job is gcc -pipe's cc1 | as: cc1 writes its
+ * assembly a page at a time into a one-page pipe (models/mm/pipe.h) to an `as`
+ * actor, which writes the object; the driver (folded into cc1's task) waits in
+ * wait4 for as, make in wait4 for its jobs, so sleeps and wake-ups come from the
+ * pipeline too.
+ *
  * The tree lives on disk 0 as four page-cache files (MM_MAX_FILES is small):
  * `src` holds the C files back to back (job i reads [i*src_size, +src_size)),
  * `include` the header files, `obj` the object files, `vmlinux` the link output.
@@ -38,6 +44,7 @@
 #include "models/disk.h"
 #include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
+#include "models/mm/pipe.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 #include "models/sched.h"
@@ -51,6 +58,8 @@ struct kb_job {
 	int idx;                   /* 0..files-1, files = the link */
 	int runs;                  /* times the job body ran (must be 1) */
 	char name[24];
+	/* the compiler pipeline (asm_size > 0): cc1's output to as, as's exit */
+	struct mm_pipe out, exited;
 };
 
 struct kb_cfg {
@@ -68,11 +77,15 @@ struct kb_cfg {
 	int64_t max_jobs;          /* maximal make -j with processes: what fits (kb_fit_jobs) */
 	uint64_t cc_heap;
 	uint64_t make_heap;
+	uint64_t asm_size;         /* 0: no pipeline; else bytes cc1 writes to as through a pipe */
+	double as_cycles;
 	bool check;
 	/* run-time state */
 	struct wl_smp w;           /* kernel + scheduler */
 	struct kb_job *job;        /* [files + 1] */
 	int njob_init;             /* jobs whose sched_task was initialised */
+	struct kb_job *asj;        /* [files]: the assemblers (asm_size > 0) */
+	uint64_t make_sleeps;      /* make's waits in wait4 (asm_size > 0) */
 	struct mm_file *src, *inc, *obj, *out, *cc1;
 	struct mm_task make_task;  /* make's own kernel work (process model) */
 	struct mm_as *make_as;
@@ -113,6 +126,10 @@ static const struct mm_param kb_params[] = {
 		 "process model: anonymous memory each compile dirties (calibration: cc1's heap for one kernel C file)"),
 	MM_PARAM(struct kb_cfg, make_heap, "make_heap", MM_P_SIZE, 0, 1 << 30, "\"1MiB\"",
 		 "process model: make's heap, inherited copy-on-write by every forked job"),
+	MM_PARAM(struct kb_cfg, asm_size, "asm_size", MM_P_SIZE, 0, 1 << 30, "0",
+		 "the compiler pipeline (gcc -pipe): bytes of assembly cc1 writes to as through a pipe of one page, in write(2) calls of a page (stdio); 0 = no pipeline (cc1 writes the object itself, make does not sleep)"),
+	MM_PARAM(struct kb_cfg, as_cycles, "as_cycles", MM_P_DOUBLE, 0, 1e15, "0",
+		 "the compiler pipeline: user-mode CPU cycles of one as (assembler) run, spent as its input arrives (calibration)"),
 	MM_PARAM(struct kb_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at the end (tests)"),
 	MM_PARAM_END
@@ -160,6 +177,20 @@ static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 }
 
 static void job_main(int argc, char **argv);
+static void as_main(int argc, char **argv);
+
+/* gcc's driver starts as at the start of the compile, reading cc1's output
+ * through a pipe (gcc -pipe); exec balancing places it (wl_smp_spawn). */
+static void start_as(struct kb_cfg *c, struct kb_job *j)
+{
+	struct kb_job *a = &c->asj[j->idx];
+	mm_pipe_init(&j->out, (uint32_t)c->w.k.phys.page_size);
+	mm_pipe_init(&j->exited, 0);
+	a->s = j->s;
+	a->idx = j->idx;
+	snprintf(a->name, sizeof a->name, "as%d", j->idx);
+	wl_smp_spawn(&c->w, &a->task, &a->st, a->name, a, as_main);
+}
 
 static void start_job(struct sim *s, struct kb_cfg *c, int i)
 {
@@ -196,6 +227,50 @@ static int job_exec(struct kb_cfg *c, struct mm_task *t, struct mm_as **as, stru
 	return mm_fmap_touch(k, t, *text, 0, (uint32_t)c->cc_text_pages, false) < 0 ? -1 : 0;
 }
 
+/* cc1 compiles and writes its assembly into the pipe a page at a time as it
+ * goes (its user time spread evenly over the pages), closes the pipe, and the
+ * driver waits in wait4 until as has exited.  gcc 3's cc1 preprocesses itself
+ * (cpp is integrated since gcc 3.0), so the pipeline is cc1 | as; the driver's
+ * own process is folded into cc1's (its fork, exec and wait are cc1's task's). */
+static void job_pipeline(struct kb_cfg *c, struct kb_job *j)
+{
+	struct mm_task *t = &j->task;
+	uint32_t page = (uint32_t)t->k->phys.page_size;
+	uint64_t left = c->asm_size;
+	while (left > 0) {
+		uint64_t n = left < page ? left : page;
+		mm_user(t, c->cc_cycles * (double)n / (double)c->asm_size);
+		mm_pipe_write(t, &j->out, n, page);
+		left -= n;
+	}
+	mm_pipe_close(t, &j->out);
+	mm_pipe_read(t, &j->exited, 1);   /* wait4: as's exit closes it */
+	mm_sync(t);
+}
+
+/* as: reads cc1's output (read(2) of up to its 32 KiB input buffer, gas's
+ * input-file.c), assembles each piece as it arrives, writes the object file and
+ * exits, waking the driver's wait4.  Its own fork, exec and memory are not
+ * modelled. */
+static void as_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct mm_task *t = sg_actor_self_get_data();
+	struct kb_job *a = t->wl;
+	struct kb_cfg *c = a->s->wl_cfg;
+	struct kb_job *j = &c->job[a->idx];
+	wl_smp_enter(&c->w, t);
+	uint32_t n;
+	while ((n = mm_pipe_read(t, &j->out, 32768)) > 0)
+		mm_user(t, c->as_cycles * (double)n / (double)c->asm_size);
+	mm_file_write(&c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
+	mm_sync(t);
+	a->runs++;
+	sched_exit(&c->w.sched, &a->st);
+	mm_pipe_close(t, &j->exited);
+}
+
 static void job_main(int argc, char **argv)
 {
 	(void)argc;
@@ -215,6 +290,8 @@ static void job_main(int argc, char **argv)
 	}
 	if (j->idx < c->files) {
 		uint64_t i = (uint64_t)j->idx;
+		if (c->asm_size > 0)
+			start_as(c, j);
 		mm_file_read(k, t, c->src, i * c->src_size, c->src_size, &c->rst);
 		/* a deterministic spread of the shared headers over the jobs */
 		uint64_t h0 = (i * 37) % (uint64_t)c->headers;
@@ -226,8 +303,12 @@ static void job_main(int argc, char **argv)
 		if (as && (mm_brk(k, t, as, pages_of(k, c->cc_heap)) ||
 			   mm_touch(k, t, as, 0, as->npages, true) < 0))
 			c->ooms++;
-		mm_user(t, c->cc_cycles);
-		mm_file_write(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
+		if (c->asm_size > 0)
+			job_pipeline(c, j);
+		else {
+			mm_user(t, c->cc_cycles);
+			mm_file_write(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
+		}
 	} else {
 		mm_file_read(k, t, c->obj, 0, c->obj->size, &c->rst);
 		mm_user(t, c->link_cycles);
@@ -248,6 +329,14 @@ out:
 	sg_sem_release(c->done);
 }
 
+/* With the pipeline, make counts a sleep in wait4 when no child has exited yet
+ * (make is not a scheduled task: it takes no CPU to wake). */
+static void make_wait(struct kb_cfg *c, sg_sem_t sem)
+{
+	if (c->asm_size > 0 && sg_sem_would_block(sem))
+		c->make_sleeps++;
+}
+
 static void make_main(int argc, char **argv)
 {
 	(void)argc;
@@ -263,12 +352,16 @@ static void make_main(int argc, char **argv)
 			mm_touch(k, &c->make_task, c->make_as, 0, c->make_as->npages, true);
 	}
 	for (int i = 0; i < c->files; i++) {
-		if (c->slots)
+		if (c->slots) {
+			make_wait(c, c->slots);
 			sg_sem_acquire(c->slots);
+		}
 		start_job(s, c, i);
 	}
-	for (int i = 0; i < c->files; i++)
+	for (int i = 0; i < c->files; i++) {
+		make_wait(c, c->done);
 		sg_sem_acquire(c->done);
+	}
 	start_job(s, c, (int)c->files);
 	sg_sem_acquire(c->done);
 	if (c->make_as) {
@@ -318,7 +411,9 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
 	c->job = calloc((size_t)c->files + 1, sizeof *c->job);
-	if (!c->job)
+	if (c->asm_size > 0)
+		c->asj = calloc((size_t)c->files, sizeof *c->asj);
+	if (!c->job || (c->asm_size > 0 && !c->asj))
 		return mm_errf(e, s->file, "workload", "out of memory");
 	static const char *const names[5] = { "src", "include", "obj", "vmlinux", "cc1" };
 	struct mm_file **fp[5] = { &c->src, &c->inc, &c->obj, &c->out, &c->cc1 };
@@ -353,16 +448,31 @@ static void kb_finish(struct sim *s)
 	double elapsed = end - c->t0;
 	double user = 0, sys = 0, io = 0, nap = 0;
 	uint64_t nivcsw = 0, nvcsw = 0, runs = 0, once = 0, minflt = 0, majflt = 0;
-	for (int i = 0; i < c->njob_init; i++) {
-		const struct kb_job *j = &c->job[i];
+	uint64_t psl[4] = { 0 }, as_once = 0;   /* pipe reader, writer sleeps, wait4 sleeps, wake-ups */
+	int nas = c->asj ? (int)c->files : 0;
+	for (int i = 0; i < c->njob_init + nas; i++) {
+		/* the jobs, then the assemblers (of the jobs that started one) */
+		const struct kb_job *j = i < c->njob_init ? &c->job[i] : &c->asj[i - c->njob_init];
+		if (i >= c->njob_init && !c->job[i - c->njob_init].out.up)
+			continue;
+		if (i < c->njob_init && j->out.up) {
+			psl[0] += j->out.reader_sleeps;
+			psl[1] += j->out.writer_sleeps;
+			psl[2] += j->exited.reader_sleeps;
+			psl[3] += j->out.wakeups + j->exited.wakeups;
+		}
 		user += j->task.user_cycles / k->clock;
 		sys += j->task.tm.paid / k->clock + j->task.spin_s;
 		io += j->task.io_wait_s;
 		nap += j->task.retry_nap_s + j->task.congestion_s;
 		nivcsw += j->st.nivcsw;
 		nvcsw += j->st.nvcsw;
-		runs += (uint64_t)j->runs;
-		once += j->runs == 1;
+		if (i < c->njob_init) {
+			runs += (uint64_t)j->runs;
+			once += j->runs == 1;
+		} else {
+			as_once += j->runs == 1;
+		}
 		minflt += j->task.minflt;
 		majflt += j->task.majflt;
 	}
@@ -373,7 +483,15 @@ static void kb_finish(struct sim *s)
 	sim_metric(s, "system_s", sys);
 	sim_metric(s, "cpu_percent", elapsed > 0 ? (user + sys) / elapsed * 100.0 : 0);
 	sim_metric(s, "context_switches", (double)nivcsw);
-	sim_metric(s, "sleeps", (double)nvcsw);
+	sim_metric(s, "sleeps", (double)(nvcsw + c->make_sleeps));
+	if (c->asm_size > 0) {
+		sim_metric(s, "pipe_reader_sleeps", (double)psl[0]);
+		sim_metric(s, "pipe_writer_sleeps", (double)psl[1]);
+		sim_metric(s, "wait4_sleeps", (double)psl[2]);
+		sim_metric(s, "make_sleeps", (double)c->make_sleeps);
+		sim_metric(s, "pipe_wakeups", (double)psl[3]);
+		sim_metric(s, "as_run_once", (double)as_once);
+	}
 	sim_metric(s, "sched_switches", (double)c->w.sched.switches);
 	sim_metric(s, "sched_migrations", (double)c->w.sched.migrations);
 	sim_metric(s, "jobs_run", (double)runs);
@@ -401,6 +519,13 @@ static void kb_fini(void *cfgp)
 	struct kb_cfg *c = cfgp;
 	for (int i = 0; i < c->njob_init; i++)
 		sched_task_destroy(&c->job[i].st);
+	for (int i = 0; c->asj && i < c->files; i++) {
+		if (!c->job[i].out.up)
+			continue;
+		sched_task_destroy(&c->asj[i].st);
+		mm_pipe_destroy(&c->job[i].out);
+		mm_pipe_destroy(&c->job[i].exited);
+	}
 	c->njob_init = 0;
 	if (c->slots)
 		sg_sem_destroy(c->slots);
@@ -409,7 +534,8 @@ static void kb_fini(void *cfgp)
 	c->slots = c->done = NULL;
 	wl_smp_fini(&c->w);
 	free(c->job);
-	c->job = NULL;
+	free(c->asj);
+	c->job = c->asj = NULL;
 }
 
 const struct workload_ops workload_kernbench = {

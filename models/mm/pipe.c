@@ -1,0 +1,99 @@
+/*
+ * pipe.c - a pipe as 2.6.10's fs/pipe.c has it: one page of buffer (PIPE_SIZE =
+ * PAGE_SIZE, include/linux/pipe_fs_i.h; 2.6.11 replaced it with 16 buffers),
+ * pipe_write() sleeping in pipe_wait() until a write of at most PIPE_BUF bytes
+ * fits whole, pipe_read() sleeping while the pipe is empty and a writer exists,
+ * and each side waking the other (wake_up_interruptible_sync) after it moved
+ * data.  A sleep gives the CPU up (mm_block: a voluntary switch of a scheduled
+ * task) and the woken task waits for a CPU by the scheduler's wake-up rules
+ * (mm_unblock).  Costs: a system call per read(2) / write(2) and the copy of the
+ * bytes at the machine's copy bandwidth.  Pipes live between two tasks of one
+ * simulation; SimGrid runs one actor at a time, so no lock is needed.
+ */
+#include "models/mm/pipe.h"
+
+#include "models/mm/kernel.h"
+
+void mm_pipe_init(struct mm_pipe *p, uint32_t size)
+{
+	*p = (struct mm_pipe){ .size = size, .up = true };
+	p->rsem = sg_sem_init(0);
+	p->wsem = sg_sem_init(0);
+}
+
+void mm_pipe_destroy(struct mm_pipe *p)
+{
+	if (!p->up)
+		return;
+	sg_sem_destroy(p->rsem);
+	sg_sem_destroy(p->wsem);
+	p->rsem = p->wsem = NULL;
+	p->up = false;
+}
+
+/* @t sleeps on @sem until the other side wakes it. */
+static void pipe_sleep(struct mm_task *t, sg_sem_t sem)
+{
+	mm_block(t);
+	sg_sem_acquire(sem);
+	mm_unblock(t);
+}
+
+/* Wake the sleeper of one side, if any. */
+static void pipe_wake(struct mm_pipe *p, bool *waiting, sg_sem_t sem)
+{
+	if (*waiting) {
+		*waiting = false;
+		p->wakeups++;
+		sg_sem_release(sem);
+	}
+}
+
+/* One system call moving @n bytes. */
+static void pipe_call(struct mm_task *t, uint32_t n)
+{
+	struct mm_kernel *k = t->k;
+	mm_charge(t, k->costs->syscall + (double)n * k->copy_cycles_per_byte);
+}
+
+void mm_pipe_write(struct mm_task *t, struct mm_pipe *p, uint64_t bytes, uint32_t chunk)
+{
+	if (chunk == 0 || chunk > p->size)
+		chunk = p->size;
+	while (bytes > 0) {
+		uint32_t n = bytes < chunk ? (uint32_t)bytes : chunk;
+		while (p->size - p->len < n) {   /* atomic (n <= PIPE_BUF): all or sleep */
+			p->wwait = true;
+			p->writer_sleeps++;
+			pipe_sleep(t, p->wsem);
+		}
+		pipe_call(t, n);
+		p->writes++;
+		p->len += n;
+		bytes -= n;
+		pipe_wake(p, &p->rwait, p->rsem);
+	}
+}
+
+uint32_t mm_pipe_read(struct mm_task *t, struct mm_pipe *p, uint32_t max)
+{
+	while (p->len == 0 && !p->closed) {
+		p->rwait = true;
+		p->reader_sleeps++;
+		pipe_sleep(t, p->rsem);
+	}
+	uint32_t n = p->len < max ? p->len : max;
+	pipe_call(t, n);
+	p->reads++;
+	p->len -= n;
+	if (n)
+		pipe_wake(p, &p->wwait, p->wsem);
+	return n;
+}
+
+void mm_pipe_close(struct mm_task *t, struct mm_pipe *p)
+{
+	mm_charge(t, t->k->costs->syscall);
+	p->closed = true;
+	pipe_wake(p, &p->rwait, p->rsem);
+}
