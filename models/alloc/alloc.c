@@ -209,6 +209,30 @@ static void reset_block(struct page *pages, uint32_t pfn, unsigned order)
 }
 
 /* prep_new_page(): a fresh allocated block. */
+void alloc_for_each_pcp(struct alloc *a, int cpu,
+			void (*fn)(struct alloc *a, struct zone *z, struct mm_pcp *pcp, void *arg),
+			void *arg)
+{
+	struct mm_phys *phys = a->phys;
+	for (int j = 0; j < MM_NR_ZONES; j++) {
+		struct zone *z = &phys->zones[j];
+		if (!z->pageset)
+			continue;
+		for (uint32_t c = 0; c < phys->ncpus; c++) {
+			if (cpu >= 0 && (uint32_t)cpu != c)
+				continue;
+			for (int k = 0; k < 2; k++) {
+				struct mm_pcp *pcp = &z->pageset[c].pcp[k];
+				if (!pcp->count)
+					continue;
+				a->st.zone_lock[j]++;
+				a->st.pcp_drain++;
+				fn(a, z, pcp, arg);
+			}
+		}
+	}
+}
+
 void alloc_prep_block(struct alloc *a, uint32_t pfn, unsigned order, int type)
 {
 	struct page *pages = a->phys->pages;

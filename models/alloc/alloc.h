@@ -205,6 +205,16 @@ double alloc_frag_index(const struct alloc *a, const struct zone *z, unsigned or
 /** alloc_drain() - drain per-CPU lists of @cpu (-1 = all) if the module has them. */
 void alloc_drain(struct alloc *a, int cpu);
 
+/**
+ * alloc_for_each_pcp() - drain_pages(): for each non-empty per-CPU hot and cold
+ * list of @cpu (-1 = every CPU) in every zone, count one zone->lock hold and one
+ * drain and call @fn(@a, zone, list, @arg), which frees what it chooses from it.
+ * Returns: nothing.
+ */
+void alloc_for_each_pcp(struct alloc *a, int cpu,
+			void (*fn)(struct alloc *a, struct zone *z, struct mm_pcp *pcp, void *arg),
+			void *arg);
+
 /** alloc_prep_block() - prep_new_page(): reset the 2^@order pages at @pfn as a
  * fresh allocation of @type (head count 1, order recorded). */
 void alloc_prep_block(struct alloc *a, uint32_t pfn, unsigned order, int type);

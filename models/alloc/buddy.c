@@ -267,26 +267,15 @@ static void buddy_free(struct alloc *a, uint32_t pfn, unsigned order, int cpu, b
 	free_one(a, z, pfn, order);
 }
 
+static void drain_all(struct alloc *a, struct zone *z, struct mm_pcp *pcp, void *arg)
+{
+	(void)arg;
+	pcp_drain_n(a, z, pcp, pcp->count);
+}
+
 static void buddy_drain(struct alloc *a, int cpu)
 {
-	struct mm_phys *phys = a->phys;
-	for (int j = 0; j < MM_NR_ZONES; j++) {
-		struct zone *z = &phys->zones[j];
-		if (!z->pageset)
-			continue;
-		for (uint32_t c = 0; c < phys->ncpus; c++) {
-			if (cpu >= 0 && (uint32_t)cpu != c)
-				continue;
-			for (int k = 0; k < 2; k++) {
-				struct mm_pcp *pcp = &z->pageset[c].pcp[k];
-				if (!pcp->count)
-					continue;
-				a->st.zone_lock[j]++;
-				a->st.pcp_drain++;
-				pcp_drain_n(a, z, pcp, pcp->count);
-			}
-		}
-	}
+	alloc_for_each_pcp(a, cpu, drain_all, NULL);
 }
 
 static int buddy_init(struct alloc *a, struct mm_err *e)

@@ -378,37 +378,31 @@ static void mbuddy_free(struct alloc *a, uint32_t pfn, unsigned order, int cpu, 
 	free_one(a, z, pfn, order);
 }
 
+struct drain_arg {
+	int type;      /* the type to drain, -1 any */
+	uint64_t n;    /* pages drained */
+};
+
+static void drain_list(struct alloc *a, struct zone *z, struct mm_pcp *pcp, void *arg)
+{
+	struct drain_arg *d = arg;
+	struct page *pages = a->phys->pages;
+	for (uint32_t pfn = pcp->list.head; pfn != PFN_NONE;) {
+		uint32_t next = pages[pfn].lru_next;
+		if (d->type < 0 || pages[pfn].alloc_type == d->type) {
+			pcp_release(a, z, pcp, pfn);
+			d->n++;
+		}
+		pfn = next;
+	}
+}
+
 /* Drain per-CPU pages of @cpu (-1 all) whose type is @type (-1 any). Returns: pages. */
 static uint64_t drain_type(struct alloc *a, int cpu, int type)
 {
-	struct mm_phys *phys = a->phys;
-	struct page *pages = phys->pages;
-	uint64_t n = 0;
-	for (int j = 0; j < MM_NR_ZONES; j++) {
-		struct zone *z = &phys->zones[j];
-		if (!z->pageset)
-			continue;
-		for (uint32_t c = 0; c < phys->ncpus; c++) {
-			if (cpu >= 0 && (uint32_t)cpu != c)
-				continue;
-			for (int k = 0; k < 2; k++) {
-				struct mm_pcp *pcp = &z->pageset[c].pcp[k];
-				if (!pcp->count)
-					continue;
-				a->st.zone_lock[j]++;
-				a->st.pcp_drain++;
-				for (uint32_t pfn = pcp->list.head; pfn != PFN_NONE;) {
-					uint32_t next = pages[pfn].lru_next;
-					if (type < 0 || pages[pfn].alloc_type == type) {
-						pcp_release(a, z, pcp, pfn);
-						n++;
-					}
-					pfn = next;
-				}
-			}
-		}
-	}
-	return n;
+	struct drain_arg d = { type, 0 };
+	alloc_for_each_pcp(a, cpu, drain_list, &d);
+	return d.n;
 }
 
 static void mbuddy_drain(struct alloc *a, int cpu)
