@@ -1,15 +1,18 @@
 /*
  * tracefile.c - trace loading (see tracefile.h).
  *
- * Design: the whole file is read into one buffer (read(2) in a loop, so pipes work
- * too) and parsed by hand: a line counter, a digit loop with overflow check, no
- * stdio per line.  Every scan is bounded by the buffer's end (it is not
- * NUL-terminated), never by a terminator.  The refs array is sized once from a
- * newline count.  Original ids are mapped to dense ids in first-seen order by an
- * id map: ids below 2^22 go through a direct table (grown on demand; these are
- * most real page numbers and the lookups stay cache-friendly), larger ones
- * through an open-addressing hash table (linear probing, Fibonacci hashing, grown
- * at half load).  Every malformed line yields one "FILE: line N: expected ..."
+ * Design: a regular file is mapped (mm_map_file(): no copy, no buffer for the
+ * host to clear), anything else (pipes, devices) read whole into one buffer, and
+ * parsed by hand: a line counter, a digit loop with overflow check, no stdio per
+ * line.  Every scan is bounded by the buffer's end (it is not NUL-terminated),
+ * never by a terminator.  The refs array is sized once from the file's length
+ * (every reference takes two bytes or more) and shrunk at the end.  The plain
+ * layout's commonest line, 1 to 7 digits, is converted eight bytes at a time and
+ * looked up in batches with prefetches (plain_fast()).  Original ids are mapped to
+ * dense ids in first-seen order by an id map: ids below 2^22 go through a direct
+ * table (grown on demand, in huge pages; these are most real page numbers),
+ * larger ones through an open-addressing hash table (linear probing, Fibonacci
+ * hashing, grown at half load).  Every malformed line yields one "FILE: line N: expected ..."
  * error quoting the line escaped (mm_err_quote()) and -1; nothing is kept on
  * failure.
  */
@@ -104,18 +107,23 @@ static int idmap_new(struct idmap *m, uint64_t id, uint32_t *out)
 	return 0;
 }
 
-/* Dense id of @id (assigning the next one if new). Returns: 0, or -1 (no memory). */
-static inline int idmap_get(struct idmap *m, uint64_t id, uint32_t *out)
+/* idmap_get() past its look-up in the direct table: the rarer cases, kept out
+ * of the parse loops. Returns: 0, or -1 (no memory). */
+static __attribute__((noinline)) int idmap_get_new(struct idmap *m, uint64_t id, uint32_t *out)
 {
 	if (id < DIRECT_LIMIT) {
 		if (id >= m->dcap) {
 			uint64_t nc = m->dcap ? m->dcap : 4096;
 			while (nc <= id)
 				nc *= 2;
-			uint32_t *d = realloc(m->direct, nc * sizeof *d);
+			/* huge pages: the table is read at random, a TLB miss per look-up
+			 * with 4 KiB pages once it spans megabytes */
+			uint32_t *d = mm_calloc_huge(nc, sizeof *d);
 			if (!d)
 				return -1;
-			memset(d + m->dcap, 0, (nc - m->dcap) * sizeof *d);
+			if (m->dcap)
+				memcpy(d, m->direct, m->dcap * sizeof *d);
+			free(m->direct);
 			m->direct = d;
 			m->dcap = nc;
 		}
@@ -145,6 +153,16 @@ static inline int idmap_get(struct idmap *m, uint64_t id, uint32_t *out)
 	m->hvals[s] = *out + 1;
 	m->hcount++;
 	return 0;
+}
+
+/* Dense id of @id (assigning the next one if new). Returns: 0, or -1 (no memory). */
+static inline int idmap_get(struct idmap *m, uint64_t id, uint32_t *out)
+{
+	if (id < m->dcap && m->direct[id]) {
+		*out = m->direct[id] - 1;
+		return 0;
+	}
+	return idmap_get_new(m, id, out);
 }
 
 void trace_free(struct trace *t)
@@ -271,28 +289,102 @@ static int line_err(struct mm_err *e, const char *name, size_t line, const char 
 	return -1;
 }
 
+/* Lines of the plain layout's fast path per batch (parse, then look up). */
+#define PLAIN_BATCH 256
+/* Lines the line-at-a-time path takes after the fast path stopped at one it does
+ * not take (a comment, a blank line, a \r\n line end, 8 digits or more), before
+ * the fast path is tried again: a file of such lines pays for one failed try
+ * (and one batch flush) per this many. */
+#define PLAIN_SLOW_LINES 16
+
+/* The dense ids of the @k page numbers @ids into @out, in order (as idmap_get()
+ * each).  The direct table's pointer and size are kept in locals: the stores to
+ * @out could alias the map's fields, which would otherwise be loaded again per id.
+ * Returns: 0, or -1 (out of memory). */
+static int idmap_batch(struct idmap *m, const uint64_t *ids, int k, uint32_t *out)
+{
+	const uint32_t *dir = m->direct;
+	uint64_t dcap = m->dcap;
+	for (int i = 0; i < k; i++) {
+		uint64_t v = ids[i];
+		uint32_t d;
+		if (v < dcap && (d = dir[v]) != 0) {
+			out[i] = d - 1;
+			continue;
+		}
+		if (idmap_get_new(m, v, &out[i]) < 0)
+			return -1;
+		dir = m->direct;
+		dcap = m->dcap;
+	}
+	return 0;
+}
+
+/*
+ * The plain layout's fast path, from the line start @p: lines of 1 to 7 digits
+ * and a newline (with 8 bytes readable), each converted eight bytes at a time
+ * (digits8()) and appended to @refs[*@n...] in batches of PLAIN_BATCH: the
+ * batch's numbers first, then their look-ups in the id map (idmap_batch()).  The
+ * look-ups are the cost of a large trace: a million pages make a 4 MiB direct
+ * table read at random, mostly cache misses.  Each look-up's line is prefetched
+ * as soon as its number is known, so the batch's misses overlap instead of
+ * each waiting behind the next line's scan.
+ * Returns: the start of the first line it did not take (*@n and *@line advanced
+ * past the lines taken), or NULL when out of memory.
+ */
+static const char *plain_fast(const char *p, const char *end, struct idmap *m,
+			      uint32_t *refs, size_t *n, size_t *line)
+{
+	uint64_t batch[PLAIN_BATCH];
+	int k = 0;
+	const char *ls = p;
+	const uint32_t *dir = m->direct;
+	uint64_t dcap = m->dcap;
+	while (end - ls >= 8) {
+		uint64_t v;
+		int nd = digits8(ls, &v);
+		if (!nd || ls[nd] != '\n')
+			goto stop;
+		batch[k++] = v;
+		if (v < dcap)
+			__builtin_prefetch(dir + v);
+		ls += nd + 1;
+		if (k == PLAIN_BATCH) {
+			if (idmap_batch(m, batch, k, refs + *n) < 0)
+				return NULL;
+			dir = m->direct;
+			dcap = m->dcap;
+			*n += (size_t)k;
+			*line += (size_t)k;
+			k = 0;
+		}
+	}
+stop:
+	if (idmap_batch(m, batch, k, refs + *n) < 0)
+		return NULL;
+	*n += (size_t)k;
+	*line += (size_t)k;
+	return ls;
+}
+
 /* plain / txt: one id per line. */
 static int parse_plain(const char *buf, size_t len, const char *name, struct idmap *m,
 		       uint32_t *refs, size_t *nrefs, size_t *nlines, struct mm_err *e)
 {
 	const char *p = buf, *end = buf + len;
 	size_t line = 1, n = 0;
+	int slow = 0;   /* line-at-a-time steps left before plain_fast() is tried again */
 	char tb[MM_ERR_QUOTE_SIZE];
 	while (p < end) {
-		/* the commonest line, 1 to 7 digits and a newline, with 8 bytes readable:
-		 * the digits found and converted eight bytes at a time (digits8()) */
-		if (end - p >= 8) {
-			uint64_t v;
-			int nd = digits8(p, &v);
-			if (nd && p[nd] == '\n') {
-				if (idmap_get(m, v, &refs[n]) < 0)
-					return oom(e, name);
-				n++;
-				line++;
-				p += nd + 1;
-				continue;
-			}
+		if (!slow) {
+			p = plain_fast(p, end, m, refs, &n, &line);
+			if (!p)
+				return oom(e, name);
+			if (p >= end)
+				break;
+			slow = PLAIN_SLOW_LINES;
 		}
+		slow--;
 		/* the common line, 1 to 19 digits and a newline: no overflow possible */
 		if ((unsigned)(*p - '0') <= 9) {
 			const char *q = p, *lim = end - p > 19 ? p + 19 : end;
@@ -653,12 +745,11 @@ int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj
 	       struct mm_err *e)
 {
 	memset(t, 0, sizeof *t);
-	char *buf;
-	size_t len;
-	if (mm_read_file(path, "trace file", TRACE_FILE_MAX, &buf, &len, e))
+	struct mm_filebuf fb;
+	if (mm_map_file(&fb, path, "trace file", TRACE_FILE_MAX, e))
 		return -1;
-	int rc = trace_parse(t, buf, len, path, fmt, obj_id_col, e);
-	free(buf);
+	int rc = trace_parse(t, fb.buf, fb.len, path, fmt, obj_id_col, e);
+	mm_unmap_file(&fb);
 	return rc;
 }
 
