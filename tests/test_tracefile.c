@@ -476,6 +476,10 @@ static void test_binary(void **state)
 		{ 8, 2, "t.bin: header: expected binary trace version 1, got 2" },
 		{ 12, 5, "t.bin: header: expected 5 pages and 7 references to fill the file's 84 bytes" },
 		{ 16, 9, "t.bin: header: expected 4 pages and 9 references" },
+		{ 12, 0, "t.bin: header: expected at least one page and one reference, got 0 and 7" },
+		{ 16, 0, "t.bin: header: expected at least one page and one reference, got 4 and 0" },
+		{ 12, 8, "t.bin: header: expected no more pages than references, got 8 pages and 7 references" },
+		{ 24 + 8, 70, "t.bin: pages: expected distinct original page ids, got 70 for pages 0 and 1" },
 		{ 24 + 32 + 4, 3, "t.bin: references: expected dense page ids in first-seen order below 4, got 3 at reference 1" },
 		{ 24 + 32 + 12, 7, "t.bin: references: expected dense page ids in first-seen order below 4, got 7 at reference 3" },
 		{ 24 + 32 + 24, 0, "t.bin: references: expected all 4 pages to be referenced, got 3" },
@@ -490,6 +494,14 @@ static void test_binary(void **state)
 		assert_null(b.refs);
 		free(copy);
 	}
+	/* the version written big-endian: the message says the layout's byte order */
+	bin[8] = 0;
+	bin[11] = 1;
+	assert_int_equal(trace_parse(&b, bin, blen, "t.bin", TRACE_BIN, 0, &e), -1);
+	assert_string_equal(e.msg, "t.bin: header: expected binary trace version 1, got 16777216 "
+			    "(version 1 big-endian: the layout is little-endian)");
+	bin[8] = 1;
+	bin[11] = 0;
 	assert_int_equal(trace_parse(&b, bin, 20, "t.bin", TRACE_BIN, 0, &e), -1);   /* truncated */
 	assert_non_null(strstr(e.msg, "t.bin: header:"));
 	free(bin);

@@ -599,11 +599,21 @@ static int parse_bin(struct trace *t, const char *buf, size_t len, const char *n
 	if (len < BIN_HEADER || memcmp(buf, TRACE_BIN_MAGIC, 8) != 0)
 		return mm_errf(e, name, "header", "expected the binary trace magic \"" TRACE_BIN_MAGIC
 			       "\" and a %d-byte header", BIN_HEADER);
-	if (get_u32(b + 8) != 1)
-		return mm_errf(e, name, "header", "expected binary trace version 1, got %u", get_u32(b + 8));
+	uint32_t version = get_u32(b + 8);
+	if (version != 1)
+		return mm_errf(e, name, "header", "expected binary trace version 1, got %u%s", version,
+			       version == 0x01000000 ? " (version 1 big-endian: the layout is little-endian)"
+						     : "");
 	uint64_t np = get_u32(b + 12), nr = get_u64(b + 16);
-	if (np == 0 || nr == 0 || np > nr || nr > (len - BIN_HEADER) / 4 ||
-	    np * 8 + nr * 4 != len - BIN_HEADER)
+	if (np == 0 || nr == 0)
+		return mm_errf(e, name, "header",
+			       "expected at least one page and one reference, got %llu and %llu",
+			       (unsigned long long)np, (unsigned long long)nr);
+	if (np > nr)
+		return mm_errf(e, name, "header",
+			       "expected no more pages than references, got %llu pages and %llu references",
+			       (unsigned long long)np, (unsigned long long)nr);
+	if (nr > (len - BIN_HEADER) / 4 || np * 8 + nr * 4 != len - BIN_HEADER)
 		return mm_errf(e, name, "header",
 			       "expected %llu pages and %llu references to fill the file's %zu bytes",
 			       (unsigned long long)np, (unsigned long long)nr, len);
@@ -623,6 +633,26 @@ static int parse_bin(struct trace *t, const char *buf, size_t len, const char *n
 		for (uint64_t i = 0; i < nr; i++)
 			t->refs[i] = get_u32(rb + 4 * i);
 	}
+	/* distinct original ids, as a text trace maps them (the id map's dense id of
+	 * the i-th page is i unless an earlier page had the same original id) */
+	struct idmap m = { 0 };
+	for (uint64_t i = 0; i < np; i++) {
+		uint32_t d;
+		if (idmap_get(&m, t->orig[i], &d) < 0) {
+			idmap_free(&m);
+			trace_free(t);
+			return oom(e, name);
+		}
+		if (d != i) {
+			unsigned long long id = (unsigned long long)t->orig[i];
+			idmap_free(&m);
+			trace_free(t);
+			return mm_errf(e, name, "pages",
+				       "expected distinct original page ids, got %llu for pages %u and %llu",
+				       id, d, (unsigned long long)i);
+		}
+	}
+	idmap_free(&m);
 	/* dense ids in first-seen order: each is at most one above the largest so far */
 	uint32_t next = 0;
 	for (uint64_t i = 0; i < nr; i++) {
