@@ -109,24 +109,33 @@ static int idmap_new(struct idmap *m, uint64_t id, uint32_t *out)
 
 /* idmap_get() past its look-up in the direct table: the rarer cases, kept out
  * of the parse loops. Returns: 0, or -1 (no memory). */
+/* Grow the direct table to hold @id (< DIRECT_LIMIT), doubling its size.
+ * Returns: 0, or -1 (out of memory). */
+static int idmap_reserve(struct idmap *m, uint64_t id)
+{
+	if (id < m->dcap)
+		return 0;
+	uint64_t nc = m->dcap ? m->dcap : 4096;
+	while (nc <= id)
+		nc *= 2;
+	/* huge pages: the table is read at random, a TLB miss per look-up
+	 * with 4 KiB pages once it spans megabytes */
+	uint32_t *d = mm_calloc_huge(nc, sizeof *d);
+	if (!d)
+		return -1;
+	if (m->dcap)
+		memcpy(d, m->direct, m->dcap * sizeof *d);
+	free(m->direct);
+	m->direct = d;
+	m->dcap = nc;
+	return 0;
+}
+
 static __attribute__((noinline)) int idmap_get_new(struct idmap *m, uint64_t id, uint32_t *out)
 {
 	if (id < DIRECT_LIMIT) {
-		if (id >= m->dcap) {
-			uint64_t nc = m->dcap ? m->dcap : 4096;
-			while (nc <= id)
-				nc *= 2;
-			/* huge pages: the table is read at random, a TLB miss per look-up
-			 * with 4 KiB pages once it spans megabytes */
-			uint32_t *d = mm_calloc_huge(nc, sizeof *d);
-			if (!d)
-				return -1;
-			if (m->dcap)
-				memcpy(d, m->direct, m->dcap * sizeof *d);
-			free(m->direct);
-			m->direct = d;
-			m->dcap = nc;
-		}
+		if (idmap_reserve(m, id) < 0)
+			return -1;
 		uint32_t v = m->direct[id];
 		if (v) {
 			*out = v - 1;
@@ -591,6 +600,43 @@ static bool host_le(void)
 	return *(const unsigned char *)&one == 1;
 }
 
+/* Whether the @np original ids of @t are distinct: each inserted into an id map
+ * gets the next dense id unless it was there.  A million pages in first-seen
+ * order are a million random writes to the direct table: it is sized once, and
+ * the ids go through idmap_batch() in batches whose lines are prefetched.
+ * Returns: 0, or -1 with @e set ("pages: ..." or out of memory). */
+static int bin_distinct(const struct trace *t, uint64_t np, const char *name, struct mm_err *e)
+{
+	struct idmap m = { 0 };
+	uint64_t top = 0;
+	for (uint64_t i = 0; i < np; i++)
+		if (t->orig[i] < DIRECT_LIMIT && t->orig[i] > top)
+			top = t->orig[i];
+	if (idmap_reserve(&m, top) < 0)
+		return oom(e, name);
+	for (uint64_t i = 0; i < np; i += PLAIN_BATCH) {
+		int k = np - i < PLAIN_BATCH ? (int)(np - i) : PLAIN_BATCH;
+		uint32_t dense[PLAIN_BATCH];
+		for (int j = 0; j < k; j++)
+			if (t->orig[i + j] < m.dcap)
+				__builtin_prefetch(m.direct + t->orig[i + j]);
+		if (idmap_batch(&m, t->orig + i, k, dense) < 0) {
+			idmap_free(&m);
+			return oom(e, name);
+		}
+		for (int j = 0; j < k; j++)
+			if (dense[j] != i + (uint64_t)j) {
+				idmap_free(&m);
+				return mm_errf(e, name, "pages",
+					       "expected distinct original page ids, got %llu for pages %u and %llu",
+					       (unsigned long long)t->orig[i + j], dense[j],
+					       (unsigned long long)(i + (uint64_t)j));
+			}
+	}
+	idmap_free(&m);
+	return 0;
+}
+
 /* The binary layout (tracefile.h): sizes, ids and first-seen order checked. */
 static int parse_bin(struct trace *t, const char *buf, size_t len, const char *name,
 		     struct mm_err *e)
@@ -635,24 +681,10 @@ static int parse_bin(struct trace *t, const char *buf, size_t len, const char *n
 	}
 	/* distinct original ids, as a text trace maps them (the id map's dense id of
 	 * the i-th page is i unless an earlier page had the same original id) */
-	struct idmap m = { 0 };
-	for (uint64_t i = 0; i < np; i++) {
-		uint32_t d;
-		if (idmap_get(&m, t->orig[i], &d) < 0) {
-			idmap_free(&m);
-			trace_free(t);
-			return oom(e, name);
-		}
-		if (d != i) {
-			unsigned long long id = (unsigned long long)t->orig[i];
-			idmap_free(&m);
-			trace_free(t);
-			return mm_errf(e, name, "pages",
-				       "expected distinct original page ids, got %llu for pages %u and %llu",
-				       id, d, (unsigned long long)i);
-		}
+	if (bin_distinct(t, np, name, e) < 0) {
+		trace_free(t);
+		return -1;
 	}
-	idmap_free(&m);
 	/* dense ids in first-seen order: each is at most one above the largest so far */
 	uint32_t next = 0;
 	for (uint64_t i = 0; i < nr; i++) {
