@@ -243,6 +243,18 @@ static void test_bom(void **state)
 		   "\"\\u00ef\\u00bb\\u00bf2\"");
 }
 
+/* A pipe holding @text (its write end closed), named /dev/fd/N in @path.
+ * Returns: the read end (close it). */
+static int pipe_with(const char *text, char *path, size_t size)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
+	close(fds[1]);
+	snprintf(path, size, "/dev/fd/%d", fds[0]);
+	return fds[0];
+}
+
 /* Input files are read with a size limit, also when they are not regular files. */
 static void test_file_limits(void **state)
 {
@@ -257,17 +269,13 @@ static void test_file_limits(void **state)
 	assert_int_equal(mm_read_file("/dev/zero", "trace file", 3 << 20, &buf, &len, &e), -1);
 	assert_string_equal(e.msg, "/dev/zero: expected a trace file of at most 3 MiB, got more");
 	/* a pipe is read to its end */
-	int fds[2];
 	char path[64];
-	assert_int_equal(pipe(fds), 0);
-	assert_int_equal(write(fds[1], "1\n2\n", 4), 4);
-	close(fds[1]);
-	snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+	int fd = pipe_with("1\n2\n", path, sizeof path);
 	assert_int_equal(mm_read_file(path, "trace file", 4, &buf, &len, &e), 0);
 	assert_int_equal(len, 4);
 	assert_memory_equal(buf, "1\n2\n", 4);
 	free(buf);
-	close(fds[0]);
+	close(fd);
 	/* a regular file: exactly max is fine, one byte more is refused unread */
 	char p[128];
 	snprintf(p, sizeof p, "%s", tmpfile_with("1\n2\n", ""));
@@ -596,18 +604,14 @@ static void test_map_file(void **state)
 	mm_unmap_file(&fb);
 	unlink(p);
 
-	int fds[2];
 	char path[64];
-	assert_int_equal(pipe(fds), 0);
-	assert_int_equal(write(fds[1], "7\n", 2), 2);
-	close(fds[1]);
-	snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+	int fd = pipe_with("7\n", path, sizeof path);
 	assert_int_equal(mm_map_file(&fb, path, "trace file", 4, &e), 0);
 	assert_false(fb.mapped);
 	assert_int_equal(fb.len, 2);
 	assert_memory_equal(fb.buf, "7\n", 2);
 	mm_unmap_file(&fb);
-	close(fds[0]);
+	close(fd);
 
 	assert_int_equal(mm_map_file(&fb, "/tmp", "trace file", 4, &e), -1);
 	assert_string_equal(e.msg, "/tmp: expected a trace file, got a directory");
