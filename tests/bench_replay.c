@@ -8,8 +8,14 @@
  * measuring the host memory each policy and the replay loop allocate (glibc
  * mallinfo2, so the figures are what malloc actually handed out).
  *
+ * With --load FILE it only times trace_load() of an existing file (any layout),
+ * --repeat N times, and prints the wall and CPU (user + system) time per
+ * reference of each load and the best of them: the figure docs/performance.md
+ * quotes for large traces (50-100 M references, too big to generate each run).
+ *
  * usage: bench_replay [--refs N] [--pages P] [--frames F] [--kind zipf|tworegion|loop]
  *                     [--alpha A] [--policy NAME]...
+ *        bench_replay --load FILE [--repeat N]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +35,32 @@ static double per(size_t a, size_t b, double n)
 	return b >= a && b - a < ((size_t)1 << 40) ? (double)(b - a) / n : -1;
 }
 
+/* --load: time trace_load() of @path @repeat times. Returns: the exit status. */
+static int load_only(const char *path, int repeat)
+{
+	double best_w = 0, best_c = 0;
+	for (int i = 0; i < repeat; i++) {
+		struct trace t;
+		struct mm_err e = { { 0 } };
+		double w0 = bench_now(CLOCK_MONOTONIC), c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
+		if (trace_load(&t, path, TRACE_AUTO, 0, &e) < 0) {
+			fprintf(stderr, "%s\n", e.msg);
+			return 2;
+		}
+		double w = bench_now(CLOCK_MONOTONIC) - w0, c = bench_now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		double n = (double)t.nrefs;
+		printf("load %d: %zu refs, %u pages: %.3f s wall (%.2f ns/ref), %.3f s CPU (%.2f ns/ref)\n",
+		       i + 1, t.nrefs, t.npages, w, w * 1e9 / n, c, c * 1e9 / n);
+		if (!i || w * 1e9 / n < best_w)
+			best_w = w * 1e9 / n;
+		if (!i || c * 1e9 / n < best_c)
+			best_c = c * 1e9 / n;
+		trace_free(&t);
+	}
+	printf("best of %d: %.2f ns/ref wall, %.2f ns/ref CPU\n", repeat, best_w, best_c);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tracegen_cfg c = tracegen_defaults();
@@ -42,7 +74,10 @@ int main(int argc, char **argv)
 	struct mm_err e = { { 0 } };
 	static const char usage[] =
 		"usage: bench_replay [--refs N] [--pages P] [--frames F] [--kind zipf|tworegion|loop]\n"
-		"                    [--alpha A] [--policy NAME]...\n";
+		"                    [--alpha A] [--policy NAME]...\n"
+		"       bench_replay --load FILE [--repeat N]\n";
+	const char *load = NULL;
+	int repeat = 1;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -66,11 +101,17 @@ int main(int argc, char **argv)
 			;
 		else if (!strcmp(argv[i], "--policy") && npol < 16)
 			pol[npol++] = argv[i + 1];
+		else if (!strcmp(argv[i], "--load"))
+			load = argv[i + 1];
+		else if (!strcmp(argv[i], "--repeat") && atoi(argv[i + 1]) >= 1)
+			repeat = atoi(argv[i + 1]);
 		else {
 			fprintf(stderr, "bench_replay: bad option %s\n%s", argv[i], usage);
 			return 2;
 		}
 	}
+	if (load)
+		return load_only(load, repeat);
 	if (!npol) {
 		static const char *const def[] = { "fifo", "lru", "clock", "opt", "random" };
 		for (int i = 0; i < 5; i++)

@@ -243,6 +243,18 @@ static void test_bom(void **state)
 		   "\"\\u00ef\\u00bb\\u00bf2\"");
 }
 
+/* A pipe holding @text (its write end closed), named /dev/fd/N in @path.
+ * Returns: the read end (close it). */
+static int pipe_with(const char *text, char *path, size_t size)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
+	close(fds[1]);
+	snprintf(path, size, "/dev/fd/%d", fds[0]);
+	return fds[0];
+}
+
 /* Input files are read with a size limit, also when they are not regular files. */
 static void test_file_limits(void **state)
 {
@@ -257,17 +269,13 @@ static void test_file_limits(void **state)
 	assert_int_equal(mm_read_file("/dev/zero", "trace file", 3 << 20, &buf, &len, &e), -1);
 	assert_string_equal(e.msg, "/dev/zero: expected a trace file of at most 3 MiB, got more");
 	/* a pipe is read to its end */
-	int fds[2];
 	char path[64];
-	assert_int_equal(pipe(fds), 0);
-	assert_int_equal(write(fds[1], "1\n2\n", 4), 4);
-	close(fds[1]);
-	snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+	int fd = pipe_with("1\n2\n", path, sizeof path);
 	assert_int_equal(mm_read_file(path, "trace file", 4, &buf, &len, &e), 0);
 	assert_int_equal(len, 4);
 	assert_memory_equal(buf, "1\n2\n", 4);
 	free(buf);
-	close(fds[0]);
+	close(fd);
 	/* a regular file: exactly max is fine, one byte more is refused unread */
 	char p[128];
 	snprintf(p, sizeof p, "%s", tmpfile_with("1\n2\n", ""));
@@ -476,6 +484,10 @@ static void test_binary(void **state)
 		{ 8, 2, "t.bin: header: expected binary trace version 1, got 2" },
 		{ 12, 5, "t.bin: header: expected 5 pages and 7 references to fill the file's 84 bytes" },
 		{ 16, 9, "t.bin: header: expected 4 pages and 9 references" },
+		{ 12, 0, "t.bin: header: expected at least one page and one reference, got 0 and 7" },
+		{ 16, 0, "t.bin: header: expected at least one page and one reference, got 4 and 0" },
+		{ 12, 8, "t.bin: header: expected no more pages than references, got 8 pages and 7 references" },
+		{ 24 + 8, 70, "t.bin: pages: expected distinct original page ids, got 70 for pages 0 and 1" },
 		{ 24 + 32 + 4, 3, "t.bin: references: expected dense page ids in first-seen order below 4, got 3 at reference 1" },
 		{ 24 + 32 + 12, 7, "t.bin: references: expected dense page ids in first-seen order below 4, got 7 at reference 3" },
 		{ 24 + 32 + 24, 0, "t.bin: references: expected all 4 pages to be referenced, got 3" },
@@ -490,6 +502,14 @@ static void test_binary(void **state)
 		assert_null(b.refs);
 		free(copy);
 	}
+	/* the version written big-endian: the message says the layout's byte order */
+	bin[8] = 0;
+	bin[11] = 1;
+	assert_int_equal(trace_parse(&b, bin, blen, "t.bin", TRACE_BIN, 0, &e), -1);
+	assert_string_equal(e.msg, "t.bin: header: expected binary trace version 1, got 16777216 "
+			    "(version 1 big-endian: the layout is little-endian)");
+	bin[8] = 1;
+	bin[11] = 0;
 	assert_int_equal(trace_parse(&b, bin, 20, "t.bin", TRACE_BIN, 0, &e), -1);   /* truncated */
 	assert_non_null(strstr(e.msg, "t.bin: header:"));
 	free(bin);
@@ -557,6 +577,128 @@ static void test_digit_lengths(void **state)
 		   "line 3: expected one page number per line, got \"1234567x\"");
 }
 
+/* mm_map_file(): a regular file is mapped, a pipe and an empty file are read;
+ * the same errors as mm_read_file(). */
+static void test_map_file(void **state)
+{
+	(void)state;
+	struct mm_err e = { { 0 } };
+	struct mm_filebuf fb;
+	char p[128];
+	snprintf(p, sizeof p, "%s", tmpfile_with("1\n2\n", ""));
+	assert_int_equal(mm_map_file(&fb, p, "trace file", 4, &e), 0);
+	assert_true(fb.mapped);
+	assert_int_equal(fb.len, 4);
+	assert_memory_equal(fb.buf, "1\n2\n", 4);
+	mm_unmap_file(&fb);
+	assert_null(fb.buf);
+	assert_int_equal(mm_map_file(&fb, p, "trace file", 3, &e), -1);
+	assert_null(fb.buf);
+	char want[600];
+	snprintf(want, sizeof want, "%s: expected a trace file of at most 3 bytes, got 4 bytes", p);
+	assert_string_equal(e.msg, want);
+	assert_int_equal(truncate(p, 0), 0);
+	assert_int_equal(mm_map_file(&fb, p, "trace file", 4, &e), 0);
+	assert_false(fb.mapped);
+	assert_int_equal(fb.len, 0);
+	mm_unmap_file(&fb);
+	unlink(p);
+
+	char path[64];
+	int fd = pipe_with("7\n", path, sizeof path);
+	assert_int_equal(mm_map_file(&fb, path, "trace file", 4, &e), 0);
+	assert_false(fb.mapped);
+	assert_int_equal(fb.len, 2);
+	assert_memory_equal(fb.buf, "7\n", 2);
+	mm_unmap_file(&fb);
+	close(fd);
+
+	assert_int_equal(mm_map_file(&fb, "/tmp", "trace file", 4, &e), -1);
+	assert_string_equal(e.msg, "/tmp: expected a trace file, got a directory");
+	assert_int_equal(mm_map_file(&fb, "/nonexistent/x", "trace file", 4, &e), -1);
+	assert_string_equal(e.msg, "/nonexistent/x: cannot open (No such file or directory)");
+	assert_int_equal(mm_map_file(&fb, "/dev/zero", "trace file", 100, &e), -1);
+	assert_string_equal(e.msg, "/dev/zero: expected a trace file of at most 100 bytes, got more");
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The plain layout's fast path (plain_fast(): batches of 256 lines of 1-7 digits)
+ * and the line-at-a-time path it hands other lines to, on a long trace mixing
+ * them: ids growing past the direct table in mid-batch and past 2^22 (the hash
+ * table), comments, blank lines, \r\n, padded lines and 8-20 digit numbers.
+ * Loaded from a file (mapped) and parsed from an exactly-sized heap copy (the
+ * ASan build catches a read past it), both give the ids written. */
+static void test_fast_path(void **state)
+{
+	(void)state;
+	enum { LINES = 20000 };
+	static const char *const odd[] = { "# a comment", "", "  12  ", "34\r", "12345678",
+					   "18446744073709551615", "000000000000000000042",
+					   "5 # five", "\t9", "4194304" };
+	char *text = malloc(LINES * 24);
+	uint64_t *want = malloc(LINES * sizeof *want);
+	assert_non_null(text);
+	assert_non_null(want);
+	size_t len = 0, n = 0;
+	uint64_t x = 1;
+	for (int i = 0; i < LINES; i++) {
+		if (i % 997 == 500 || (i > 9000 && i < 9040)) {   /* single ones and a run */
+			const char *o = odd[i % 10];
+			len += (size_t)sprintf(text + len, "%s\n", o);
+			if (o[0] && o[0] != '#')
+				want[n++] = strtoull(o, NULL, 10);
+			continue;
+		}
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* small ids, then ever larger ones: new pages and table growth mid-batch */
+		uint64_t limit = i < 5000 ? 300 : i < 10000 ? 70000 : i < 15000 ? 2000000 : 9999999;
+		uint64_t id = (x >> 33) % limit;
+		want[n++] = id;
+		len += (size_t)sprintf(text + len, "%llu\n", (unsigned long long)id);
+	}
+	text[len] = '\0';
+	uint32_t npages = 0;
+	{
+		/* distinct ids, by sorting a copy */
+		uint64_t *s = malloc(n * sizeof *s);
+		assert_non_null(s);
+		memcpy(s, want, n * sizeof *s);
+		qsort(s, n, sizeof *s, cmp_u64);
+		for (size_t i = 0; i < n; i++)
+			npages += !i || s[i] != s[i - 1];
+		free(s);
+	}
+	expect_ids(text, "", TRACE_PLAIN, 0, want, n, npages);
+	struct trace t;
+	struct mm_err e = { { 0 } };
+	if (parse_unterminated(&t, text, TRACE_PLAIN, 0, &e) < 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(t.nrefs, n);
+	for (size_t i = 0; i < n; i++)
+		assert_true(t.orig[t.refs[i]] == want[i]);
+	trace_free(&t);
+
+	/* an error after thousands of fast lines names its line, counted through
+	 * the batches and the odd lines */
+	size_t line = 1, off = 0;
+	while (line < 12345)
+		line += text[off++] == '\n';
+	memcpy(text + off, "x", 1);
+	char msg[200];
+	const char *le = strchr(text + off, '\n');
+	snprintf(msg, sizeof msg, "t: line 12345: expected a page number (decimal integer), got \"%.*s\"",
+		 (int)(le - text - off), text + off);
+	assert_int_equal(parse_unterminated(&t, text, TRACE_PLAIN, 0, &e), -1);
+	assert_string_equal(e.msg, msg);
+	free(text);
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +715,8 @@ int main(void)
 		cmocka_unit_test(test_binary),
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_digit_lengths),
+		cmocka_unit_test(test_map_file),
+		cmocka_unit_test(test_fast_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,7 +28,7 @@
 #include "workloads/tracefile.h"
 #include "workloads/workload.h"
 
-static const char *const fmt_names[] = { "auto", "plain", "txt", "csv", NULL };
+static const char *const fmt_names[] = { "auto", "plain", "txt", "csv", "bin", NULL };
 
 struct trace_cfg {
 	char file[MM_PSTR];
@@ -52,7 +52,7 @@ static const struct mm_param trace_params[] = {
 	MM_PARAM(struct trace_cfg, file, "file", MM_P_STRING, 1, 0, NULL,
 		 "trace file, relative to the scenario file's directory"),
 	MM_PARAM_ENUM(struct trace_cfg, format, "format", fmt_names, "\"auto\"",
-		      "plain (one page per line), libCacheSim txt or csv, or auto"),
+		      "plain (one page per line), libCacheSim txt or csv, mmemu bin, or auto"),
 	MM_PARAM(struct trace_cfg, obj_id_col, "obj_id_col", MM_P_INT, 0, 64, "0",
 		 "csv: 1-based object-id column (0: by header name)"),
 	MM_PARAM(struct trace_cfg, frames, "frames", MM_P_INT, 0, 1 << 30, "0",

@@ -1,15 +1,18 @@
 /*
  * tracefile.c - trace loading (see tracefile.h).
  *
- * Design: the whole file is read into one buffer (read(2) in a loop, so pipes work
- * too) and parsed by hand: a line counter, a digit loop with overflow check, no
- * stdio per line.  Every scan is bounded by the buffer's end (it is not
- * NUL-terminated), never by a terminator.  The refs array is sized once from a
- * newline count.  Original ids are mapped to dense ids in first-seen order by an
- * id map: ids below 2^22 go through a direct table (grown on demand; these are
- * most real page numbers and the lookups stay cache-friendly), larger ones
- * through an open-addressing hash table (linear probing, Fibonacci hashing, grown
- * at half load).  Every malformed line yields one "FILE: line N: expected ..."
+ * Design: a regular file is mapped (mm_map_file(): no copy, no buffer for the
+ * host to clear), anything else (pipes, devices) read whole into one buffer, and
+ * parsed by hand: a line counter, a digit loop with overflow check, no stdio per
+ * line.  Every scan is bounded by the buffer's end (it is not NUL-terminated),
+ * never by a terminator.  The refs array is sized once from the file's length
+ * (every reference takes two bytes or more) and shrunk at the end.  The plain
+ * layout's commonest line, 1 to 7 digits, is converted eight bytes at a time and
+ * looked up in batches with prefetches (plain_fast()).  Original ids are mapped to
+ * dense ids in first-seen order by an id map: ids below 2^22 go through a direct
+ * table (grown on demand, in huge pages; these are most real page numbers),
+ * larger ones through an open-addressing hash table (linear probing, Fibonacci
+ * hashing, grown at half load).  Every malformed line yields one "FILE: line N: expected ..."
  * error quoting the line escaped (mm_err_quote()) and -1; nothing is kept on
  * failure.
  */
@@ -104,21 +107,35 @@ static int idmap_new(struct idmap *m, uint64_t id, uint32_t *out)
 	return 0;
 }
 
-/* Dense id of @id (assigning the next one if new). Returns: 0, or -1 (no memory). */
-static inline int idmap_get(struct idmap *m, uint64_t id, uint32_t *out)
+/* idmap_get() past its look-up in the direct table: the rarer cases, kept out
+ * of the parse loops. Returns: 0, or -1 (no memory). */
+/* Grow the direct table to hold @id (< DIRECT_LIMIT), doubling its size.
+ * Returns: 0, or -1 (out of memory). */
+static int idmap_reserve(struct idmap *m, uint64_t id)
+{
+	if (id < m->dcap)
+		return 0;
+	uint64_t nc = m->dcap ? m->dcap : 4096;
+	while (nc <= id)
+		nc *= 2;
+	/* huge pages: the table is read at random, a TLB miss per look-up
+	 * with 4 KiB pages once it spans megabytes */
+	uint32_t *d = mm_calloc_huge(nc, sizeof *d);
+	if (!d)
+		return -1;
+	if (m->dcap)
+		memcpy(d, m->direct, m->dcap * sizeof *d);
+	free(m->direct);
+	m->direct = d;
+	m->dcap = nc;
+	return 0;
+}
+
+static __attribute__((noinline)) int idmap_get_new(struct idmap *m, uint64_t id, uint32_t *out)
 {
 	if (id < DIRECT_LIMIT) {
-		if (id >= m->dcap) {
-			uint64_t nc = m->dcap ? m->dcap : 4096;
-			while (nc <= id)
-				nc *= 2;
-			uint32_t *d = realloc(m->direct, nc * sizeof *d);
-			if (!d)
-				return -1;
-			memset(d + m->dcap, 0, (nc - m->dcap) * sizeof *d);
-			m->direct = d;
-			m->dcap = nc;
-		}
+		if (idmap_reserve(m, id) < 0)
+			return -1;
 		uint32_t v = m->direct[id];
 		if (v) {
 			*out = v - 1;
@@ -145,6 +162,16 @@ static inline int idmap_get(struct idmap *m, uint64_t id, uint32_t *out)
 	m->hvals[s] = *out + 1;
 	m->hcount++;
 	return 0;
+}
+
+/* Dense id of @id (assigning the next one if new). Returns: 0, or -1 (no memory). */
+static inline int idmap_get(struct idmap *m, uint64_t id, uint32_t *out)
+{
+	if (id < m->dcap && m->direct[id]) {
+		*out = m->direct[id] - 1;
+		return 0;
+	}
+	return idmap_get_new(m, id, out);
 }
 
 void trace_free(struct trace *t)
@@ -271,28 +298,102 @@ static int line_err(struct mm_err *e, const char *name, size_t line, const char 
 	return -1;
 }
 
+/* Lines of the plain layout's fast path per batch (parse, then look up). */
+#define PLAIN_BATCH 256
+/* Lines the line-at-a-time path takes after the fast path stopped at one it does
+ * not take (a comment, a blank line, a \r\n line end, 8 digits or more), before
+ * the fast path is tried again: a file of such lines pays for one failed try
+ * (and one batch flush) per this many. */
+#define PLAIN_SLOW_LINES 16
+
+/* The dense ids of the @k page numbers @ids into @out, in order (as idmap_get()
+ * each).  The direct table's pointer and size are kept in locals: the stores to
+ * @out could alias the map's fields, which would otherwise be loaded again per id.
+ * Returns: 0, or -1 (out of memory). */
+static int idmap_batch(struct idmap *m, const uint64_t *ids, int k, uint32_t *out)
+{
+	const uint32_t *dir = m->direct;
+	uint64_t dcap = m->dcap;
+	for (int i = 0; i < k; i++) {
+		uint64_t v = ids[i];
+		uint32_t d;
+		if (v < dcap && (d = dir[v]) != 0) {
+			out[i] = d - 1;
+			continue;
+		}
+		if (idmap_get_new(m, v, &out[i]) < 0)
+			return -1;
+		dir = m->direct;
+		dcap = m->dcap;
+	}
+	return 0;
+}
+
+/*
+ * The plain layout's fast path, from the line start @p: lines of 1 to 7 digits
+ * and a newline (with 8 bytes readable), each converted eight bytes at a time
+ * (digits8()) and appended to @refs[*@n...] in batches of PLAIN_BATCH: the
+ * batch's numbers first, then their look-ups in the id map (idmap_batch()).  The
+ * look-ups are the cost of a large trace: a million pages make a 4 MiB direct
+ * table read at random, mostly cache misses.  Each look-up's line is prefetched
+ * as soon as its number is known, so the batch's misses overlap instead of
+ * each waiting behind the next line's scan.
+ * Returns: the start of the first line it did not take (*@n and *@line advanced
+ * past the lines taken), or NULL when out of memory.
+ */
+static const char *plain_fast(const char *p, const char *end, struct idmap *m,
+			      uint32_t *refs, size_t *n, size_t *line)
+{
+	uint64_t batch[PLAIN_BATCH];
+	int k = 0;
+	const char *ls = p;
+	const uint32_t *dir = m->direct;
+	uint64_t dcap = m->dcap;
+	while (end - ls >= 8) {
+		uint64_t v;
+		int nd = digits8(ls, &v);
+		if (!nd || ls[nd] != '\n')
+			goto stop;
+		batch[k++] = v;
+		if (v < dcap)
+			__builtin_prefetch(dir + v);
+		ls += nd + 1;
+		if (k == PLAIN_BATCH) {
+			if (idmap_batch(m, batch, k, refs + *n) < 0)
+				return NULL;
+			dir = m->direct;
+			dcap = m->dcap;
+			*n += (size_t)k;
+			*line += (size_t)k;
+			k = 0;
+		}
+	}
+stop:
+	if (idmap_batch(m, batch, k, refs + *n) < 0)
+		return NULL;
+	*n += (size_t)k;
+	*line += (size_t)k;
+	return ls;
+}
+
 /* plain / txt: one id per line. */
 static int parse_plain(const char *buf, size_t len, const char *name, struct idmap *m,
 		       uint32_t *refs, size_t *nrefs, size_t *nlines, struct mm_err *e)
 {
 	const char *p = buf, *end = buf + len;
 	size_t line = 1, n = 0;
+	int slow = 0;   /* line-at-a-time steps left before plain_fast() is tried again */
 	char tb[MM_ERR_QUOTE_SIZE];
 	while (p < end) {
-		/* the commonest line, 1 to 7 digits and a newline, with 8 bytes readable:
-		 * the digits found and converted eight bytes at a time (digits8()) */
-		if (end - p >= 8) {
-			uint64_t v;
-			int nd = digits8(p, &v);
-			if (nd && p[nd] == '\n') {
-				if (idmap_get(m, v, &refs[n]) < 0)
-					return oom(e, name);
-				n++;
-				line++;
-				p += nd + 1;
-				continue;
-			}
+		if (!slow) {
+			p = plain_fast(p, end, m, refs, &n, &line);
+			if (!p)
+				return oom(e, name);
+			if (p >= end)
+				break;
+			slow = PLAIN_SLOW_LINES;
 		}
+		slow--;
 		/* the common line, 1 to 19 digits and a newline: no overflow possible */
 		if ((unsigned)(*p - '0') <= 9) {
 			const char *q = p, *lim = end - p > 19 ? p + 19 : end;
@@ -499,6 +600,43 @@ static bool host_le(void)
 	return *(const unsigned char *)&one == 1;
 }
 
+/* Whether the @np original ids of @t are distinct: each inserted into an id map
+ * gets the next dense id unless it was there.  A million pages in first-seen
+ * order are a million random writes to the direct table: it is sized once, and
+ * the ids go through idmap_batch() in batches whose lines are prefetched.
+ * Returns: 0, or -1 with @e set ("pages: ..." or out of memory). */
+static int bin_distinct(const struct trace *t, uint64_t np, const char *name, struct mm_err *e)
+{
+	struct idmap m = { 0 };
+	uint64_t top = 0;
+	for (uint64_t i = 0; i < np; i++)
+		if (t->orig[i] < DIRECT_LIMIT && t->orig[i] > top)
+			top = t->orig[i];
+	if (idmap_reserve(&m, top) < 0)
+		return oom(e, name);
+	for (uint64_t i = 0; i < np; i += PLAIN_BATCH) {
+		int k = np - i < PLAIN_BATCH ? (int)(np - i) : PLAIN_BATCH;
+		uint32_t dense[PLAIN_BATCH];
+		for (int j = 0; j < k; j++)
+			if (t->orig[i + j] < m.dcap)
+				__builtin_prefetch(m.direct + t->orig[i + j]);
+		if (idmap_batch(&m, t->orig + i, k, dense) < 0) {
+			idmap_free(&m);
+			return oom(e, name);
+		}
+		for (int j = 0; j < k; j++)
+			if (dense[j] != i + (uint64_t)j) {
+				idmap_free(&m);
+				return mm_errf(e, name, "pages",
+					       "expected distinct original page ids, got %llu for pages %u and %llu",
+					       (unsigned long long)t->orig[i + j], dense[j],
+					       (unsigned long long)(i + (uint64_t)j));
+			}
+	}
+	idmap_free(&m);
+	return 0;
+}
+
 /* The binary layout (tracefile.h): sizes, ids and first-seen order checked. */
 static int parse_bin(struct trace *t, const char *buf, size_t len, const char *name,
 		     struct mm_err *e)
@@ -507,11 +645,21 @@ static int parse_bin(struct trace *t, const char *buf, size_t len, const char *n
 	if (len < BIN_HEADER || memcmp(buf, TRACE_BIN_MAGIC, 8) != 0)
 		return mm_errf(e, name, "header", "expected the binary trace magic \"" TRACE_BIN_MAGIC
 			       "\" and a %d-byte header", BIN_HEADER);
-	if (get_u32(b + 8) != 1)
-		return mm_errf(e, name, "header", "expected binary trace version 1, got %u", get_u32(b + 8));
+	uint32_t version = get_u32(b + 8);
+	if (version != 1)
+		return mm_errf(e, name, "header", "expected binary trace version 1, got %u%s", version,
+			       version == 0x01000000 ? " (version 1 big-endian: the layout is little-endian)"
+						     : "");
 	uint64_t np = get_u32(b + 12), nr = get_u64(b + 16);
-	if (np == 0 || nr == 0 || np > nr || nr > (len - BIN_HEADER) / 4 ||
-	    np * 8 + nr * 4 != len - BIN_HEADER)
+	if (np == 0 || nr == 0)
+		return mm_errf(e, name, "header",
+			       "expected at least one page and one reference, got %llu and %llu",
+			       (unsigned long long)np, (unsigned long long)nr);
+	if (np > nr)
+		return mm_errf(e, name, "header",
+			       "expected no more pages than references, got %llu pages and %llu references",
+			       (unsigned long long)np, (unsigned long long)nr);
+	if (nr > (len - BIN_HEADER) / 4 || np * 8 + nr * 4 != len - BIN_HEADER)
 		return mm_errf(e, name, "header",
 			       "expected %llu pages and %llu references to fill the file's %zu bytes",
 			       (unsigned long long)np, (unsigned long long)nr, len);
@@ -530,6 +678,12 @@ static int parse_bin(struct trace *t, const char *buf, size_t len, const char *n
 			t->orig[i] = get_u64(ob + 8 * i);
 		for (uint64_t i = 0; i < nr; i++)
 			t->refs[i] = get_u32(rb + 4 * i);
+	}
+	/* distinct original ids, as a text trace maps them (the id map's dense id of
+	 * the i-th page is i unless an earlier page had the same original id) */
+	if (bin_distinct(t, np, name, e) < 0) {
+		trace_free(t);
+		return -1;
 	}
 	/* dense ids in first-seen order: each is at most one above the largest so far */
 	uint32_t next = 0;
@@ -653,12 +807,11 @@ int trace_load(struct trace *t, const char *path, enum trace_format fmt, int obj
 	       struct mm_err *e)
 {
 	memset(t, 0, sizeof *t);
-	char *buf;
-	size_t len;
-	if (mm_read_file(path, "trace file", TRACE_FILE_MAX, &buf, &len, e))
+	struct mm_filebuf fb;
+	if (mm_map_file(&fb, path, "trace file", TRACE_FILE_MAX, e))
 		return -1;
-	int rc = trace_parse(t, buf, len, path, fmt, obj_id_col, e);
-	free(buf);
+	int rc = trace_parse(t, fb.buf, fb.len, path, fmt, obj_id_col, e);
+	mm_unmap_file(&fb);
 	return rc;
 }
 

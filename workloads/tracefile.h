@@ -31,9 +31,11 @@ enum trace_format {
  * The binary layout (`mmemu tracegen --format bin`), little-endian, read without
  * parsing: the 8-byte magic "MMTRACE1", u32 version (1), u32 npages, u64 nrefs,
  * npages u64 original ids (in first-seen order), nrefs u32 dense ids.  The loader
- * checks the sizes against the file's length and every dense id against npages,
- * and the first-seen order (dense id k first appears after 0..k-1), so a binary
- * trace replays exactly as the text it was made from.  Auto-detected by its magic.
+ * checks the sizes against the file's length (at least one page, no more pages
+ * than references), the original ids for duplicates, every dense id against
+ * npages, and the first-seen order (dense id k first appears after 0..k-1), so a
+ * binary trace replays exactly as the text it was made from.  Auto-detected by
+ * its magic.
  */
 #define TRACE_BIN_MAGIC "MMTRACE1"
 

@@ -3,7 +3,9 @@
  * a directory and a regular file above the caller's size limit, size the buffer
  * from fstat when the file is regular, read to EOF (growing the buffer for pipes,
  * devices and the like, never beyond the limit: /dev/zero ends with an error, not
- * with the host's memory), retry on EINTR.  Also the one test for a UTF-8
+ * with the host's memory), retry on EINTR.  mm_map_file() maps a regular file
+ * instead of copying it (the trace loader: a 1 GiB trace is then neither copied
+ * nor given a buffer the host must clear first).  Also the one test for a UTF-8
  * byte-order mark, which the parsers skip.
  */
 #include "emu/core/readfile.h"
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,30 +60,39 @@ static void inputs_fold(const char *p, size_t n)
 	inputs_hash = h;
 }
 
-int mm_read_file(const char *path, const char *what, size_t max, char **out, size_t *outlen,
-		 struct mm_err *e)
+/* Open @path for reading and check it against @max: *@st is its fstat (zeroed
+ * when fstat fails).  Returns: the descriptor, or -1 with @e set. */
+static int open_input(const char *path, const char *what, size_t max, struct stat *st,
+		      struct mm_err *e)
 {
-	*out = NULL;
-	*outlen = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return mm_errf(e, path, NULL, "cannot open (%s)", strerror(errno));
-	struct stat st;
-	size_t cap = 1 << 16, len = 0;
-	if (fstat(fd, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			close(fd);
-			return mm_errf(e, path, NULL, "expected a %s, got a directory", what);
-		}
-		if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
-			char got[48];
-			snprintf(got, sizeof got, "%jd bytes", (intmax_t)st.st_size);
-			close(fd);
-			return too_big(e, path, what, max, got);
-		}
-		if (S_ISREG(st.st_mode) && st.st_size > 0)
-			cap = (size_t)st.st_size + 1;   /* + 1: room to see EOF */
+	if (fstat(fd, st) != 0) {
+		memset(st, 0, sizeof *st);
+		return fd;
 	}
+	if (S_ISDIR(st->st_mode)) {
+		close(fd);
+		return mm_errf(e, path, NULL, "expected a %s, got a directory", what);
+	}
+	if (S_ISREG(st->st_mode) && (uintmax_t)st->st_size > max) {
+		char got[48];
+		snprintf(got, sizeof got, "%jd bytes", (intmax_t)st->st_size);
+		close(fd);
+		return too_big(e, path, what, max, got);
+	}
+	return fd;
+}
+
+/* Read @fd (opened by open_input(), closed here) to EOF into a new buffer.
+ * Returns: 0 with *@out, *@outlen set, or -1 with @e set. */
+static int read_fd(int fd, const struct stat *st, const char *path, const char *what,
+		   size_t max, char **out, size_t *outlen, struct mm_err *e)
+{
+	size_t cap = 1 << 16, len = 0;
+	if (S_ISREG(st->st_mode) && st->st_size > 0)
+		cap = (size_t)st->st_size + 1;   /* + 1: room to see EOF */
 	if (cap > max + 1)
 		cap = max + 1;
 	char *buf = mm_calloc_huge(cap, 1);   /* zero pages come from the host untouched */
@@ -118,10 +130,66 @@ int mm_read_file(const char *path, const char *what, size_t max, char **out, siz
 	close(fd);
 	*out = buf;
 	*outlen = len;
+	return 0;
+}
+
+/* The file's bytes join the inputs digest (mm_inputs_digest()). */
+static void inputs_add(const char *path, const char *buf, size_t len)
+{
 	inputs_fold(path, strlen(path) + 1);
 	inputs_fold(buf, len);
 	inputs_count += inputs_on;
+}
+
+int mm_read_file(const char *path, const char *what, size_t max, char **out, size_t *outlen,
+		 struct mm_err *e)
+{
+	*out = NULL;
+	*outlen = 0;
+	struct stat st;
+	int fd = open_input(path, what, max, &st, e);
+	if (fd < 0 || read_fd(fd, &st, path, what, max, out, outlen, e) < 0)
+		return -1;
+	inputs_add(path, *out, *outlen);
 	return 0;
+}
+
+int mm_map_file(struct mm_filebuf *fb, const char *path, const char *what, size_t max,
+		struct mm_err *e)
+{
+	memset(fb, 0, sizeof *fb);
+	struct stat st;
+	int fd = open_input(path, what, max, &st, e);
+	if (fd < 0)
+		return -1;
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		/* MAP_POPULATE: the page-cache pages are mapped in one call, not one
+		 * fault at a time as the parser reaches them */
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			fb->buf = p;
+			fb->len = (size_t)st.st_size;
+			fb->mapped = true;
+			inputs_add(path, fb->buf, fb->len);
+			return 0;
+		}
+	}
+	char *buf;
+	if (read_fd(fd, &st, path, what, max, &buf, &fb->len, e) < 0)
+		return -1;
+	fb->buf = buf;
+	inputs_add(path, fb->buf, fb->len);
+	return 0;
+}
+
+void mm_unmap_file(struct mm_filebuf *fb)
+{
+	if (fb->mapped)
+		munmap((void *)fb->buf, fb->len);
+	else
+		free((void *)fb->buf);
+	memset(fb, 0, sizeof *fb);
 }
 
 void mm_inputs_reset(void)

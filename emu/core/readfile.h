@@ -5,6 +5,7 @@
 #ifndef MMEMU_READFILE_H
 #define MMEMU_READFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "emu/core/err.h"
@@ -25,6 +26,28 @@
  */
 int mm_read_file(const char *path, const char *what, size_t max, char **buf, size_t *len,
 		 struct mm_err *e);
+
+/* The bytes of an input file: mapped (a regular file) or read into a buffer. */
+struct mm_filebuf {
+	const char *buf;   /* len bytes, not NUL-terminated, read-only */
+	size_t len;
+	bool mapped;       /* buf is an mmap of the file, else a malloc'ed copy */
+};
+
+/**
+ * mm_map_file() - the bytes of @path as mm_read_file() gives them (same checks,
+ * same messages, same inputs digest), without copying a regular non-empty file:
+ * it is mapped read-only.  Pipes, devices and empty files are read.  A mapped
+ * file must not be truncated while it is in use (its pages would vanish: SIGBUS).
+ * Returns: 0 with @fb filled (release it with mm_unmap_file()), or -1 with @e set
+ * as by mm_read_file() and @fb empty.
+ */
+int mm_map_file(struct mm_filebuf *fb, const char *path, const char *what, size_t max,
+		struct mm_err *e);
+
+/** mm_unmap_file() - release what mm_map_file() gave (an empty @fb is fine).
+ * Returns: nothing. */
+void mm_unmap_file(struct mm_filebuf *fb);
 
 /**
  * mm_bom_len() - the length of a UTF-8 byte-order mark (EF BB BF) at the start

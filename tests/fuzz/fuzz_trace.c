@@ -7,7 +7,8 @@
  * input from one layout to another:
  *   0 plain   1 txt   2 csv, the column found by its header name
  *   3 csv, column 1 + (byte >> 3) given (as --obj-id-col / workload.obj_id_col)
- *   4 auto, named "fuzz.trace"   5 auto, named "fuzz.csv" (detection by name)
+ *   4 auto, named "fuzz.trace"   5 auto, named "fuzz.csv" (detection by name;
+ *     an input starting with the magic "MMTRACE1" is read in the binary layout)
  *   6 auto with the column 1 + (byte >> 3)
  *   7 a reference string (mmemu replay --refs: trace_from_string())
  * trace_parse() gets the rest of the input in place: libFuzzer's copy ends

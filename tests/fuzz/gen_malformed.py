@@ -4,6 +4,11 @@
 Run once from the source root after a build; the files it writes are committed:
 
     python3 tests/fuzz/gen_malformed.py [build/mmemu]
+    python3 tests/fuzz/gen_malformed.py --traces-only   # trace/ and its expect.json entries
+
+(The whole run stops at `mmemu list --params` sections it does not know yet, such
+as "kmap modules": the scenario cases predate them.  --traces-only rewrites the
+trace cases alone and keeps every other entry of expect.json.)
 
 Every file is one malformed input with one thing wrong, and tests/malformed/expect.json
 says, for each, where the one-line error must point (PATH: a JSON path, "line N", or ""
@@ -19,8 +24,8 @@ one of the two.
   section, each required key missing; and JSON syntax errors.  Each mutates a small
   valid scenario of the workload the parameter belongs to.
 * trace/     plain, txt and csv traces (header-named and numbered object-id column,
-  auto-detected by name or content), with their layout in expect.json
-  ("format", "obj_id_col").
+  auto-detected by name or content) and binary traces (tracegen --format bin:
+  header, sizes, ids), with their layout in expect.json ("format", "obj_id_col").
 * workfile/  reaim workfiles.
 """
 import json
@@ -28,6 +33,7 @@ import math
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -325,6 +331,60 @@ HDR = ("expected a csv header with a column named obj_id, obj-id, objId or key "
 OBJ = "expected an object id (decimal integer) in column %d, got "
 
 
+def bin_trace(orig, refs, magic=b"MMTRACE1", version=1, npages=None, nrefs=None, extra=b""):
+    """A binary trace (workloads/tracefile.h): magic, u32 version, u32 npages, u64 nrefs,
+    npages u64 original ids, nrefs u32 dense ids, little-endian; the header fields
+    may be given apart from the arrays to make them disagree."""
+    np_ = len(orig) if npages is None else npages
+    nr = len(refs) if nrefs is None else nrefs
+    return (magic + struct.pack("<IIQ", version, np_, nr) + struct.pack("<%dQ" % len(orig), *orig)
+            + struct.pack("<%dI" % len(refs), *refs) + extra)
+
+
+BH = "expected the binary trace magic \"MMTRACE1\" and a 24-byte header"
+
+
+def bin_cases():
+    """binary traces: (file, bytes, format, obj_id_col, path, msg)"""
+    orig, refs = [70, 5, 900000, 12], [0, 1, 0, 2, 1, 1, 3]
+    return [
+        ("bin-short-header.bin", bin_trace(orig, refs)[:20], "bin", 0, "header", BH),
+        ("bin-magic.bin", bin_trace(orig, refs, magic=b"MMTRACE2"), "bin", 0, "header", BH),
+        ("bin-text.bin", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n", "bin", 0, "header", BH),
+        ("bin-empty.bin", "", "bin", 0, "header", BH),
+        ("bin-version-2.bin", bin_trace(orig, refs, version=2), "bin", 0, "header",
+         "expected binary trace version 1, got 2"),
+        ("bin-big-endian.bin", bin_trace(orig, refs, version=0x01000000), "bin", 0, "header",
+         "got 16777216 (version 1 big-endian: the layout is little-endian)"),
+        ("bin-no-pages.bin", bin_trace([], [], npages=0, nrefs=0), "bin", 0, "header",
+         "expected at least one page and one reference, got 0 and 0"),
+        ("bin-more-pages.bin", bin_trace(orig, refs, npages=8), "bin", 0, "header",
+         "expected no more pages than references, got 8 pages and 7 references"),
+        ("bin-truncated.bin", bin_trace(orig, refs)[:-3], "bin", 0, "header",
+         "expected 4 pages and 7 references to fill the file's 81 bytes"),
+        ("bin-trailing.bin", bin_trace(orig, refs, extra=b"\n"), "bin", 0, "header",
+         "expected 4 pages and 7 references to fill the file's 85 bytes"),
+        ("bin-huge-nrefs.bin", bin_trace(orig, refs, nrefs=2 ** 62), "bin", 0, "header",
+         "expected 4 pages and 4611686018427387904 references to fill the file's 84 bytes"),
+        ("bin-npages-refs-swapped.bin", bin_trace(orig, refs, npages=5, nrefs=6), "bin", 0,
+         "header", "expected 5 pages and 6 references to fill the file's 84 bytes"),
+        ("bin-duplicate-id.bin", bin_trace([70, 5, 70, 12], refs), "bin", 0, "pages",
+         "expected distinct original page ids, got 70 for pages 0 and 2"),
+        ("bin-order.bin", bin_trace(orig, [0, 2, 1, 3, 1, 1, 0]), "bin", 0, "references",
+         "expected dense page ids in first-seen order below 4, got 2 at reference 1"),
+        ("bin-id-range.bin", bin_trace(orig, [0, 1, 2, 3, 4, 1, 1]), "bin", 0, "references",
+         "expected dense page ids in first-seen order below 4, got 4 at reference 4"),
+        ("bin-unreferenced.bin", bin_trace(orig, [0, 1, 0, 2, 1, 1, 2]), "bin", 0, "references",
+         "expected all 4 pages to be referenced, got 3"),
+        ("auto-bin-truncated.trace", bin_trace(orig, refs)[:60], "auto", 0, "header",
+         "expected 4 pages and 7 references to fill the file's 60 bytes"),
+        ("auto-bin-order.trace", bin_trace(orig, [1, 0, 1, 2, 3, 3, 3]), "auto", 0, "references",
+         "got 1 at reference 0"),
+        ("plain-binary.trace", bin_trace(orig, refs), "plain", 0, "line 1",
+         NUM + '"MMTRACE1\\u0001\\u0000'),
+    ]
+
+
 def trace_cases():
     """(file, bytes, format, obj_id_col, path, msg)"""
     many = "".join("%d\n" % (i % 97) for i in range(999))
@@ -409,6 +469,7 @@ def trace_cases():
         ("csv-bom-no-id.csv", "\ufefftime,size\n1,2\n", "csv", 0, "line 1", HDR),
         ("csv-crlf-letters.csv", "t,obj_id\r\n1,5\r\n2,x\r\n", "csv", 0, "line 3", OBJ % 2 + '"x"'),
     ]
+    c += bin_cases()
     return c
 
 
@@ -522,11 +583,15 @@ def write(rel, data):
 
 
 def main():
+    traces_only = sys.argv[1:] == ["--traces-only"]
     mmemu = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "mmemu")
-    for d in ("scenario", "trace", "workfile"):
-        shutil.rmtree(os.path.join(OUT, d), ignore_errors=True)
     expect = {}
-    for name, doc, path, msg in scenario_cases(mmemu):
+    if traces_only:
+        with open(os.path.join(OUT, "expect.json")) as f:
+            expect = {k: v for k, v in json.load(f).items() if not k.startswith("trace/")}
+    for d in ("trace",) if traces_only else ("scenario", "trace", "workfile"):
+        shutil.rmtree(os.path.join(OUT, d), ignore_errors=True)
+    for name, doc, path, msg in [] if traces_only else scenario_cases(mmemu):
         rel = "scenario/" + name
         if rel in expect:
             raise SystemExit("two cases named " + rel)
@@ -538,7 +603,7 @@ def main():
             raise SystemExit("two cases named " + rel)
         write(rel, text)
         expect[rel] = {"format": fmt, "obj_id_col": col, "path": path, "msg": msg}
-    for name, text, path, msg in workfile_cases():
+    for name, text, path, msg in [] if traces_only else workfile_cases():
         rel = "workfile/" + name
         if rel in expect:
             raise SystemExit("two cases named " + rel)

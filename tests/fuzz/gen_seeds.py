@@ -25,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import struct
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FUZZ = os.path.join(ROOT, "tests", "fuzz")
@@ -107,6 +108,16 @@ def main():
                 "%d,\"%s\"\r\n" % (i, x) for i, x in enumerate(ids))).encode())):
         seeds["trace"]["bad-ok.trace-" + name] = bytes([layout(fmt, col, "x.csv" if
                                                                name == "auto-csv" else "")]) + data
+    # the same trace in the binary layout (tracegen --format bin), found by its magic
+    dense, orig = {}, []
+    for x in ids:
+        if int(x) not in dense:
+            dense[int(x)] = len(orig)
+            orig.append(int(x))
+    refs = [dense[int(x)] for x in ids]
+    seeds["trace"]["bad-ok.trace-bin"] = bytes([layout("auto", 0)]) + (
+        b"MMTRACE1" + struct.pack("<IIQ", 1, len(orig), len(refs))
+        + struct.pack("<%dQ" % len(orig), *orig) + struct.pack("<%dI" % len(refs), *refs))
     for p in sorted(glob.glob(os.path.join(ROOT, "scenarios", "**", "*.trace"), recursive=True)
                     + glob.glob(os.path.join(ROOT, "tests", "bad", "*.trace"))):
         if p != OK_TRACE:
