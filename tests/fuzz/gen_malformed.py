@@ -7,7 +7,8 @@ Run once from the source root after a build; the files it writes are committed:
     python3 tests/fuzz/gen_malformed.py --traces-only   # trace/ and its expect.json entries
 
 (The whole run stops at `mmemu list --params` sections it does not know yet, such
-as "kmap modules": the scenario cases predate them.  --traces-only rewrites the
+as "kmap modules": the scenario cases predate them.  It stops before removing
+anything, so the committed corpus stays as it was.  --traces-only rewrites the
 trace cases alone and keeps every other entry of expect.json.)
 
 Every file is one malformed input with one thing wrong, and tests/malformed/expect.json
@@ -589,26 +590,31 @@ def main():
     if traces_only:
         with open(os.path.join(OUT, "expect.json")) as f:
             expect = {k: v for k, v in json.load(f).items() if not k.startswith("trace/")}
-    for d in ("trace",) if traces_only else ("scenario", "trace", "workfile"):
-        shutil.rmtree(os.path.join(OUT, d), ignore_errors=True)
+    # every case is built before anything is removed: a generator that stops (an
+    # unknown parameter section, two cases of one name) leaves the corpus as it was
+    files = []
     for name, doc, path, msg in [] if traces_only else scenario_cases(mmemu):
         rel = "scenario/" + name
         if rel in expect:
             raise SystemExit("two cases named " + rel)
-        write(rel, doc if isinstance(doc, str) else json.dumps(doc, indent=2) + "\n")
+        files.append((rel, doc if isinstance(doc, str) else json.dumps(doc, indent=2) + "\n"))
         expect[rel] = {"path": path, "msg": msg}
     for name, text, fmt, col, path, msg in trace_cases():
         rel = "trace/" + name
         if rel in expect:
             raise SystemExit("two cases named " + rel)
-        write(rel, text)
+        files.append((rel, text))
         expect[rel] = {"format": fmt, "obj_id_col": col, "path": path, "msg": msg}
     for name, text, path, msg in [] if traces_only else workfile_cases():
         rel = "workfile/" + name
         if rel in expect:
             raise SystemExit("two cases named " + rel)
-        write(rel, text)
+        files.append((rel, text))
         expect[rel] = {"path": path, "msg": msg}
+    for d in ("trace",) if traces_only else ("scenario", "trace", "workfile"):
+        shutil.rmtree(os.path.join(OUT, d), ignore_errors=True)
+    for rel, data in files:
+        write(rel, data)
     with open(os.path.join(OUT, "expect.json"), "w") as f:
         f.write("{\n" + ",\n".join("  %s: %s" % (json.dumps(k), json.dumps(expect[k]))
                                    for k in sorted(expect)) + "\n}\n")
