@@ -209,6 +209,36 @@ static void reset_block(struct page *pages, uint32_t pfn, unsigned order)
 }
 
 /* prep_new_page(): a fresh allocated block. */
+bool alloc_free_check(struct alloc *a, uint32_t pfn, unsigned order, int cpu)
+{
+	const struct mm_phys *phys = a->phys;
+	if (pfn >= phys->nr_pages || order >= a->max_order || (pfn & ((1u << order) - 1)) ||
+	    pfn + (1u << order) > phys->nr_pages || cpu < 0 || (uint32_t)cpu >= phys->ncpus ||
+	    (phys->pages[pfn].flags & ((1u << PG_buddy) | (1u << PG_pcp) | (1u << PG_reserved) |
+					(1u << PG_lru)))) {
+		a->st.bad_free++;
+		return false;
+	}
+	return true;
+}
+
+struct mm_pcp *alloc_pcp_add(struct alloc *a, struct zone *z, uint32_t pfn, int cpu, bool cold)
+{
+	struct page *p = &a->phys->pages[pfn];
+	struct mm_pcp *pcp = &z->pageset[cpu].pcp[cold ? 1 : 0];
+	page_set(p, PG_pcp);
+	p->list_id = cold ? 1 : 0;
+	plist_add_head(a->phys->pages, &pcp->list, pfn);
+	pcp->count++;
+	z->nr_pcp++;
+	a->st.pcp_free++;
+	if (pcp->count < pcp->high)
+		return NULL;
+	a->st.zone_lock[z->idx]++;
+	a->st.pcp_drain++;
+	return pcp;
+}
+
 void alloc_for_each_pcp(struct alloc *a, int cpu,
 			void (*fn)(struct alloc *a, struct zone *z, struct mm_pcp *pcp, void *arg),
 			void *arg)

@@ -206,6 +206,22 @@ double alloc_frag_index(const struct alloc *a, const struct zone *z, unsigned or
 void alloc_drain(struct alloc *a, int cpu);
 
 /**
+ * alloc_free_check() - free_pages_check() at a module's free entry: the block must
+ * lie inside memory, be aligned to its order, come from a CPU that exists, and its
+ * head be neither free (PG_buddy, PG_pcp), reserved nor on an LRU list (bad_page).
+ * Returns: true when the free may go on; false after counting it in bad_free.
+ */
+bool alloc_free_check(struct alloc *a, uint32_t pfn, unsigned order, int cpu);
+
+/**
+ * alloc_pcp_add() - free_hot_cold_page(): file the order-0 page @pfn at the head of
+ * @cpu's hot or cold list of @z.  Returns: that list when it has reached its high
+ * mark (one zone->lock hold and one drain counted: the caller frees a batch from
+ * its tail), else NULL.
+ */
+struct mm_pcp *alloc_pcp_add(struct alloc *a, struct zone *z, uint32_t pfn, int cpu, bool cold);
+
+/**
  * alloc_for_each_pcp() - drain_pages(): for each non-empty per-CPU hot and cold
  * list of @cpu (-1 = every CPU) in every zone, count one zone->lock hold and one
  * drain and call @fn(@a, zone, list, @arg), which frees what it chooses from it.

@@ -230,35 +230,15 @@ static int buddy_take(struct alloc *a, uint32_t pfn, int type)
 
 static void buddy_free(struct alloc *a, uint32_t pfn, unsigned order, int cpu, bool cold)
 {
-	struct mm_phys *phys = a->phys;
-	struct page *pages = phys->pages;
-
-	if (pfn >= phys->nr_pages || order >= a->max_order || (pfn & ((1u << order) - 1)) ||
-	    pfn + (1u << order) > phys->nr_pages || cpu < 0 || (uint32_t)cpu >= phys->ncpus) {
-		a->st.bad_free++;
+	if (!alloc_free_check(a, pfn, order, cpu))
 		return;
-	}
-	struct page *p = &pages[pfn];
-	if (p->flags & ((1u << PG_buddy) | (1u << PG_pcp) | (1u << PG_reserved) | (1u << PG_lru))) {
-		a->st.bad_free++;  /* bad_page(): freeing a free, reserved or listed page */
-		return;
-	}
-	struct zone *z = &phys->zones[p->zone];
+	struct zone *z = &a->phys->zones[a->phys->pages[pfn].zone];
 	alloc_clear_block(a, pfn, order);
 
 	if (order == 0 && use_pcp(a, z, cpu)) {
-		struct mm_pcp *pcp = &z->pageset[cpu].pcp[cold ? 1 : 0];
-		page_set(p, PG_pcp);
-		p->list_id = cold ? 1 : 0;
-		plist_add_head(pages, &pcp->list, pfn);
-		pcp->count++;
-		z->nr_pcp++;
-		a->st.pcp_free++;
-		if (pcp->count >= pcp->high) {
-			a->st.zone_lock[z->idx]++;
-			a->st.pcp_drain++;
+		struct mm_pcp *pcp = alloc_pcp_add(a, z, pfn, cpu, cold);
+		if (pcp)
 			pcp_drain_n(a, z, pcp, pcp->batch);
-		}
 		return;
 	}
 	lock_zone(a, z, 1ull << order);
