@@ -18,7 +18,9 @@
  *              trace workload reads it: "mmemu: SCN: workload.file: FILE: PATH: ..."
  *   workfile/  `mmemu run -o OUT` of a scenario whose reaim workload reads it:
  *              "mmemu: SCN: workload.workfile: FILE: PATH: ...MSG..."
- * The scenarios that read a trace or a workfile are written to the scratch
+ *   loadfile/  `mmemu run -o OUT` of a scenario whose dbench workload reads it:
+ *              "mmemu: SCN: workload.loadfile: FILE: PATH: ...MSG..."
+ * The scenarios that read a trace, a workfile or a loadfile are written to the scratch
  * directory and name the file by its absolute path.
  */
 #include <dirent.h>
@@ -87,15 +89,18 @@ static void run_refused(const char *scn, const char *head, const char *msg)
 	}
 }
 
-/* Write a scenario whose workload (@type: trace or reaim) reads @abs; Returns: its path. */
+/* Write a scenario whose workload (@type: trace, reaim or dbench) reads @abs;
+ * Returns: its path. */
 static const char *wrapper(const char *type, const char *abs, const struct entry *c)
 {
 	static char scn[300];
 	json_t *w = strcmp(type, "trace") == 0
 		? json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", "trace", "file", abs, "format",
 			    c->format, "obj_id_col", c->obj_id_col, "frames", 4)
-		: json_pack("{s:s, s:s, s:s, s:i}", "type", "reaim", "workfile", abs, "mode", "fixed",
-			    "users", 2);
+		: strcmp(type, "reaim") == 0
+		? json_pack("{s:s, s:s, s:s, s:i}", "type", "reaim", "workfile", abs, "mode", "fixed",
+			    "users", 2)
+		: json_pack("{s:s, s:s, s:i}", "type", "dbench", "loadfile", abs, "clients", 1);
 	json_t *s = json_pack("{s:s, s:{s:s, s:i, s:s, s:[{s:s, s:s, s:s}]}, s:{s:{s:s}}, s:o}",
 			      "name", "malformed",
 			      "machine", "arch", "flat", "cpus", 1, "memory", "64MiB", "disks",
@@ -125,7 +130,8 @@ static void malformed(void **state)
 		run_refused(file, head, c->msg);   /* validate loads as run does (test_cli) */
 		return;
 	}
-	const char *type = strncmp(c->file, "trace/", 6) == 0 ? "trace" : "reaim";
+	const char *type = strncmp(c->file, "trace/", 6) == 0 ? "trace"
+			 : strncmp(c->file, "loadfile/", 9) == 0 ? "dbench" : "reaim";
 	if (strcmp(type, "trace") == 0) {
 		char col[32] = "";
 		if (c->obj_id_col)
@@ -138,16 +144,17 @@ static void malformed(void **state)
 	const char *scn = wrapper(type, abs, c);
 	head_of(inner, sizeof inner, abs, c->path);
 	snprintf(head, sizeof head, "mmemu: %s: workload.%s: %s", scn,
-		 strcmp(type, "trace") == 0 ? "file" : "workfile", inner);
+		 strcmp(type, "trace") == 0 ? "file" : strcmp(type, "reaim") == 0 ? "workfile" : "loadfile",
+		 inner);
 	run_refused(scn, head, c->msg);
 }
 
 /* Every file of the corpus has an entry (the entries' files are checked by each test). */
 static void manifest_covers_corpus(void **state)
 {
-	static const char *const sub[] = { "scenario", "trace", "workfile" };
+	static const char *const sub[] = { "scenario", "trace", "workfile", "loadfile" };
 	size_t files = 0;
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
 		char d[64], key[400];
 		snprintf(d, sizeof d, "%s/%s", CORPUS, sub[i]);
 		DIR *dp = opendir(d);

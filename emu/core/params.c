@@ -393,8 +393,8 @@ void mm_params_doc(const struct mm_param *spec, FILE *out)
 			size_t n = 0;
 			for (int i = 0; p->choices[i] && n < sizeof range - 1; i++)
 				n += (size_t)snprintf(range + n, sizeof range - n, "%s%s", i ? ", " : "", p->choices[i]);
-		} else if (p->min <= p->max) {
-			char lo[48], hi[48];
+		} else if (p->min <= p->max && p->type != MM_P_STRING && p->type != MM_P_BOOL) {
+			char lo[48], hi[48];   /* a string or boolean has no range */
 			fmt_bound(p, p->min, lo, sizeof lo);
 			fmt_bound(p, p->max, hi, sizeof hi);
 			snprintf(range, sizeof range, "%s .. %s", lo, hi);

@@ -6,10 +6,10 @@ Run once from the source root after a build; the files it writes are committed:
     python3 tests/fuzz/gen_malformed.py [build/mmemu]
     python3 tests/fuzz/gen_malformed.py --traces-only   # trace/ and its expect.json entries
 
-(The whole run stops at `mmemu list --params` sections it does not know yet, such
-as "kmap modules": the scenario cases predate them.  It stops before removing
-anything, so the committed corpus stays as it was.  --traces-only rewrites the
-trace cases alone and keeps every other entry of expect.json.)
+(A `mmemu list --params` section it does not know stops the run before anything is
+removed, so the committed corpus stays as it was: add the section to params() and
+its base to BASES.  --traces-only rewrites the trace cases alone and keeps every
+other entry of expect.json.)
 
 Every file is one malformed input with one thing wrong, and tests/malformed/expect.json
 says, for each, where the one-line error must point (PATH: a JSON path, "line N", or ""
@@ -28,6 +28,7 @@ one of the two.
   auto-detected by name or content) and binary traces (tracegen --format bin:
   header, sizes, ids), with their layout in expect.json ("format", "obj_id_col").
 * workfile/  reaim workfiles.
+* loadfile/  dbench NBench loadfiles (both layouts: with and without timestamps).
 """
 import json
 import math
@@ -61,6 +62,14 @@ BASES = {
                 "workload": {"type": "lmbench", "aging": False, "size": "64KiB"}},
     "fft": {"kernels": {"k": {"reclaim": "lru2q"}},
             "workload": {"type": "fft", "aging": False, "size": "64KiB"}},
+    "dbench": {"kernels": {"k": {"reclaim": "lru2q"}},
+               "workload": {"type": "dbench", "clients": 1,
+                            "loadfile": "../../../workloads/dbench/client-small.txt"}},
+    "highalloc": {"kernels": {"k": {"reclaim": "lru2q"}},
+                  "workload": {"type": "highalloc"}},
+    # the kmap modules' parameters, on the trace base with a kmap object
+    "kmap": {"kernels": {"k": {"reclaim": "lru", "kmap": {"module": "pkmap"}}},
+             "workload": {"type": "trace", "file": "../../bad/ok.trace", "frames": 4}},
 }
 # the cache hierarchy the lmbench and fft bases add to MACHINE
 CACHES = {"levels": [{"size": "16KiB", "assoc": 2, "indexing": "virtual"}, {"size": "256KiB"}],
@@ -129,6 +138,8 @@ def params(mmemu):
             span = cells[2].replace(" .. ", ", ")
         where = {"machine section": "machine", "machine.costs": "machine.costs",
                  "machine.disks[]": "machine.disks[0]",
+                 "machine.disks[].controller (a write-back RAID controller, models/raid.h)":
+                     "machine.disks[0].controller",
                  "machine.variation (run-to-run variance, docs/scenario.md)": "machine.variation",
                  "machine.caches (the cache hierarchy and TLB, models/cache.h)": "machine.caches",
                  "machine.caches.levels[] (from L1 outwards)": "machine.caches.levels[0]",
@@ -138,7 +149,9 @@ def params(mmemu):
         if where is None:
             where = {"workloads": "workload:" + module,
                      "reclaim modules": "reclaim:" + module,
-                     "alloc modules": "alloc:" + module}.get(section)
+                     "alloc modules": "alloc:" + module,
+                     "kmap modules": "kmap:" + module,
+                     "coloring modules": "coloring:" + module}.get(section)
         if where is None:
             raise SystemExit("unknown section %r" % section)
         row = (where, key, kind, hi, span, cells[3] == "(required)")
@@ -153,7 +166,9 @@ def base_for(where):
         return where.split(":")[1], "workload"
     if where == "reclaim:clockpro":
         return "2read", "kernels.k.reclaim"
-    if where.startswith("reclaim:") or where.startswith("alloc:"):
+    if where.startswith("kmap:"):
+        return "kmap", "kernels.k.kmap"
+    if where.startswith(("reclaim:", "alloc:", "coloring:")):
         return "trace", "kernels.k." + where.split(":")[0]
     if where.startswith("machine.caches"):
         return "lmbench", where
@@ -191,7 +206,7 @@ def scenario_cases(mmemu):
         wl, prefix = base_for(where)
         doc = scenario(wl)
         target = node(doc, prefix)
-        if where.startswith(("reclaim:", "alloc:")):
+        if where.startswith(("reclaim:", "alloc:", "kmap:", "coloring:")):
             target["module"] = where.split(":")[1]
         fn(target)
         cases.append((name + ".json", doc, path, msg))
@@ -199,6 +214,7 @@ def scenario_cases(mmemu):
     for where, key, kind, hi, span, required in params(mmemu):
         wl, prefix = base_for(where)
         tag = (where.replace("workload:", "").replace("reclaim:", "").replace("alloc:", "")
+               .replace("kmap:", "kmap-").replace("coloring:", "coloring-")
                .replace("machine.disks[0]", "disk").replace("kernels.k.vm", "vm"))
         stem = "%s.%s" % (tag, key)
         path = "%s.%s" % (prefix, key)
@@ -224,11 +240,14 @@ def scenario_cases(mmemu):
 
     # an unknown key in every section
     for where, prefix in (("trace", "machine"), ("trace", "machine.costs"),
-                          ("trace", "machine.disks[0]"), ("trace", "machine.variation"),
+                          ("trace", "machine.disks[0]"), ("trace", "machine.disks[0].controller"),
+                          ("trace", "machine.variation"),
                           ("trace", "kernels.k"), ("trace", "kernels.k.vm"), ("trace", "engine"),
                           ("trace", "workload"), ("2read", "workload"),
                           ("kernbench", "workload"), ("reaim", "workload"),
                           ("lmbench", "workload"), ("fft", "workload"),
+                          ("dbench", "workload"), ("highalloc", "workload"),
+                          ("kmap", "kernels.k.kmap"),
                           ("lmbench", "machine.caches"), ("lmbench", "machine.caches.levels[0]"),
                           ("lmbench", "machine.caches.tlb")):
         doc = scenario(where)
@@ -315,6 +334,14 @@ def scenario_cases(mmemu):
             ("kernel-name-trailing-dot.json",
              lambda d: d["kernels"].__setitem__("a.", {"reclaim": "lru"}),
              "kernels.a.", "expected a non-empty kernel name not ending in a dot"),
+            # rules between a disk's fields, checked after each field's range
+            ("disk.cache-segment-small.json",
+             lambda d: d["machine"]["disks"][0].update(cache="32KiB", cache_segments=16),
+             "machine.disks[0]", "cache / cache_segments must be at least 4 KiB"),
+            ("disk.cache_lookahead-segment.json",
+             lambda d: d["machine"]["disks"][0].update(cache="8MiB", cache_segments=16,
+                                                         cache_lookahead="1MiB"),
+             "machine.disks[0]", "cache_lookahead must not exceed a segment"),
     ):
         doc = scenario("trace")
         fn(doc)
@@ -572,6 +599,71 @@ def workfile_cases():
     return c
 
 
+# ---- dbench loadfiles ------------------------------------------------------------------
+
+LF_HEAD = ('Mkdir "\\clients" NT_STATUS_OK\n'
+           'NTCreateX "\\clients\\f" 0x0 0x2 9941 NT_STATUS_OK\n')   # handle 9941, lines 1-2
+
+
+def loadfile_cases():
+    """(name, text, path, msg): NBench loadfiles (workloads/loadfile.c), each with one
+    thing wrong, read by a dbench scenario."""
+    c = [
+        ("empty.txt", "", "line 1", "expected at least one operation"),
+        ("comments-only.txt", "# a comment\n\n# another\n", "line 1",
+         "expected at least one operation"),
+        ("control-only.txt", "LOOP 3\nSLEEP 10\n", "line 1", "expected at least one operation"),
+        ("unknown-verb.txt", LF_HEAD + "Frobnicate 9941 NT_STATUS_OK\n", "line 3",
+         'unknown operation "Frobnicate"'),
+        ("verb-lower-case.txt", 'mkdir "\\clients" NT_STATUS_OK\n', "line 1",
+         'unknown operation "mkdir"'),
+        ("verb-control-bytes.txt", "Clo\x1bse 9941 NT_STATUS_OK\n", "line 1",
+         'unknown operation "Clo\\u001bse"'),
+        ("timestamp-only.txt", LF_HEAD + "0.125\n", "line 3",
+         "expected an operation after the timestamp"),
+        ("close-no-status.txt", LF_HEAD + "Close 9941\n", "line 3",
+         "Close: expected 2 fields after the operation (the last a status), found 1"),
+        ("readx-short.txt", LF_HEAD + "ReadX 9941 0 4096 NT_STATUS_OK\n", "line 3",
+         "ReadX: expected 5 fields after the operation (the last a status), found 4"),
+        ("bad-status.txt", LF_HEAD + "Close 9941 OK\n", "line 3",
+         'expected a status (NT_STATUS_..., 0x..., SUCCESS, ERROR or *), not "OK"'),
+        ("too-many-fields.txt", LF_HEAD + "Close" + " 1" * 12 + " NT_STATUS_OK\n", "line 3",
+         "expected at most 12 fields"),
+        ("unquoted-path.txt", "Mkdir \\clients NT_STATUS_OK\n", "line 1",
+         "Mkdir: expected a quoted path as field 1"),
+        ("relative-path.txt", 'Mkdir "clients" NT_STATUS_OK\n', "line 1",
+         "expected an absolute path (starting with \\)"),
+        ("unclosed-quote.txt", 'Mkdir "\\clients NT_STATUS_OK\n', "line 1",
+         "expected a closing double quote"),
+        ("empty-path.txt", 'Mkdir "" NT_STATUS_OK\n', "line 1", "expected a path of 1 to 1023 bytes"),
+        ("long-path.txt", 'Mkdir "\\' + "a" * 1100 + '" NT_STATUS_OK\n', "line 1",
+         "expected a path of 1 to 1023 bytes"),
+        ("tab-in-path.txt", 'Mkdir "\\cli\tents" NT_STATUS_OK\n', "line 1",
+         'expected a path of printable characters, not "\\\\cli\\tents"'),
+        ("handle-word.txt", LF_HEAD + "Close h9941 NT_STATUS_OK\n", "line 3",
+         'Close: expected a number as field 1, not "h9941"'),
+        ("size-negative.txt", LF_HEAD + "ReadX 9941 0 -5 0 NT_STATUS_OK\n", "line 3",
+         'ReadX: expected a number as field 3, not "-5"'),
+        ("handle-not-opened.txt", LF_HEAD + "Close 77 NT_STATUS_OK\n", "line 3",
+         "Close: handle 77 was not opened by an earlier NTCreateX"),
+        ("returned-larger.txt", LF_HEAD + "ReadX 9941 0 10 20 NT_STATUS_OK\n", "line 3",
+         "ReadX: returned size 20 larger than the size asked, 10"),
+        ("offset-2tib.txt", LF_HEAD + "WriteX 9941 2199023255552 10 10 NT_STATUS_OK\n", "line 3",
+         "WriteX: expected an offset below 1 TiB and a size below 1 GiB"),
+        ("size-2gib.txt", LF_HEAD + "WriteX 9941 0 2147483648 2147483648 NT_STATUS_OK\n", "line 3",
+         "WriteX: expected an offset below 1 TiB and a size below 1 GiB"),
+        ("nul-byte.txt", LF_HEAD + "Close 99\x0041 NT_STATUS_OK\n", "line 3",
+         "expected text, found a NUL byte"),
+        ("error-on-line-1000.txt",
+         LF_HEAD + "WriteX 9941 0 4096 4096 NT_STATUS_OK\n" * 997 + "Closed 9941 NT_STATUS_OK\n",
+         "line 1000", 'unknown operation "Closed"'),
+        ("timestamps-bad-status.txt", '0.000 Mkdir "\\clients" NT_STATUS_OK\n'
+         '0.010 Mkdir "\\clients\\a" OKAY\n', "line 2",
+         'expected a status (NT_STATUS_..., 0x..., SUCCESS, ERROR or *), not "OKAY"'),
+    ]
+    return c
+
+
 # ---- writing --------------------------------------------------------------------------
 
 def write(rel, data):
@@ -611,17 +703,24 @@ def main():
             raise SystemExit("two cases named " + rel)
         files.append((rel, text))
         expect[rel] = {"path": path, "msg": msg}
-    for d in ("trace",) if traces_only else ("scenario", "trace", "workfile"):
+    for name, text, path, msg in [] if traces_only else loadfile_cases():
+        rel = "loadfile/" + name
+        if rel in expect:
+            raise SystemExit("two cases named " + rel)
+        files.append((rel, text))
+        expect[rel] = {"path": path, "msg": msg}
+    for d in ("trace",) if traces_only else ("scenario", "trace", "workfile", "loadfile"):
         shutil.rmtree(os.path.join(OUT, d), ignore_errors=True)
     for rel, data in files:
         write(rel, data)
     with open(os.path.join(OUT, "expect.json"), "w") as f:
         f.write("{\n" + ",\n".join("  %s: %s" % (json.dumps(k), json.dumps(expect[k]))
                                    for k in sorted(expect)) + "\n}\n")
-    print("%d cases: %d scenarios, %d traces, %d workfiles" % (
+    print("%d cases: %d scenarios, %d traces, %d workfiles, %d loadfiles" % (
         len(expect), sum(k.startswith("scenario/") for k in expect),
         sum(k.startswith("trace/") for k in expect),
-        sum(k.startswith("workfile/") for k in expect)))
+        sum(k.startswith("workfile/") for k in expect),
+        sum(k.startswith("loadfile/") for k in expect)))
 
 
 if __name__ == "__main__":

@@ -141,6 +141,8 @@ def main():
     for p in sorted(glob.glob(os.path.join(ROOT, "workloads", "dbench", "*.txt"))):
         seeds["loadfile"][tag(p)] = b"\0" + read(p)
         seeds["loadfile"][tag(p) + "-cut4k"] = b"\x40" + read(p)
+    for p in sorted(glob.glob(os.path.join(ROOT, "tests", "malformed", "loadfile", "*"))):
+        seeds["loadfile"][tag(p)] = b"\0" + read(p)
     for name, text in (
             ("timestamped", b'0.000 NTCreateX "/clients/client1/a.doc" 0x0 0x2 1 NT_STATUS_OK\n'
                             b'0.010 WriteX 1 0 4096 4096 NT_STATUS_OK\n0.020 Close 1 NT_STATUS_OK\n'),
