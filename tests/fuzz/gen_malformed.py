@@ -685,30 +685,23 @@ def main():
     # every case is built before anything is removed: a generator that stops (an
     # unknown parameter section, two cases of one name) leaves the corpus as it was
     files = []
+
+    def add(kind, name, data, entry):
+        rel = kind + "/" + name
+        if rel in expect:
+            raise SystemExit("two cases named " + rel)
+        files.append((rel, data if isinstance(data, (str, bytes)) else
+                      json.dumps(data, indent=2) + "\n"))
+        expect[rel] = entry
+
     for name, doc, path, msg in [] if traces_only else scenario_cases(mmemu):
-        rel = "scenario/" + name
-        if rel in expect:
-            raise SystemExit("two cases named " + rel)
-        files.append((rel, doc if isinstance(doc, str) else json.dumps(doc, indent=2) + "\n"))
-        expect[rel] = {"path": path, "msg": msg}
+        add("scenario", name, doc, {"path": path, "msg": msg})
     for name, text, fmt, col, path, msg in trace_cases():
-        rel = "trace/" + name
-        if rel in expect:
-            raise SystemExit("two cases named " + rel)
-        files.append((rel, text))
-        expect[rel] = {"format": fmt, "obj_id_col": col, "path": path, "msg": msg}
-    for name, text, path, msg in [] if traces_only else workfile_cases():
-        rel = "workfile/" + name
-        if rel in expect:
-            raise SystemExit("two cases named " + rel)
-        files.append((rel, text))
-        expect[rel] = {"path": path, "msg": msg}
-    for name, text, path, msg in [] if traces_only else loadfile_cases():
-        rel = "loadfile/" + name
-        if rel in expect:
-            raise SystemExit("two cases named " + rel)
-        files.append((rel, text))
-        expect[rel] = {"path": path, "msg": msg}
+        add("trace", name, text, {"format": fmt, "obj_id_col": col, "path": path, "msg": msg})
+    for kind, cases in (() if traces_only else
+                        (("workfile", workfile_cases()), ("loadfile", loadfile_cases()))):
+        for name, text, path, msg in cases:
+            add(kind, name, text, {"path": path, "msg": msg})
     for d in ("trace",) if traces_only else ("scenario", "trace", "workfile", "loadfile"):
         shutil.rmtree(os.path.join(OUT, d), ignore_errors=True)
     for rel, data in files:
