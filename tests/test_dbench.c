@@ -155,6 +155,15 @@ static void test_lookahead(void **state)
  * the bus: two clients on one bus take twice as long as one client alone, two
  * clients on two buses as long as one; a bus that keeps up charges no stall.
  */
+static double bus0, bus1;   /* the last bus_run's per-bus bus time (-1: no such metric) */
+
+static double metric_or(json_t *d, const char *name, double dflt)
+{
+	json_t *m = json_object_get(json_object_get(json_array_get(json_object_get(d, "runs"), 0),
+						    "metrics"), name);
+	return m ? json_number_value(m) : dflt;
+}
+
 static double bus_run(int clients, int per_bus, const char *bw, double *busy, double *stall)
 {
 	char wl[64], m[160];
@@ -166,6 +175,8 @@ static double bus_run(int clients, int per_bus, const char *bw, double *busy, do
 	assert_int_equal((int)metric(d, "invariants_ok"), 1);
 	*busy = metric(d, "bus_busy_s");
 	*stall = metric(d, "bus_stall_s");
+	bus0 = metric_or(d, "bus0_busy_s", -1);
+	bus1 = metric_or(d, "bus1_busy_s", -1);
 	double el = metric(d, "elapsed");
 	json_decref(d);
 	return el;
@@ -184,10 +195,13 @@ static void test_bus(void **state)
 	double shared = bus_run(2, 2, "1MB/s", &busy, &stall);
 	near(busy, 2 * busy1, 1e-9);
 	near(shared, 2 * one, 0.02 * one);
+	assert_true(bus0 == -1 && bus1 == -1);     /* one bus: no per-bus metrics */
 	/* two CPUs on two buses: no interference */
 	double apart = bus_run(2, 1, "1MB/s", &busy, &stall);
 	near(busy, 2 * busy1, 1e-9);
 	near(apart, one, 0.02 * one);
+	near(bus0, busy1, 1e-9);                   /* one client's copies on each bus */
+	near(bus1, busy1, 1e-9);
 	/* a bus that keeps up (copy_bytes 2 x 1 GB/s < 100 GB/s): no stall at all */
 	bus_run(2, 2, "100GB/s", &busy, &stall);
 	near(busy, 2 * 307488.0 * 2 / 100e9, 1e-12);

@@ -597,6 +597,14 @@ static void db_finish(struct sim *s)
 	for (int i = 0; i < MM_MAX_CPUS; i++)
 		busy += k->bus_busy_s[i];
 	sim_metric(s, "bus_busy_s", busy);
+	/* each bus's share, when there are several (how evenly the clients sit) */
+	int64_t per = s->machine->costs.cpus_per_bus;
+	int nbus = per > 0 ? (int)((s->machine->cpus + per - 1) / per) : 1;
+	for (int i = 0; nbus > 1 && i < nbus && i < MM_MAX_CPUS; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "bus%d_busy_s", i);
+		sim_metric(s, key, k->bus_busy_s[i]);
+	}
 	if (c->check) {
 		struct mm_err e = { "" };
 		c->check_failed = mm_kernel_check(k, &e) || mm_proc_check(k, &e);
