@@ -65,12 +65,22 @@ const struct mm_param machine_cost_params[] = {
 	MM_PARAM_END
 };
 
+const struct mm_param machine_bus_params[] = {
+	MM_PARAM(struct machine_bus, bandwidth, "bandwidth", MM_P_RATE, 0, 1e12, "0",
+		 "data one front-side bus delivers, shared by its cpus_per_bus CPUs (P6 bus: 800 MB/s peak, about 420 MB/s achieved [S], kernel-mechanisms.md 6.1); 0 = no bus model"),
+	MM_PARAM(struct machine_bus, copy_bytes, "copy_bytes", MM_P_DOUBLE, 0, 16, "2",
+		 "bus bytes per byte copied: the source read and the destination written back (3 with a read for ownership) [EST]"),
+	MM_PARAM(struct machine_bus, clear_bytes, "clear_bytes", MM_P_DOUBLE, 0, 16, "1",
+		 "bus bytes per byte cleared (clear_page: the destination written back) [EST]"),
+	MM_PARAM_END
+};
+
 /* Each table skips the keys the other tables own. */
-static const char *const machine_skip[] = { "disks", "costs", "variation", "caches", "arch", "memory", "page_size",
+static const char *const machine_skip[] = { "disks", "costs", "variation", "caches", "bus", "arch", "memory", "page_size",
 					    "kernel_reserved", "struct_page_bytes",
 					    "min_free_kbytes", "watermark_style",
 					    "lowmem_reserve_ratio", "kernelcore", NULL };
-static const char *const mem_skip[] = { "disks", "costs", "variation", "caches", "clock", "copy_bw", NULL };
+static const char *const mem_skip[] = { "disks", "costs", "variation", "caches", "bus", "clock", "copy_bw", NULL };
 
 /*
  * Unknown keys are checked here, against every table of the section, so that the
@@ -84,7 +94,8 @@ static int check_keys(json_t *obj, const char *file, const char *path, struct mm
 	json_t *v;
 	json_object_foreach(obj, key, v) {
 		int ok = strcmp(key, "disks") == 0 || strcmp(key, "costs") == 0 ||
-			 strcmp(key, "variation") == 0 || strcmp(key, "caches") == 0;
+			 strcmp(key, "variation") == 0 || strcmp(key, "caches") == 0 ||
+			 strcmp(key, "bus") == 0;
 		for (int t = 0; tables[t] && !ok; t++)
 			for (const struct mm_param *p = tables[t]; p->key && !ok; p++)
 				ok = strcmp(p->key, key) == 0;
@@ -102,7 +113,7 @@ static int check_keys(json_t *obj, const char *file, const char *path, struct mm
 					n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", p->key);
 			}
 		if (n < sizeof list)
-			snprintf(list + n, sizeof list - n, "disks, costs, variation, caches");
+			snprintf(list + n, sizeof list - n, "disks, costs, variation, caches, bus");
 		snprintf(sub, sizeof sub, "%s.%s", path, key);
 		return mm_errf(e, file, sub, "unknown key (expected one of: %s)", list);
 	}
@@ -250,6 +261,12 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 	if (mm_params_load(machine_cost_params, &m->costs, json_object_get(obj, "costs"), file, sub,
 			   NULL, e))
 		return -1;
+	snprintf(sub, sizeof sub, "%s.bus", path);
+	json_t *bus = json_object_get(obj, "bus");
+	if (bus && !json_is_object(bus))
+		return mm_errf(e, file, sub, "expected an object such as {\"bandwidth\": \"800MB/s\"}");
+	if (mm_params_load(machine_bus_params, &m->bus, bus, file, sub, NULL, e))
+		return -1;
 	uint64_t ps = machine_page_size(m);
 	if (ps & (ps - 1) || ps < 512) {
 		snprintf(sub, sizeof sub, "%s.page_size", path);
@@ -308,6 +325,8 @@ json_t *machine_dump(const struct machine_cfg *m)
 	json_object_set_new(o, "disks", a);
 	if (m->caches.nlevels)
 		json_object_set_new(o, "caches", cache_cfg_dump(&m->caches));
+	if (m->bus.bandwidth > 0)   /* echoed only when declared: no bus, no key */
+		json_object_set_new(o, "bus", mm_params_dump(machine_bus_params, &m->bus));
 	if (machine_variation_any(m)) {
 		/* declared half-widths (fractions) and, once drawn, this run's values */
 		const struct machine_variation *v = &m->var;

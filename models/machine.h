@@ -80,6 +80,18 @@ struct machine_variation {
 	double tick_phase;        /* [0, 1); 0 when !sched (sched_cfg.tick_phase) */
 };
 
+/*
+ * machine.bus: the front-side buses as a shared resource (models/mm/membus.c).
+ * The CPUs are grouped cpus_per_bus to a bus (costs.cpus_per_bus; 0 = one bus).
+ * Copies and page clearing take bus time in proportion to the bytes they move;
+ * a bandwidth of 0 (the default) means no bus model, and then nothing changes.
+ */
+struct machine_bus {
+	double bandwidth;         /* bytes/s one bus delivers; 0 = no bus model */
+	double copy_bytes;        /* bus bytes per byte copied (source read + destination write) */
+	double clear_bytes;       /* bus bytes per byte cleared (destination write) */
+};
+
 struct machine_cfg {
 	int64_t cpus;
 	double clock;             /* Hz; 1 SimGrid flop = 1 cycle */
@@ -90,10 +102,12 @@ struct machine_cfg {
 	struct disk_cfg disks[MACHINE_MAX_DISKS];
 	struct machine_variation var;
 	struct cache_cfg caches;  /* machine.caches (models/cache.h); nlevels 0: none */
+	struct machine_bus bus;   /* machine.bus (models/mm/membus.c); bandwidth 0: none */
 };
 
 extern const struct mm_param machine_params[];
 extern const struct mm_param machine_cost_params[];
+extern const struct mm_param machine_bus_params[];
 
 /**
  * machine_load() - fill @m from a scenario's machine object.

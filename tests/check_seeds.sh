@@ -29,9 +29,10 @@ run scenarios/seeds/004-colouring-ds10.json --set workload.age_turnovers=1 --set
 run scenarios/seeds/002-kmap-dbench.json --set workload.loadfile=workloads/dbench/client-small.txt \
 	--set 'sweep={"workload.clients":[1,9,64]}'
 run scenarios/seeds/002-kmap-dbench-sensitivity.json --set workload.loadfile=workloads/dbench/client-small.txt
+run scenarios/seeds/002-kmap-dbench-bus.json --set workload.loadfile=workloads/dbench/client-small.txt --set 'sweep={"machine.bus.bandwidth":[0,"420MB/s"],"workload.clients":[9]}'
 run scenarios/seeds/003-antifrag.json --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
 run scenarios/seeds/003-antifrag-kernelcore.json --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
 run scenarios/seeds/003-antifrag-build.json --set workload.files=64 --set workload.cc_cycles=1e8
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 14 ] || { echo "check_seeds.sh: $n seed scenarios, 14 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 15 ] || { echo "check_seeds.sh: $n seed scenarios, 15 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"

@@ -92,6 +92,10 @@ static const struct bad_case bad_cases[] = {
 	{ "costs-unknown-key.json", "machine.costs.tlb_miss", "unknown key (expected one of: atomic" },
 	{ "costs-string.json", "machine.costs", "expected an object" },
 	{ "copy-bw-no-rate.json", "machine.copy_bw", "expected a rate" },
+	{ "bus-string.json", "machine.bus", "expected an object such as {\"bandwidth\": \"800MB/s\"}" },
+	{ "bus-bandwidth-number-unit.json", "machine.bus.bandwidth", "expected a rate" },
+	{ "bus-copy-bytes-negative.json", "machine.bus.copy_bytes", "expected a value in [0, 16]" },
+	{ "bus-unknown-key.json", "machine.bus.bandwith", "unknown key (expected one of: bandwidth, copy_bytes, clear_bytes)" },
 	/* disks */
 	{ "disks-object.json", "machine.disks", "expected an array of disk objects" },
 	{ "disks-nine.json", "machine.disks", "expected at most 8 disks" },

@@ -27,7 +27,7 @@
 
 #include "tests/runmmemu.h"
 
-static json_t *run_db_engine(const char *kmap, const char *wl, const char *engine)
+static json_t *run_db_full(const char *kmap, const char *wl, const char *engine, const char *machine)
 {
 	char scn[128];
 	snprintf(scn, sizeof scn, "/tmp/mmemu-test-db-%d.json", (int)getpid());
@@ -36,7 +36,7 @@ static json_t *run_db_engine(const char *kmap, const char *wl, const char *engin
 	fprintf(f,
 		"{ \"name\": \"dbench test\",\n"
 		"  \"machine\": { \"arch\": \"i386\", \"cpus\": 2, \"clock\": \"1GHz\",\n"
-		"    \"memory\": \"2GiB\", \"copy_bw\": \"1GB/s\",\n"
+		"    \"memory\": \"2GiB\", \"copy_bw\": \"1GB/s\", %s\n"
 		"    \"disks\": [ { \"name\": \"sda\", \"size\": \"1GB\", \"read\": \"60MB/s\",\n"
 		"      \"write\": \"60MB/s\", \"seek_avg\": \"4.9ms\", \"track_to_track\": \"0.3ms\",\n"
 		"      \"rpm\": 10000, \"queue\": \"elevator\" } ] },\n"
@@ -45,9 +45,14 @@ static json_t *run_db_engine(const char *kmap, const char *wl, const char *engin
 		"    \"loadfile\": \"workloads/dbench/client-small.txt\", %s },\n"
 		"  \"engine\": { %s },\n"
 		"  \"runs\": 1, \"seed\": 1 }\n",
-		kmap, wl, engine);
+		machine, kmap, wl, engine);
 	fclose(f);
 	return run_results(scn, 1);
+}
+
+static json_t *run_db_engine(const char *kmap, const char *wl, const char *engine)
+{
+	return run_db_full(kmap, wl, engine, "");
 }
 
 static json_t *run_db(const char *kmap, const char *wl)
@@ -139,6 +144,74 @@ static void test_lookahead(void **state)
 	json_decref(off);
 }
 
+/*
+ * The front-side buses (machine.bus, models/mm/membus.c).  The small loadfile
+ * copies 290,816 bytes of ReadX and WriteX, 4 new directory blocks of 4,096
+ * bytes (\clients, client1, ~dmtmp, WORD) and 9 directory-entry writes of 32
+ * bytes through prepare_write/commit_write (5 entries added below \clients, the
+ * rename's 2, the unlinks' 2; \clients itself sits in the root, which has no
+ * page here): 307,488 bytes,
+ * each 2 bus bytes.  At 1 MB/s per bus (and copies at 1 GB/s) the run is bound by
+ * the bus: two clients on one bus take twice as long as one client alone, two
+ * clients on two buses as long as one; a bus that keeps up charges no stall.
+ */
+static double bus0, bus1;   /* the last bus_run's per-bus bus time (-1: no such metric) */
+
+static double metric_or(json_t *d, const char *name, double dflt)
+{
+	json_t *m = json_object_get(json_object_get(json_array_get(json_object_get(d, "runs"), 0),
+						    "metrics"), name);
+	return m ? json_number_value(m) : dflt;
+}
+
+static double bus_run(int clients, int per_bus, const char *bw, double *busy, double *stall)
+{
+	char wl[64], m[160];
+	snprintf(wl, sizeof wl, "\"clients\": %d, \"op_cycles\": 0", clients);
+	snprintf(m, sizeof m, "\"costs\": { \"cpus_per_bus\": %d }, \"bus\": { \"bandwidth\": \"%s\" },",
+		 per_bus, bw);
+	json_t *d = run_db_full("pkmap", wl, "\"lookahead\": true", m);
+	assert_int_equal((int)metric(d, "ops"), clients * 38);
+	assert_int_equal((int)metric(d, "invariants_ok"), 1);
+	*busy = metric(d, "bus_busy_s");
+	*stall = metric(d, "bus_stall_s");
+	bus0 = metric_or(d, "bus0_busy_s", -1);
+	bus1 = metric_or(d, "bus1_busy_s", -1);
+	double el = metric(d, "elapsed");
+	json_decref(d);
+	return el;
+}
+
+static void test_bus(void **state)
+{
+	(void)state;
+	double busy1, stall1, busy, stall;
+	double one = bus_run(1, 1, "1MB/s", &busy1, &stall1);
+	near(busy1, 307488.0 * 2 / 1e6, 1e-9);
+	assert_true(one >= busy1);                 /* bus-bound */
+	assert_true(one < busy1 * 1.05);
+	assert_true(stall1 > 0.9 * busy1);
+	/* two CPUs on one bus: twice as long */
+	double shared = bus_run(2, 2, "1MB/s", &busy, &stall);
+	near(busy, 2 * busy1, 1e-9);
+	near(shared, 2 * one, 0.02 * one);
+	assert_true(bus0 == -1 && bus1 == -1);     /* one bus: no per-bus metrics */
+	/* two CPUs on two buses: no interference */
+	double apart = bus_run(2, 1, "1MB/s", &busy, &stall);
+	near(busy, 2 * busy1, 1e-9);
+	near(apart, one, 0.02 * one);
+	near(bus0, busy1, 1e-9);                   /* one client's copies on each bus */
+	near(bus1, busy1, 1e-9);
+	/* a bus that keeps up (copy_bytes 2 x 1 GB/s < 100 GB/s): no stall at all */
+	bus_run(2, 2, "100GB/s", &busy, &stall);
+	near(busy, 2 * 307488.0 * 2 / 100e9, 1e-12);
+	assert_true(stall == 0);
+	/* no bus declared: nothing booked */
+	json_t *d = run_db("pkmap", "\"clients\": 2");
+	assert_true(metric(d, "bus_busy_s") == 0 && metric(d, "bus_stall_s") == 0);
+	json_decref(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_mode4),
 		cmocka_unit_test(test_lookahead),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_bus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,15 +24,17 @@
  * an inode; unlink and rename the same on both directories, the data truncated
  * (truncate_inode_pages); FIND_FIRST a directory search; ReadX mm_file_read
  * (file_read_actor: the kmap module's read path), WriteX mm_file_write or, past
- * the end of the file, mm_file_extend, with a block allocated per new page;
- * after a write, balance_dirty_pages(): above dirty_ratio percent of memory
- * dirty, the writer writes its own dirty pages back and waits (2.5.25
- * dirty_async_ratio 40).  Flush, locks and the QUERY/SET_*_INFORMATION calls
- * cost a system call (dbench 1.x's fileio.c: Flush did nothing).
+ * the end of the file, mm_file_extend, with a block allocated per new page.
+ * Dirty pages are written back, and the writer throttled, by the kernel's
+ * writeback module (models/mm/writeback.c: balance_dirty_pages and pdflush,
+ * enabled and parameterised by the kernel's vm knobs dirty_writeback,
+ * dirty_ratio and dirty_background_ratio; seed 002 sets 2.5.25's 50 and 40).
+ * Flush, locks and the QUERY/SET_*_INFORMATION calls cost a system call
+ * (dbench 1.x's fileio.c: Flush did nothing).
  *
- * Not modelled: pdflush's background writeback and the 30 s dirty expiry (a
- * 1.x run of up to 35 s writes back only under throttling), a shared /clients
- * directory page (each client has its own copy), the dentry cache's memory.
+ * Not modelled: the 30 s dirty expiry (a 1.x run of up to 35 s writes back
+ * only above the thresholds), a shared /clients directory page (each client has
+ * its own copy), the dentry cache's memory.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -67,7 +69,6 @@ struct db_cfg {
 	double runtime;            /* mode 4 */
 	double op_cycles;
 	double cs_cycles;
-	int64_t dirty_ratio;
 	uint64_t client_anon;
 	struct ext2_costs fsc;
 	bool check;
@@ -88,7 +89,7 @@ struct db_cfg {
 	struct mm_read_stats rst;
 	double t0, t_end, warm_end;
 	int running;
-	uint64_t bytes_counted, ops_done, throttles, ooms;
+	uint64_t bytes_counted, ops_done, ooms;
 	uint64_t dirty_peak, free_min;   /* pages, seen after each write */
 	int check_failed;
 };
@@ -124,8 +125,6 @@ static const struct mm_param db_params[] = {
 		 "user-mode cycles of one loadfile operation in the client (calibration)"),
 	MM_PARAM(struct db_cfg, cs_cycles, "cs_cycles", MM_P_DOUBLE, 0, 1e9, "1000",
 		 "cost of a task-to-task context switch (docs/sched.md, calibration)"),
-	MM_PARAM(struct db_cfg, dirty_ratio, "dirty_ratio", MM_P_INT, 1, 100, "40",
-		 "balance_dirty_pages: a writer above this percentage of memory dirty writes back (2.5.25 dirty_async_ratio)"),
 	MM_PARAM(struct db_cfg, client_anon, "client_anon", MM_P_SIZE, 0, 1ULL << 32, "0",
 		 "anonymous memory each client process touches (its heap and buffers; 0 = no process model)"),
 	MM_PARAM(struct db_cfg, fsc.lookup, "lookup_cycles", MM_P_DOUBLE, 0, 1e7, "300",
@@ -311,18 +310,13 @@ static void write_data(struct db_cfg *c, struct db_client *cl, int32_t r, uint64
 		ext2_blocks(k, &cl->task, &c->fs, new_pages - old_pages);
 	if (off + len > old)
 		cl->size[r] = off + len;
-	/* how close the run comes to the dirty threshold and to reclaim */
-	if (k->nr_dirty > c->dirty_peak)
-		c->dirty_peak = k->nr_dirty;
+	/* how close the run comes to the dirty thresholds and to reclaim (the
+	 * throttling itself is the writeback module's, called by the write) */
+	if (k->nr_dirty + k->nr_writeback > c->dirty_peak)
+		c->dirty_peak = k->nr_dirty + k->nr_writeback;
 	uint64_t fr = mm_phys_free_pages(&k->phys);
 	if (fr < c->free_min)
 		c->free_min = fr;
-	/* balance_dirty_pages() */
-	uint64_t total = k->phys.nr_pages;
-	if (k->nr_dirty * 100 > total * (uint64_t)c->dirty_ratio) {
-		c->throttles++;
-		mm_file_sync(k, &cl->task, c->f, (uint32_t)((uint64_t)cl->idx * c->area), c->area);
-	}
 }
 
 static uint64_t read_data(struct db_cfg *c, struct db_client *cl, int32_t r, uint64_t off, uint64_t len)
@@ -582,10 +576,13 @@ static void db_finish(struct sim *s)
 	 * without one (lookahead) */
 	sim_metric(s, "tm_payments", pays);
 	sim_metric(s, "tm_deferred", deferred);
-	sim_metric(s, "throttles", (double)c->throttles);
-	/* the most dirty pages and the fewest free pages seen after a write, as
-	 * fractions of memory: balance_dirty_pages throttles above dirty_ratio
-	 * percent, reclaim starts near the zones' low watermarks */
+	/* balance_dirty_pages() passes in which a writer wrote back (writeback.c) */
+	sim_metric(s, "throttles", (double)k->wb_throttled);
+	sim_metric(s, "wb_requests", (double)k->wb_requests);
+	/* the most dirty + writeback pages and the fewest free pages seen after a
+	 * write, as fractions of memory: the writer is throttled above vm
+	 * dirty_ratio percent of the page-cache memory, reclaim starts near the
+	 * zones' low watermarks */
 	double np = (double)k->phys.nr_pages;
 	sim_metric(s, "dirty_peak_frac", np > 0 ? (double)c->dirty_peak / np : 0);
 	sim_metric(s, "free_min_frac",
@@ -594,6 +591,20 @@ static void db_finish(struct sim *s)
 	sim_metric(s, "page_cache_hit_ratio",
 		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
 	sim_metric(s, "swap_outs", (double)s->vs->ev[MM_PSWPOUT]);
+	/* the front-side buses (machine.bus, models/mm/membus.c) */
+	sim_metric(s, "bus_stall_s", k->bus_stall_s);
+	double busy = 0;
+	for (int i = 0; i < MM_MAX_CPUS; i++)
+		busy += k->bus_busy_s[i];
+	sim_metric(s, "bus_busy_s", busy);
+	/* each bus's share, when there are several (how evenly the clients sit) */
+	int64_t per = s->machine->costs.cpus_per_bus;
+	int nbus = per > 0 ? (int)((s->machine->cpus + per - 1) / per) : 1;
+	for (int i = 0; nbus > 1 && i < nbus && i < MM_MAX_CPUS; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "bus%d_busy_s", i);
+		sim_metric(s, key, k->bus_busy_s[i]);
+	}
 	if (c->check) {
 		struct mm_err e = { "" };
 		c->check_failed = mm_kernel_check(k, &e) || mm_proc_check(k, &e);

@@ -98,6 +98,8 @@ int cmd_list(int argc, char **argv)
 		mm_params_doc(mm_phys_params, stdout);
 		printf("machine.costs:\n");
 		mm_params_doc(machine_cost_params, stdout);
+		printf("machine.bus (shared front-side buses, docs/membus.md):\n");
+		mm_params_doc(machine_bus_params, stdout);
 		printf("machine.disks[]:\n");
 		mm_params_doc(disk_params, stdout);
 		printf("machine.disks[].controller (a write-back RAID controller, models/raid.h):\n");

@@ -385,6 +385,7 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 
 	mm_charge(t, k->costs->syscall);
 	uint64_t done = 0;
+	double copy_cycles = 0;   /* the batch's copies, booked on the bus at the end */
 	for (uint32_t idx = first; idx <= last; idx++) {
 		if (ra_on && idx == next &&
 		    (next = page_cache_readahead(k, t, f, idx, last + 1 - idx, st)) == UINT32_MAX)
@@ -452,11 +453,13 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 				kmap_unmap(k->kmap, t, pfn);
 		}
 		done += end - start;
+		copy_cycles += copy;
 		if (!ra_on)
 			f->ra.prev_index = idx;
 		p->count--;   /* page_cache_release() */
 		mm_charge(t, k->costs->atomic);
 	}
+	mm_bus_transfer(k, t, done, k->s ? k->s->machine->bus.copy_bytes : 0, copy_cycles);
 	return done;
 }
 
@@ -586,6 +589,7 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 		len = f->size - pos;
 	uint32_t first = (uint32_t)(pos >> shift), last = (uint32_t)((pos + len - 1) >> shift);
 	uint64_t done = 0;
+	double copy_cycles = 0;   /* the batch's copies, booked on the bus at the end */
 	mm_charge(t, k->costs->syscall);
 	for (uint32_t idx = first; idx <= last; idx++) {
 		uint64_t start = idx == first ? pos & (ps - 1) : 0;
@@ -619,6 +623,7 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 		if (high)
 			kmap_map(k->kmap, t, pfn);
 		mm_charge(t, (double)(end - start) * k->copy_cycles_per_byte);
+		copy_cycles += (double)(end - start) * k->copy_cycles_per_byte;
 		if (high)
 			kmap_unmap(k->kmap, t, pfn);
 		/* set_page_dirty: one atomic when the page was clean */
@@ -633,6 +638,7 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 		mm_charge(t, k->costs->atomic);
 		mm_balance_dirty_pages_ratelimited(k, t, f);
 	}
+	mm_bus_transfer(k, t, done, k->s ? k->s->machine->bus.copy_bytes : 0, copy_cycles);
 	return done;
 }
 

@@ -181,6 +181,12 @@ struct mm_kernel {
 	double oom_first, oom_last, oom_lastkill;
 	unsigned oom_count;
 	uint64_t oom_kills;
+	/* front-side buses (membus.c; machine.bus): when each bus has served the
+	 * transfers booked so far, and what they cost */
+	double bus_free[MM_MAX_CPUS];
+	double bus_busy_s[MM_MAX_CPUS];     /* bus time booked */
+	double bus_stall_s;                 /* CPU time stalled waiting for a bus */
+	uint64_t bus_transfers;             /* bookings (copy batches) */
 };
 
 /* ---- set-up (kernel.c) ---- */
@@ -311,6 +317,17 @@ static inline void mm_sync(struct mm_task *t)
 	if (!t->k->untimed)
 		tm_sync(&t->tm);
 }
+
+/**
+ * mm_bus_transfer() - @t has just spent @cpu_cycles (already charged) moving
+ * @bytes bytes, @factor bus bytes each (machine.bus copy_bytes or clear_bytes),
+ * over the front-side bus of its CPU: book them on that bus in time order and
+ * charge the stall when the bus could not serve them within @cpu_cycles
+ * (models/mm/membus.c).  Nothing without machine.bus.bandwidth or when untimed.
+ * Returns: the stall charged, seconds.
+ */
+double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, double factor,
+		       double cpu_cycles);
 
 /** mm_observe() - an observation point of @t (tm_observe); nothing when untimed. */
 static inline void mm_observe(struct mm_task *t)

@@ -68,7 +68,9 @@ static inline struct mm_procs *P(struct mm_kernel *k)
 
 static void charge_page_copy(struct mm_kernel *k, struct mm_task *t)
 {
-	mm_charge(t, (double)k->phys.page_size * k->copy_cycles_per_byte);
+	double c = (double)k->phys.page_size * k->copy_cycles_per_byte;
+	mm_charge(t, c);
+	mm_bus_transfer(k, t, k->phys.page_size, k->s ? k->s->machine->bus.copy_bytes : 0, c);
 }
 
 int mm_proc_init(struct mm_kernel *k, const struct mm_swap_cfg *c, struct mm_err *e)
@@ -588,7 +590,10 @@ int64_t mm_touch(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint3
 					mm_page_free(k, t, np);
 					continue;
 				}
-				mm_charge(t, (double)k->phys.page_size * k->copy_cycles_per_byte);
+				double c = (double)k->phys.page_size * k->copy_cycles_per_byte;
+				mm_charge(t, c);   /* clear_user_highpage */
+				mm_bus_transfer(k, t, k->phys.page_size,
+						k->s ? k->s->machine->bus.clear_bytes : 0, c);
 				anon_page_add(k, t, as, i, np, false);
 				pr->zero_fills++;
 				t->minflt++;
