@@ -137,6 +137,7 @@ def params(mmemu):
             hi = number(cells[2].split(" .. ")[1], kind)
             span = cells[2].replace(" .. ", ", ")
         where = {"machine section": "machine", "machine.costs": "machine.costs",
+                 "machine.bus (shared front-side buses, docs/membus.md)": "machine.bus",
                  "machine.disks[]": "machine.disks[0]",
                  "machine.disks[].controller (a write-back RAID controller, models/raid.h)":
                      "machine.disks[0].controller",
@@ -241,7 +242,7 @@ def scenario_cases(mmemu):
     # an unknown key in every section
     for where, prefix in (("trace", "machine"), ("trace", "machine.costs"),
                           ("trace", "machine.disks[0]"), ("trace", "machine.disks[0].controller"),
-                          ("trace", "machine.variation"),
+                          ("trace", "machine.variation"), ("trace", "machine.bus"),
                           ("trace", "kernels.k"), ("trace", "kernels.k.vm"), ("trace", "engine"),
                           ("trace", "workload"), ("2read", "workload"),
                           ("kernbench", "workload"), ("reaim", "workload"),
