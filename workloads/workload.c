@@ -16,6 +16,7 @@ extern const struct workload_ops workload_lmbench;
 extern const struct workload_ops workload_fft;
 extern const struct workload_ops workload_highalloc;
 extern const struct workload_ops workload_aim9;
+extern const struct workload_ops workload_untar;
 
 static const struct workload_ops *const registry[] = {
 	&workload_trace,
@@ -27,6 +28,7 @@ static const struct workload_ops *const registry[] = {
 	&workload_dbench,
 	&workload_highalloc,
 	&workload_aim9,
+	&workload_untar,
 	NULL,
 };
 
