@@ -184,17 +184,7 @@ static void test_determinism(void **state)
 	(void)state;
 	const char *wl = "\"test\": \"fork_test\", \"duration\": \"20ms\"";
 	json_t *a = run_a9("mbuddy", wl), *b = run_a9("mbuddy", wl);
-	json_object_del(a, "host");
-	json_object_del(b, "host");
-	char *da = json_dumps(a, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-	char *db = json_dumps(b, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-	assert_non_null(da);
-	assert_non_null(db);
-	assert_string_equal(da, db);
-	free(da);
-	free(db);
-	json_decref(a);
-	json_decref(b);
+	assert_same_results(a, b);
 }
 
 /* Bad parameters: exit 2, nothing on stdout, one line on stderr naming the
@@ -202,46 +192,7 @@ static void test_determinism(void **state)
 static void bad(const char *wl, const char *want)
 {
 	write_scn("buddy", wl);
-	char out[256], err[256];
-	snprintf(out, sizeof out, "%s.stdout", scn);
-	snprintf(err, sizeof err, "%s.stderr", scn);
-	const char *mmemu = getenv("MMEMU");
-	assert_non_null(mmemu);
-	fflush(NULL);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fo < 0 || fe < 0)
-			_exit(127);
-		dup2(fo, 1);
-		dup2(fe, 2);
-		execl(mmemu, mmemu, "run", "-q", "-o", "/dev/null", scn, (char *)NULL);
-		_exit(127);
-	}
-	int st;
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 2);
-	char buf[1024] = "";
-	FILE *f = fopen(out, "r");
-	assert_non_null(f);
-	assert_int_equal(fread(buf, 1, sizeof buf - 1, f), 0);
-	fclose(f);
-	f = fopen(err, "r");
-	assert_non_null(f);
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	unlink(scn);
-	unlink(out);
-	unlink(err);
-	char *nl = strchr(buf, '\n');
-	if (!nl || nl[1] != 0)
-		fail_msg("expected one line on stderr, got: %s", buf);
-	if (!strstr(buf, scn) || !strstr(buf, want))
-		fail_msg("expected %s and %s in: %s", scn, want, buf);
+	assert_bad_scenario(scn, want);
 }
 
 static void test_bad_params(void **state)
