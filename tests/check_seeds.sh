@@ -33,6 +33,8 @@ run scenarios/seeds/002-kmap-dbench-bus.json --set workload.loadfile=workloads/d
 run scenarios/seeds/003-antifrag.json --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
 run scenarios/seeds/003-antifrag-kernelcore.json --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
 run scenarios/seeds/003-antifrag-build.json --set workload.files=64 --set workload.cc_cycles=1e8
+run scenarios/seeds/003-antifrag-aim9.json --set workload.duration=20ms
+run scenarios/seeds/003-antifrag-extract.json --set workload.tree_size=16MiB --set workload.tree_files=1300 --set workload.tarball_size=3MiB
 n=$(ls scenarios/seeds/*.json | wc -l)
-[ "$n" -eq 15 ] || { echo "check_seeds.sh: $n seed scenarios, 15 listed here: add the new ones" >&2; exit 1; }
+[ "$n" -eq 17 ] || { echo "check_seeds.sh: $n seed scenarios, 17 listed here: add the new ones" >&2; exit 1; }
 echo "check: all seed scenarios pass the invariant checker"

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,6 +70,70 @@ static void near(double a, double b, double eps)
 {
 	if (!(a - b <= eps && b - a <= eps))
 		fail_msg("%.17g != %.17g (eps %g)", a, b, eps);
+}
+
+/* Assert that results @a and @b are identical apart from their host sections
+ * (determinism); decrefs both. */
+static inline void assert_same_results(json_t *a, json_t *b)
+{
+	json_object_del(a, "host");
+	json_object_del(b, "host");
+	char *da = json_dumps(a, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	char *db = json_dumps(b, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	assert_non_null(da);
+	assert_non_null(db);
+	assert_string_equal(da, db);
+	free(da);
+	free(db);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Run `$MMEMU run` on the bad scenario @scn (removed afterwards) and assert exit
+ * 2, nothing on stdout, and one line on stderr naming @scn and @want (the JSON
+ * path). */
+static inline void assert_bad_scenario(const char *scn, const char *want)
+{
+	char out[256], err[256];
+	snprintf(out, sizeof out, "%s.stdout", scn);
+	snprintf(err, sizeof err, "%s.stderr", scn);
+	const char *mmemu = getenv("MMEMU");
+	assert_non_null(mmemu);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fo < 0 || fe < 0)
+			_exit(127);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		execl(mmemu, mmemu, "run", "-q", "-o", "/dev/null", scn, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+	char buf[1024] = "";
+	FILE *f = fopen(out, "r");
+	assert_non_null(f);
+	assert_int_equal(fread(buf, 1, sizeof buf - 1, f), 0);
+	fclose(f);
+	f = fopen(err, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	unlink(scn);
+	unlink(out);
+	unlink(err);
+	char *nl = strchr(buf, '\n');
+	if (!nl || nl[1] != 0)
+		fail_msg("expected one line on stderr, got: %s", buf);
+	if (!strstr(buf, scn) || !strstr(buf, want))
+		fail_msg("expected %s and %s in: %s", scn, want, buf);
 }
 
 #endif

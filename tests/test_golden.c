@@ -277,6 +277,15 @@ static void golden_lmbench_colouring(void **state)
 	json_decref(r);
 }
 
+static void golden_aim9_small(void **state)
+{
+	json_t *r = golden("aim9-small");
+	/* 3 allocator modules x 4 tests, invariant checker on */
+	assert_int_equal(json_array_size(json_object_get(r, "runs")), 12);
+	all_invariants_ok(r, "aim9-small");
+	json_decref(r);
+}
+
 static int setup(void **state)
 {
 #ifdef MMEMU_SRCDIR
@@ -305,6 +314,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(golden_2read_mmap),
 		cmocka_unit_test(golden_reaim_small),
 		cmocka_unit_test(golden_lmbench_colouring),
+		cmocka_unit_test(golden_aim9_small),
 	};
 	return cmocka_run_group_tests_name("golden", tests, setup, teardown);
 }

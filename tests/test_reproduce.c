@@ -812,7 +812,7 @@ static void several_scenarios(void **state)
 
 	/* a bad "scenario": usage error (exit 2), one line naming the file and the path */
 	const char *bad[] = {
-		"42", "[]", "[\"a.json\", \"b.json\", \"c.json\", \"d.json\", \"e.json\"]", "[\"a.json\", 7]", "null",
+		"42", "[]", "[\"a.json\", \"b.json\", \"c.json\", \"d.json\", \"e.json\", \"f.json\", \"g.json\", \"h.json\", \"i.json\"]", "[\"a.json\", 7]", "null",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char text[512];
@@ -827,7 +827,7 @@ static void several_scenarios(void **state)
 		for (char *q = err; *q; q++)
 			nl += *q == '\n';
 		if (*out || nl != 1 ||
-		    !strstr(err, "bad4/905.json: scenario: expected a scenario path or an array of 1 to 4 paths"))
+		    !strstr(err, "bad4/905.json: scenario: expected a scenario path or an array of 1 to 8 paths"))
 			fail_msg("scenario %s: stdout \"%s\" stderr \"%s\"", bad[i], out, err);
 		free(out);
 		free(err);

@@ -53,12 +53,6 @@
 
 static const char *const pass_names[HA_PASSES] = { "pass1", "pass2", "rest" };
 
-struct ha_proc {               /* the kernel objects of one process */
-	uint32_t task, stack, *vma, *pte;
-	uint32_t nvma, npte;
-	struct mm_as *as;
-};
-
 struct ha_build {
 	struct mm_task task;       /* first: the actor's data is &task */
 	struct sched_task st;
@@ -229,47 +223,17 @@ static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
 
 /* ---- processes: fork/exec and exit with their kernel objects ---- */
 
-static void proc_start(struct ha_cfg *c, struct mm_task *t, struct ha_proc *p, uint64_t heap)
+static void proc_start(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p, uint64_t heap)
 {
-	struct mm_kernel *k = &c->w.k;
-	memset(p, 0, sizeof *p);
-	p->task = mm_kobj_alloc(k, t, &c->taskc);
-	p->stack = mm_kpages_alloc(k, t, 1);            /* 8 KB kernel stack */
-	p->nvma = (uint32_t)c->vmas_per_proc;
-	p->vma = calloc(p->nvma ? p->nvma : 1, sizeof *p->vma);
-	/* pgd, the text/library and stack page tables, one per 4 MB of heap */
-	p->npte = 3 + (pages_of(k, heap) + 1023) / 1024;
-	p->pte = calloc(p->npte, sizeof *p->pte);
-	if (!p->vma || !p->pte) {
-		c->ooms++;
-		return;
-	}
-	for (uint32_t i = 0; i < p->nvma; i++)
-		p->vma[i] = mm_kobj_alloc(k, t, &c->vma);
-	for (uint32_t i = 0; i < p->npte; i++)
-		p->pte[i] = mm_kpages_alloc(k, t, 0);
-	p->as = mm_as_new(k, t);
-	if (p->as && heap && (mm_brk(k, t, p->as, pages_of(k, heap)) ||
-			      mm_touch(k, t, p->as, 0, p->as->npages, true) < 0))
+	const struct mm_kproc_caches kc = { &c->taskc, &c->vma };
+	if (mm_kproc_start(&c->w.k, t, p, &kc, (uint32_t)c->vmas_per_proc, pages_of(&c->w.k, heap), NULL))
 		c->ooms++;
 }
 
-static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct ha_proc *p)
+static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
 {
-	struct mm_kernel *k = &c->w.k;
-	if (p->as)
-		mm_as_exit(k, t, p->as);
-	for (uint32_t i = 0; p->pte && i < p->npte; i++)
-		if (p->pte[i] != PFN_NONE)
-			mm_page_free(k, t, p->pte[i]);
-	for (uint32_t i = 0; p->vma && i < p->nvma; i++)
-		mm_kobj_free(k, t, &c->vma, p->vma[i]);
-	if (p->stack != PFN_NONE)
-		mm_pages_free(k, t, p->stack, 1);
-	mm_kobj_free(k, t, &c->taskc, p->task);
-	free(p->pte);
-	free(p->vma);
-	memset(p, 0, sizeof *p);
+	const struct mm_kproc_caches kc = { &c->taskc, &c->vma };
+	mm_kproc_exit(&c->w.k, t, p, &kc);
 }
 
 /* A new file of build @b: dentry and inode, kept in the build's list. */
@@ -338,7 +302,7 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	struct mm_kernel *k = &c->w.k;
 	struct mm_task *t = &b->task;
 	uint64_t j = b->jobs++;
-	struct ha_proc p;
+	struct mm_kproc p;
 	proc_start(c, t, &p, c->cc_heap);
 	/* a deterministic spread of system files and tree headers over the jobs */
 	uint64_t seed = j * 7919 + (uint64_t)b->idx * 104729;
@@ -389,7 +353,7 @@ static void build_main(int argc, char **argv)
 	make_tree(c, b);
 	b->copied = true;
 	c->copies_done++;
-	struct ha_proc make;
+	struct mm_kproc make;
 	proc_start(c, t, &make, c->make_heap);
 	while (!c->kill) {
 		compile(c, b);

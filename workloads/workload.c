@@ -15,6 +15,8 @@ extern const struct workload_ops workload_reaim;
 extern const struct workload_ops workload_lmbench;
 extern const struct workload_ops workload_fft;
 extern const struct workload_ops workload_highalloc;
+extern const struct workload_ops workload_aim9;
+extern const struct workload_ops workload_untar;
 
 static const struct workload_ops *const registry[] = {
 	&workload_trace,
@@ -25,6 +27,8 @@ static const struct workload_ops *const registry[] = {
 	&workload_fft,
 	&workload_dbench,
 	&workload_highalloc,
+	&workload_aim9,
+	&workload_untar,
 	NULL,
 };
 

@@ -3,7 +3,8 @@
 `mmemu reproduce 003` (results/runs/003-antifrag.json and
 results/runs/003-antifrag-kernelcore.json): per pass the successes (mean and
 min-max over runs) with their zones, buddyinfo at the start of pass 1 and of the
-at-rest pass (run 0), and the kernelcore= sweep.  Usage:
+at-rest pass (run 0), the kernelcore= sweep, aim9 beside the published rates
+(003-antifrag-aim9.json) and the extract (003-antifrag-extract.json).  Usage:
     python3 docs/seeds/003-tables.py [RUNS_DIR]
 """
 import json
@@ -76,3 +77,30 @@ for pt, rs in kc.items():
     g = lambda n: cell([r["metrics"][n] for r in rs])
     print(f"| {v} | {g('pass1_success')} | {g('pass2_success')} | {g('rest_success')} |"
           f" {g('pass1_easyrclm')} | {g('pass1_normal')} |")
+print()
+# aim9 (results/runs/003-antifrag-aim9.json) beside the published rates
+with open("results/published/003.json") as f:
+    pub = {t["id"]: t for t in json.load(f)["tables"]}
+a9 = by(load("003-antifrag-aim9"), lambda r: (r["kernel"], r["point"]["workload.test"]))
+ks = ["clean-aim9", "mbuddy-aim9", "zbuddy-aim9"]
+print("| test | " + " | ".join(f"{k} published / emulated" for k in ks) + " | emulated mbuddy, zbuddy vs clean |")
+print("|---|" + "---|" * (len(ks) + 1))
+for row in pub["aim9"]["rows"]:
+    t = row["test"]
+    em = {k: statistics.mean(r["metrics"]["ops_per_s"] for r in a9[(k, t)]) for k in ks}
+    cells = [f"{row['values'][k]:,.2f} / {em[k]:,.2f}" for k in ks]
+    rel = ", ".join(f"{100 * (em[k] / em[ks[0]] - 1):+.4f}%" for k in ks[1:])
+    print(f"| {t} | " + " | ".join(cells) + f" | {rel} |")
+print()
+# the extract (results/runs/003-antifrag-extract.json)
+ex = by(load("003-antifrag-extract"), lambda r: r["kernel"])
+print("| kernel | published | extract_s | bzip2 user | tar system | bzip2 I/O wait |")
+print("|---|---|---|---|---|---|")
+for row in pub["kernbench-time"]["rows"]:
+    if row["test"] != "extract":
+        continue
+    for k, v in row["values"].items():
+        rs = ex[k]
+        g = lambda n: f"{statistics.mean(r['metrics'][n] for r in rs):.3f}"
+        print(f"| {k} | {v['extract_s']} | {g('extract_s')} | {g('bzip2_user_s')} | {g('tar_system_s')} |"
+              f" {g('bzip2_io_wait_s')} |")

@@ -15,7 +15,7 @@
 #include "emu/core/err.h"
 
 /* A seed's "scenario" is one path or an array of up to this many. */
-#define PUBLISHED_MAX_PARTS 4
+#define PUBLISHED_MAX_PARTS 8
 
 /**
  * published_list() - the published files of @dir: the names ending in ".json",

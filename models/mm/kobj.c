@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/mm/proc.h"
+
 int mm_kcache_init(struct mm_kcache *c, struct mm_kernel *k, const char *name,
 		   uint32_t objs_per_slab, unsigned gfp)
 {
@@ -121,4 +123,53 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
 uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order)
 {
 	return mm_pages_alloc(k, t, MM_ZONE_NORMAL, order, MM_GFP_KERNEL | MM_GFP_NODMA, NULL);
+}
+
+int mm_kproc_start(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
+		   const struct mm_kproc_caches *kc, uint32_t nvma, uint32_t heap_pages,
+		   struct mm_as *parent)
+{
+	memset(p, 0, sizeof *p);
+	p->task = mm_kobj_alloc(k, t, kc->task);
+	p->stack = mm_kpages_alloc(k, t, 1);            /* 8 KB kernel stack */
+	p->nvma = nvma;
+	p->vma = calloc(p->nvma ? p->nvma : 1, sizeof *p->vma);
+	if (parent)
+		heap_pages = parent->npages;
+	/* pgd, the text/library and stack page tables, one per 4 MB of heap */
+	p->npte = 3 + (heap_pages + 1023) / 1024;
+	p->pte = calloc(p->npte, sizeof *p->pte);
+	if (!p->vma || !p->pte)
+		return -1;
+	for (uint32_t i = 0; i < p->nvma; i++)
+		p->vma[i] = mm_kobj_alloc(k, t, kc->vma);
+	for (uint32_t i = 0; i < p->npte; i++)
+		p->pte[i] = mm_kpages_alloc(k, t, 0);
+	if (parent) {
+		p->as = mm_as_fork(k, t, parent);
+		return p->as ? 0 : -1;
+	}
+	p->as = mm_as_new(k, t);
+	if (p->as && heap_pages && (mm_brk(k, t, p->as, heap_pages) ||
+				    mm_touch(k, t, p->as, 0, p->as->npages, true) < 0))
+		return -1;
+	return 0;
+}
+
+void mm_kproc_exit(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
+		   const struct mm_kproc_caches *kc)
+{
+	if (p->as)
+		mm_as_exit(k, t, p->as);
+	for (uint32_t i = 0; p->pte && i < p->npte; i++)
+		if (p->pte[i] != PFN_NONE)
+			mm_page_free(k, t, p->pte[i]);
+	for (uint32_t i = 0; p->vma && i < p->nvma; i++)
+		mm_kobj_free(k, t, kc->vma, p->vma[i]);
+	if (p->stack != PFN_NONE)
+		mm_pages_free(k, t, p->stack, 1);
+	mm_kobj_free(k, t, kc->task, p->task);
+	free(p->pte);
+	free(p->vma);
+	memset(p, 0, sizeof *p);
 }

@@ -51,4 +51,40 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
  */
 uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order);
 
+struct mm_as;
+
+/* The kernel objects of one process, from fork or exec to exit (2.6.16
+ * kernel/fork.c dup_task_struct, copy_mm; kernel/exit.c): its task_struct, its
+ * 8 KB kernel stack, its vm_area_structs, its page-table pages and its anonymous
+ * address space (models/mm/proc.h). */
+struct mm_kproc {
+	uint32_t task, stack, *vma, *pte;
+	uint32_t nvma, npte;
+	struct mm_as *as;
+};
+
+/* The slab caches a process's task_struct and vm_area_structs come from. */
+struct mm_kproc_caches {
+	struct mm_kcache *task, *vma;
+};
+
+/**
+ * mm_kproc_start() - a new process of @k made by @t: task_struct, kernel stack
+ * (order 1), @nvma vm_area_structs, page-table pages (the pgd, the text/library
+ * and stack tables, one per 4 MB of heap) and its address space.  With @parent
+ * (fork): mm_as_fork() of @parent (copy-on-write), page tables for @parent's heap;
+ * without (exec): a new address space whose heap of @heap_pages pages is grown
+ * with brk and written once (zero-fill faults).
+ * Returns: 0, or -1 if host memory ran out or the heap could not be set up (OOM);
+ * @p is then still valid for mm_kproc_exit().
+ */
+int mm_kproc_start(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
+		   const struct mm_kproc_caches *kc, uint32_t nvma, uint32_t heap_pages,
+		   struct mm_as *parent);
+
+/** mm_kproc_exit() - exit and reap of @p: exit_mmap, page tables, vm_area_structs,
+ * kernel stack and task_struct back to their allocators.  Returns: nothing. */
+void mm_kproc_exit(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
+		   const struct mm_kproc_caches *kc);
+
 #endif
