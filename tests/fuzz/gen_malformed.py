@@ -67,6 +67,9 @@ BASES = {
                             "loadfile": "../../../workloads/dbench/client-small.txt"}},
     "highalloc": {"kernels": {"k": {"reclaim": "lru2q"}},
                   "workload": {"type": "highalloc"}},
+    "aim9": {"kernels": {"k": {"reclaim": "lru2q"}}, "workload": {"type": "aim9"}},
+    "untar": {"machine": {"cpus": 2}, "kernels": {"k": {"reclaim": "lru2q"}},
+              "workload": {"type": "untar"}},
     # the kmap modules' parameters, on the trace base with a kmap object
     "kmap": {"kernels": {"k": {"reclaim": "lru", "kmap": {"module": "pkmap"}}},
              "workload": {"type": "trace", "file": "../../bad/ok.trace", "frames": 4}},
@@ -178,7 +181,8 @@ def base_for(where):
 
 def scenario(workload):
     b = BASES[workload]
-    doc = {"name": "malformed", "machine": json.loads(json.dumps(MACHINE)),
+    doc = {"name": "malformed", "machine": dict(json.loads(json.dumps(MACHINE)),
+                                                **b.get("machine", {})),
            "kernels": json.loads(json.dumps(b["kernels"])),
            "workload": json.loads(json.dumps(b["workload"]))}
     if workload in ("lmbench", "fft"):
@@ -248,6 +252,7 @@ def scenario_cases(mmemu):
                           ("kernbench", "workload"), ("reaim", "workload"),
                           ("lmbench", "workload"), ("fft", "workload"),
                           ("dbench", "workload"), ("highalloc", "workload"),
+                          ("aim9", "workload"), ("untar", "workload"),
                           ("kmap", "kernels.k.kmap"),
                           ("lmbench", "machine.caches"), ("lmbench", "machine.caches.levels[0]"),
                           ("lmbench", "machine.caches.tlb")):
