@@ -42,6 +42,7 @@
 
 #include "emu/core/sim.h"
 #include "models/disk.h"
+#include "models/mm/ext3.h"
 #include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
 #include "models/mm/pipe.h"
@@ -79,6 +80,7 @@ struct kb_cfg {
 	uint64_t make_heap;
 	uint64_t asm_size;         /* 0: no pipeline; else bytes cc1 writes to as through a pipe */
 	double as_cycles;
+	int fs;                    /* enum mm_fs */
 	bool check;
 	/* run-time state */
 	struct wl_smp w;           /* kernel + scheduler */
@@ -130,6 +132,7 @@ static const struct mm_param kb_params[] = {
 		 "the compiler pipeline (gcc -pipe): bytes of assembly cc1 writes to as through a pipe of one page, in write(2) calls of a page (stdio); 0 = no pipeline (cc1 writes the object itself, make does not sleep)"),
 	MM_PARAM(struct kb_cfg, as_cycles, "as_cycles", MM_P_DOUBLE, 0, 1e15, "0",
 		 "the compiler pipeline: user-mode CPU cycles of one as (assembler) run, spent as its input arrives (calibration)"),
+	MM_PARAM_ENUM(struct kb_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
 	MM_PARAM(struct kb_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at the end (tests)"),
 	MM_PARAM_END
@@ -264,7 +267,7 @@ static void as_main(int argc, char **argv)
 	uint32_t n;
 	while ((n = mm_pipe_read(t, &j->out, 32768)) > 0)
 		mm_user(t, c->as_cycles * (double)n / (double)c->asm_size);
-	mm_file_write(&c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
+	mm_file_extend(&c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
 	mm_sync(t);
 	a->runs++;
 	sched_exit(&c->w.sched, &a->st);
@@ -307,12 +310,12 @@ static void job_main(int argc, char **argv)
 			job_pipeline(c, j);
 		else {
 			mm_user(t, c->cc_cycles);
-			mm_file_write(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
+			mm_file_extend(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
 		}
 	} else {
 		mm_file_read(k, t, c->obj, 0, c->obj->size, &c->rst);
 		mm_user(t, c->link_cycles);
-		mm_file_write(k, t, c->out, 0, c->out->size, &c->rst);
+		mm_file_extend(k, t, c->out, 0, c->out->size, &c->rst);
 	}
 out:
 	/* exit: munmap of the text, exit_mmap of the heap */
@@ -427,6 +430,13 @@ static int kb_start(struct sim *s, struct mm_err *e)
 				       names[i]);
 		off += mib_round(sz[i]);
 	}
+	/* ext3: the sources, headers and objects are files of their own */
+	if (c->fs == MM_FS_EXT3 &&
+	    (mm_ext3_enable(&c->w.k, s->file, "workload.fs", e) ||
+	     mm_ext3_members(&c->w.k, c->src, c->src_size) ||
+	     mm_ext3_members(&c->w.k, c->inc, c->header_size) ||
+	     mm_ext3_members(&c->w.k, c->obj, c->obj_size)))
+		return e->msg[0] ? -1 : mm_errf(e, s->file, "workload.fs", "out of memory");
 	if (c->jobs > 0)
 		c->slots = sg_sem_init((unsigned)c->jobs);
 	else if (c->cc_text_pages > 0)

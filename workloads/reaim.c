@@ -69,6 +69,7 @@
 #include "emu/core/rng.h"
 #include "emu/core/sim.h"
 #include "models/disk.h"
+#include "models/mm/ext3.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
@@ -98,6 +99,7 @@ struct ru_user {
 struct ru_cfg {
 	char workfile[MM_PSTR];
 	int mode;
+	int fs;                    /* enum mm_fs */
 	int64_t users, users_start, users_step, users_max;
 	int64_t jobs;
 	int64_t dirs;
@@ -177,6 +179,7 @@ static const struct mm_param ru_params[] = {
 		 "cost of a task-to-task context switch (docs/sched.md, calibration)"),
 	MM_PARAM(struct ru_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm and process invariant checkers at the end (tests)"),
+	MM_PARAM_ENUM(struct ru_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
 	MM_PARAM_END
 };
 
@@ -561,6 +564,9 @@ static void step_files(struct ru_cfg *c, int n)
 	uint64_t old = c->dsz;
 	c->dsz = step_file_bytes(c, (uint64_t)n);
 	for (int d = 0; d < c->dirs; d++) {
+		/* ext3: each user's two files are their own inodes (on failure, out
+		 * of memory, the previous step's file size stays) */
+		(void)mm_ext3_members(k, c->tmp[d], (uint64_t)pages_of(k, c->dsz) * k->phys.page_size);
 		struct mm_file *f = c->shared[d];
 		if (old)
 			mm_file_truncate(k, &c->drv, f, 0, pages_of(k, old));
@@ -680,6 +686,8 @@ static int ru_start(struct sim *s, struct mm_err *e)
 		if (!c->tmp[d] || !c->shared[d])
 			return mm_errf(e, s->file, "workload", "out of memory for the page cache");
 	}
+	if (c->fs == MM_FS_EXT3 && mm_ext3_enable(&c->w.k, s->file, "workload.fs", e))
+		return -1;
 	c->done = sg_sem_init(0);
 	c->go = sg_sem_init(0);
 	c->min_free = UINT64_MAX;
