@@ -81,6 +81,7 @@ struct kb_cfg {
 	uint64_t asm_size;         /* 0: no pipeline; else bytes cc1 writes to as through a pipe */
 	double as_cycles;
 	int fs;                    /* enum mm_fs */
+	bool wake_preempt;
 	bool check;
 	/* run-time state */
 	struct wl_smp w;           /* kernel + scheduler */
@@ -133,6 +134,8 @@ static const struct mm_param kb_params[] = {
 	MM_PARAM(struct kb_cfg, as_cycles, "as_cycles", MM_P_DOUBLE, 0, 1e15, "0",
 		 "the compiler pipeline: user-mode CPU cycles of one as (assembler) run, spent as its input arrives (calibration)"),
 	MM_PARAM_ENUM(struct kb_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
+	MM_PARAM(struct kb_cfg, wake_preempt, "wake_preempt", MM_P_BOOL, 1, 0, "false",
+		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
 	MM_PARAM(struct kb_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at the end (tests)"),
 	MM_PARAM_END
@@ -193,6 +196,7 @@ static void start_as(struct kb_cfg *c, struct kb_job *j)
 	a->idx = j->idx;
 	snprintf(a->name, sizeof a->name, "as%d", j->idx);
 	wl_smp_spawn(&c->w, &a->task, &a->st, a->name, a, as_main);
+	sched_fork(&a->st, &j->st);   /* forked by gcc's driver */
 }
 
 static void start_job(struct sim *s, struct kb_cfg *c, int i)
@@ -206,6 +210,7 @@ static void start_job(struct sim *s, struct kb_cfg *c, int i)
 		snprintf(j->name, sizeof j->name, "cc%d", i);
 	c->njob_init++;
 	wl_smp_spawn(&c->w, &j->task, &j->st, j->name, j, job_main);
+	sched_fork(&j->st, NULL);   /* forked by make, which sleeps in wait4 */
 }
 
 static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
@@ -413,6 +418,7 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	struct kb_cfg *c = s->wl_cfg;
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
+	c->w.sched.cfg.wake_preempt = c->wake_preempt;
 	c->job = calloc((size_t)c->files + 1, sizeof *c->job);
 	if (c->asm_size > 0)
 		c->asj = calloc((size_t)c->files, sizeof *c->asj);
@@ -503,6 +509,8 @@ static void kb_finish(struct sim *s)
 		sim_metric(s, "as_run_once", (double)as_once);
 	}
 	sim_metric(s, "sched_switches", (double)c->w.sched.switches);
+	if (c->wake_preempt)
+		sim_metric(s, "preempt_wakeups", (double)c->w.sched.preempt_wakeups);
 	sim_metric(s, "sched_migrations", (double)c->w.sched.migrations);
 	sim_metric(s, "jobs_run", (double)runs);
 	sim_metric(s, "jobs_run_once", (double)once);

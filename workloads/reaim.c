@@ -100,6 +100,7 @@ struct ru_cfg {
 	char workfile[MM_PSTR];
 	int mode;
 	int fs;                    /* enum mm_fs */
+	bool wake_preempt;
 	int64_t users, users_start, users_step, users_max;
 	int64_t jobs;
 	int64_t dirs;
@@ -180,6 +181,8 @@ static const struct mm_param ru_params[] = {
 	MM_PARAM(struct ru_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm and process invariant checkers at the end (tests)"),
 	MM_PARAM_ENUM(struct ru_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
+	MM_PARAM(struct ru_cfg, wake_preempt, "wake_preempt", MM_P_BOOL, 1, 0, "false",
+		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
 	MM_PARAM_END
 };
 
@@ -507,6 +510,7 @@ static int start_user(struct sim *s, struct ru_cfg *c, int i)
 		return -1;
 	c->all_st[c->nall++] = st;
 	wl_smp_spawn(&c->w, &u->task, st, u->name, u, user_main);
+	sched_fork(st, NULL);   /* forked by the driver, which sleeps in wait */
 	return 0;
 }
 
@@ -668,6 +672,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	struct ru_cfg *c = s->wl_cfg;
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
+	c->w.sched.cfg.wake_preempt = c->wake_preempt;
 	mm_task_init(&c->drv, &c->w.k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
@@ -729,6 +734,8 @@ static void ru_finish(struct sim *s)
 	sim_metric(s, "oom_kills", (double)c->ooms);
 	sim_metric(s, "sleeps", (double)c->nvcsw);
 	sim_metric(s, "context_switches", (double)c->nivcsw);
+	if (c->wake_preempt)
+		sim_metric(s, "preempt_wakeups", (double)c->w.sched.preempt_wakeups);
 	wl_smp_metrics(&c->w, s, c->complete ? c->t_end : simgrid_get_clock());
 	/* per test: calls, and per call the user's own lru_lock acquisitions, hold
 	 * time and system time */
