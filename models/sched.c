@@ -15,8 +15,26 @@
  *   waits on its CPU goes to the tail of the queue and the head runs (involuntary
  *   switch; scheduler_tick + schedule).  Expiry is acted on when the task next asks
  *   to run; with nobody waiting the slice is refilled and no switch is counted
- *   (schedule() counts a switch only when prev != next).  No wake-up preemption:
- *   all tasks have the same priority.
+ *   (schedule() counts a switch only when prev != next).  Without
+ *   cfg.wake_preempt there is no wake-up preemption: all tasks have the same
+ *   priority.
+ * - wake-up preemption (cfg.wake_preempt; 2.6.10 try_to_wake_up,
+ *   TASK_PREEMPTS_CURR, recalc_task_prio): each task has a sleep_avg, credited
+ *   with the time it slept (at wake-up) and debited with the time it runs, within
+ *   0 .. MAX_SLEEP_AVG = DEF_TIMESLICE x MAX_BONUS = 1 s; its dynamic priority is
+ *   120 - (CURRENT_BONUS - MAX_BONUS/2), CURRENT_BONUS = sleep_avg x 10 / 1 s
+ *   (nice 0 for all).  A woken task placed on a CPU whose running task has a
+ *   numerically higher priority goes to the head of that run queue and the
+ *   running task is rescheduled: at once if it is running user code (its
+ *   payment is interrupted: a reschedule IPI / return to user), else at the
+ *   end of its kernel work (no CONFIG_PREEMPT); it then waits right behind the
+ *   woken task with the rest of its slice, an involuntary switch.  A sync
+ *   wake-up (sched_wake_sync) onto the waker's own CPU does not preempt.
+ *   Simplified: sleeps of every kind are credited in full (2.6.10 limits the
+ *   credit of uninterruptible sleeps and of long sleeps), a new task starts with
+ *   sleep_avg 0 (fork gives the child 95% of its parent's), the priority arrays
+ *   are not modelled (the run queue stays FIFO apart from the preempting task),
+ *   and wake_affine's pull to the waker's CPU is not modelled.
  * - context switch: whenever a CPU passes from one task to another (slice expiry,
  *   block, exit) the incoming task first pays cfg.cs_cycles; idle -> task is free.
  * - wake-up placement (try_to_wake_up / wake_idle, approximated): the previous CPU
@@ -36,6 +54,7 @@
 #include <stdlib.h>
 
 #include <simgrid/engine.h>
+#include <simgrid/semaphore.h>
 
 #include "emu/core/tmworld.h"
 
@@ -48,6 +67,7 @@ void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock)
 	c->balance_s = 1e-3;    /* IDLE_REBALANCE_TICK = HZ/1000 */
 	c->wake_idle = true;
 	c->tick_phase = 0;
+	c->wake_preempt = false;
 }
 
 static double now(void)
@@ -87,6 +107,29 @@ static struct sched_task *rq_pop_head(struct sched_cpu *c)
 	t->next = NULL;
 	c->nr_queued--;
 	return t;
+}
+
+static void rq_push_head(struct sched_cpu *c, struct sched_task *t)
+{
+	t->next = c->head;
+	c->head = t;
+	if (!c->tail)
+		c->tail = t;
+	c->nr_queued++;
+}
+
+/* Queue @t right behind the head (a preempted task behind its preemptor). */
+static void rq_insert_second(struct sched_cpu *c, struct sched_task *t)
+{
+	if (!c->head) {
+		rq_append(c, t);
+		return;
+	}
+	t->next = c->head->next;
+	c->head->next = t;
+	if (c->tail == c->head)
+		c->tail = t;
+	c->nr_queued++;
 }
 
 static struct sched_task *rq_pop_tail(struct sched_cpu *c)
@@ -133,6 +176,70 @@ static void pay(struct sched *s, struct sched_task *t, double cycles)
 		sg_actor_sleep_for(cycles / s->cfg.clock);
 	else
 		sg_actor_execute(cycles);
+}
+
+/* MAX_SLEEP_AVG (DEF_TIMESLICE x MAX_BONUS, 2.6.10) in seconds. */
+#define MAX_SLEEP_AVG_S 1.0
+
+/* @t's sleep_avg now (the payment in progress already counts). */
+static double sleep_avg_now(const struct sched_task *t)
+{
+	double a = t->sleep_avg - (t->paying ? now() - t->pay_t0 : 0);
+	return a > 0 ? a : 0;
+}
+
+/* Dynamic priority of a nice-0 task (effective_prio): lower runs first. */
+static int dyn_prio(const struct sched_task *t)
+{
+	int bonus = (int)(sleep_avg_now(t) * 10 / MAX_SLEEP_AVG_S);   /* CURRENT_BONUS */
+	if (bonus > 10)
+		bonus = 10;
+	return 120 - (bonus - 5);
+}
+
+/* Debit @t's sleep_avg with @sec of running. */
+static void ran(struct sched_task *t, double sec)
+{
+	t->sleep_avg = t->sleep_avg > sec ? t->sleep_avg - sec : 0;
+}
+
+/* Pay @cycles of user work on @t's CPU; with wake-up preemption the payment ends
+ * early when a woken task preempts @t (resched IPI).
+ * Returns: the cycles left unpaid (0 unless preempted). */
+static double pay_user(struct sched *s, struct sched_task *t, double cycles)
+{
+	if (!s->cfg.wake_preempt || cycles <= 0) {
+		pay(s, t, cycles);
+		return 0;
+	}
+	if (t->need_resched)
+		return cycles;
+	double t0 = now(), d = cycles / s->cfg.clock;
+	if (t->wake)
+		*t->wake = t0 + d;
+	t->paying = true;
+	t->pay_t0 = t0;
+	int timed_out = sg_sem_acquire_timeout(t->psem, d);
+	if (timed_out && !t->paying)
+		sg_sem_acquire(t->psem);   /* a preemptor released it as the time ran out */
+	t->paying = false;
+	if (timed_out)
+		return 0;
+	double left = cycles - (now() - t0) * s->cfg.clock;
+	return left > 0 ? left : 0;
+}
+
+/* A woken task preempts @cur (resched_task): interrupt its user payment. */
+static void preempt(struct sched *s, struct sched_task *cur)
+{
+	cur->need_resched = true;
+	s->preempt_wakeups++;
+	if (!cur->paying)
+		return;   /* kernel work or between payments: at its next sched_run() */
+	cur->paying = false;   /* one release per payment */
+	if (cur->wake)
+		tm_woken(cur->wake);
+	sg_sem_release(cur->psem);
 }
 
 /* Block until @t owns its CPU, move the actor there, pay a pending switch. */
@@ -235,7 +342,7 @@ static void balancer(int argc, char **argv)
 int sched_init(struct sched *s, const struct sched_cfg *c)
 {
 	s->cfg = *c;
-	s->switches = s->migrations = s->balance_moves = 0;
+	s->switches = s->migrations = s->balance_moves = s->preempt_wakeups = 0;
 	s->balancer = NULL;
 	s->world = NULL;
 	s->bal_slot = -1;
@@ -291,9 +398,11 @@ void sched_task_init(struct sched *s, struct sched_task *t, int cpu, const char 
 {
 	*t = (struct sched_task){0};
 	t->cv = sg_cond_init();
+	t->psem = sg_sem_init(0);
 	t->name = name;
 	t->cpu = cpu;
 	t->slice_left = s->cfg.slice_s * s->cfg.clock;
+	t->sync_cpu = -1;
 }
 
 void sched_task_destroy(struct sched_task *t)
@@ -301,6 +410,9 @@ void sched_task_destroy(struct sched_task *t)
 	if (t->cv)
 		sg_cond_destroy(t->cv);
 	t->cv = NULL;
+	if (t->psem)
+		sg_sem_destroy(t->psem);
+	t->psem = NULL;
 }
 
 void sched_start(struct sched *s, struct sched_task *t)
@@ -313,7 +425,7 @@ void sched_start(struct sched *s, struct sched_task *t)
 void sched_run_both(struct sched *s, struct sched_task *t, double kcycles, double cycles)
 {
 	if (kcycles > 0 && t->slice_left - kcycles > 0 && cycles > 0 &&
-	    cycles <= t->slice_left - kcycles) {
+	    cycles <= t->slice_left - kcycles && !s->cfg.wake_preempt) {
 		/* no slice expiry to act on between or within: one payment */
 		double t0 = now();
 		pay(s, t, kcycles + cycles);
@@ -339,12 +451,24 @@ void sched_run(struct sched *s, struct sched_task *t, double cycles)
 				wait_cpu(s, t);
 			}
 		}
+		if (t->need_resched) {
+			/* preempted on wake-up: the woken task is at the head */
+			t->need_resched = false;
+			struct sched_cpu *c = &s->cpu[t->cpu];
+			if (c->nr_queued > 0) {
+				t->nivcsw++;
+				rq_insert_second(c, t);
+				hand_over(s, c);
+				wait_cpu(s, t);
+			}
+		}
 		double chunk = cycles < t->slice_left ? cycles : t->slice_left;
 		double t0 = now();
-		pay(s, t, chunk);
+		double paid = chunk - pay_user(s, t, chunk);
 		t->run_s += now() - t0;
-		t->slice_left -= chunk;
-		cycles -= chunk;
+		ran(t, now() - t0);
+		t->slice_left -= paid;
+		cycles -= paid;
 	}
 }
 
@@ -353,12 +477,15 @@ void sched_run_kernel(struct sched *s, struct sched_task *t, double cycles)
 	double t0 = now();
 	pay(s, t, cycles);
 	t->run_s += now() - t0;
+	ran(t, now() - t0);
 	t->slice_left -= cycles;
 }
 
 void sched_block(struct sched *s, struct sched_task *t)
 {
 	t->nvcsw++;
+	t->slept_at = now();
+	t->need_resched = false;
 	hand_over(s, &s->cpu[t->cpu]);
 }
 
@@ -382,14 +509,43 @@ int sched_wake(struct sched *s, struct sched_task *t)
 		t->migrations++;
 		s->migrations++;
 	}
-	enqueue(s, t, best);
+	bool sync = t->sync_cpu == best;
+	t->sync_cpu = -1;
+	struct sched_task *cur = s->cpu[best].curr;
+	if (s->cfg.wake_preempt) {
+		double a = t->sleep_avg + (now() - t->slept_at);   /* recalc_task_prio */
+		t->sleep_avg = a < MAX_SLEEP_AVG_S ? a : MAX_SLEEP_AVG_S;
+	}
+	if (s->cfg.wake_preempt && cur && !sync && !cur->need_resched &&
+	    dyn_prio(t) < dyn_prio(cur)) {
+		t->cpu = best;
+		rq_push_head(&s->cpu[best], t);
+		preempt(s, cur);
+	} else {
+		enqueue(s, t, best);
+	}
 	wait_cpu(s, t);
 	return t->cpu;   /* the balancer may have moved it while it waited */
+}
+
+void sched_fork(struct sched_task *child, const struct sched_task *parent)
+{
+	double pa = parent ? sleep_avg_now(parent) : MAX_SLEEP_AVG_S;
+	int bonus = (int)(pa * 10 / MAX_SLEEP_AVG_S);   /* CURRENT_BONUS */
+	if (bonus > 10)
+		bonus = 10;
+	child->sleep_avg = bonus * 95 / 100 * MAX_SLEEP_AVG_S / 10;
+}
+
+void sched_wake_sync(struct sched_task *t, int cpu)
+{
+	t->sync_cpu = cpu;
 }
 
 void sched_exit(struct sched *s, struct sched_task *t)
 {
 	t->finish_s = now();
+	t->need_resched = false;
 	hand_over(s, &s->cpu[t->cpu]);
 }
 

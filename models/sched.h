@@ -30,6 +30,9 @@ struct sched_cfg {
 	double tick_phase;     /* phase of the balancer tick at sched_init(), turns in [0, 1):
 				  ticks at t0 + (k - tick_phase) x balance_s, k = 1, 2, ...
 				  (run-to-run variance; 0: first tick one period after t0) */
+	bool wake_preempt;     /* try_to_wake_up preempts a running task of lower dynamic
+				  priority (TASK_PREEMPTS_CURR; sleep_avg bonus); false: a
+				  woken task waits for a slice or a free CPU (as before) */
 };
 
 struct sched_task {
@@ -50,6 +53,14 @@ struct sched_task {
 	double cs_s;           /* seconds of context-switch cost paid on its behalf */
 	double wait_s;         /* seconds runnable in a run queue */
 	double finish_s;       /* time of sched_exit() */
+	/* wake-up preemption (cfg.wake_preempt) */
+	double sleep_avg;      /* seconds, 0 .. 1 (MAX_SLEEP_AVG): the priority bonus */
+	double slept_at;       /* time of its last sched_block() */
+	double pay_t0;         /* start of the user payment in progress (paying) */
+	bool paying;           /* in an interruptible user payment */
+	sg_sem_t psem;         /* released to interrupt that payment (wake_preempt) */
+	bool need_resched;     /* a woken task of higher priority waits for its CPU */
+	int sync_cpu;          /* CPU of a sync waker (wake_up_*_sync), -1: none */
 };
 
 struct sched_cpu {
@@ -70,6 +81,7 @@ struct sched {
 	uint64_t switches;     /* task-to-task context switches (all CPUs) */
 	uint64_t migrations;   /* by wake-up placement and balancing */
 	uint64_t balance_moves;
+	uint64_t preempt_wakeups;   /* wake-ups that preempted the running task */
 	sg_actor_t balancer;
 	struct tm_world *world;   /* lookahead world the balancer is registered in, or NULL */
 	int bal_slot;             /* the balancer's index in world */
@@ -143,6 +155,20 @@ void sched_block(struct sched *s, struct sched_task *t);
  * Returns: the CPU it now owns.
  */
 int sched_wake(struct sched *s, struct sched_task *t);
+
+/**
+ * sched_wake_sync() - the task waking @t runs on CPU @cpu and is about to sleep
+ * (wake_up_interruptible_sync: pipes, wait4): if @t is placed on @cpu it does
+ * not preempt (try_to_wake_up's "!sync || cpu != this_cpu").  Returns: nothing.
+ */
+void sched_wake_sync(struct sched_task *t, int cpu);
+
+/**
+ * sched_fork() - sched_fork()'s sleep_avg for @child: CURRENT_BONUS of @parent x
+ * CHILD_PENALTY (95%), in whole bonus steps; @parent NULL: a parent that has
+ * only slept (make, reaim's driver: the full bonus).  Returns: nothing.
+ */
+void sched_fork(struct sched_task *child, const struct sched_task *parent);
 
 /** sched_exit() - @t is done: give up the CPU (not counted as a switch of @t). */
 void sched_exit(struct sched *s, struct sched_task *t);

@@ -224,11 +224,51 @@ static void test_pipeline(void **state)
 	}
 }
 
+/* Wake-up preemption (wake_preempt; models/sched.c, 2.6.10 TASK_PREEMPTS_CURR).
+ * One CPU, the two-job pipeline: every wake-up is a sync one onto the waker's
+ * CPU (pipe, wait4: wake_up_interruptible_sync) or of a job with the same
+ * sleep_avg as the running one (both forked by make with 0.9 s: CURRENT_BONUS
+ * 10 x 95% = 9 steps of 100 ms), so nothing preempts and every count is the
+ * same as without.  Two CPUs, three jobs: an as woken onto the other CPU, whose
+ * cc1 has run down its sleep_avg, preempts it (measured: 2), and each
+ * preemption is one more involuntary switch; the work does not change. */
+static void test_wake_preempt(void **state)
+{
+	(void)state;
+	const char *tree = "\"src_size\": \"8KiB\", \"headers\": 16, \"header_size\": \"4KiB\", "
+			   "\"headers_per_job\": 4, \"obj_size\": \"4KiB\", \"link_cycles\": 1e7, "
+			   "\"cc_cycles\": 3e8, \"as_cycles\": 3e6, \"asm_size\": \"12KiB\"";
+	static const int cpus[2] = { 1, 2 }, files[2] = { 2, 3 }, npre[2] = { 0, 2 };
+	static const char *const keys[] = { "sleeps", "pipe_reader_sleeps", "pipe_writer_sleeps",
+					    "wait4_sleeps", "pipe_wakeups", "user_s" };
+	for (int i = 0; i < 2; i++) {
+		char buf[640];
+		json_t *r[2];
+		for (int on = 0; on < 2; on++) {
+			snprintf(buf, sizeof buf, "%s, \"files\": %d, \"jobs\": %d, \"wake_preempt\": %s",
+				 tree, files[i], files[i], on ? "true" : "false");
+			r[on] = run_kb(cpus[i], buf);
+			assert_true(metric(r[on], "invariants_ok") == 1);
+			assert_true(metric(r[on], "jobs_run_once") == files[i] + 1);
+		}
+		near(metric(r[1], "preempt_wakeups"), npre[i], 0);
+		near(metric(r[1], "context_switches"),
+		     metric(r[0], "context_switches") + npre[i], 0);
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			near(metric(r[1], keys[k]), metric(r[0], keys[k]), 1e-12);
+		if (i == 0)
+			near(metric(r[1], "sched_switches"), metric(r[0], "sched_switches"), 0);
+		json_decref(r[0]);
+		json_decref(r[1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_process_model),
 		cmocka_unit_test(test_pipeline),
+		cmocka_unit_test(test_wake_preempt),
 		cmocka_unit_test(test_maximal_fits),
 		cmocka_unit_test(test_jobs_once),
 		cmocka_unit_test(test_j1),

@@ -42,6 +42,7 @@
 
 #include "emu/core/sim.h"
 #include "models/disk.h"
+#include "models/mm/ext3.h"
 #include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
 #include "models/mm/pipe.h"
@@ -79,6 +80,8 @@ struct kb_cfg {
 	uint64_t make_heap;
 	uint64_t asm_size;         /* 0: no pipeline; else bytes cc1 writes to as through a pipe */
 	double as_cycles;
+	int fs;                    /* enum mm_fs */
+	bool wake_preempt;
 	bool check;
 	/* run-time state */
 	struct wl_smp w;           /* kernel + scheduler */
@@ -130,6 +133,9 @@ static const struct mm_param kb_params[] = {
 		 "the compiler pipeline (gcc -pipe): bytes of assembly cc1 writes to as through a pipe of one page, in write(2) calls of a page (stdio); 0 = no pipeline (cc1 writes the object itself, make does not sleep)"),
 	MM_PARAM(struct kb_cfg, as_cycles, "as_cycles", MM_P_DOUBLE, 0, 1e15, "0",
 		 "the compiler pipeline: user-mode CPU cycles of one as (assembler) run, spent as its input arrives (calibration)"),
+	MM_PARAM_ENUM(struct kb_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
+	MM_PARAM(struct kb_cfg, wake_preempt, "wake_preempt", MM_P_BOOL, 1, 0, "false",
+		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
 	MM_PARAM(struct kb_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at the end (tests)"),
 	MM_PARAM_END
@@ -190,6 +196,7 @@ static void start_as(struct kb_cfg *c, struct kb_job *j)
 	a->idx = j->idx;
 	snprintf(a->name, sizeof a->name, "as%d", j->idx);
 	wl_smp_spawn(&c->w, &a->task, &a->st, a->name, a, as_main);
+	sched_fork(&a->st, &j->st);   /* forked by gcc's driver */
 }
 
 static void start_job(struct sim *s, struct kb_cfg *c, int i)
@@ -203,6 +210,7 @@ static void start_job(struct sim *s, struct kb_cfg *c, int i)
 		snprintf(j->name, sizeof j->name, "cc%d", i);
 	c->njob_init++;
 	wl_smp_spawn(&c->w, &j->task, &j->st, j->name, j, job_main);
+	sched_fork(&j->st, NULL);   /* forked by make, which sleeps in wait4 */
 }
 
 static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
@@ -264,7 +272,7 @@ static void as_main(int argc, char **argv)
 	uint32_t n;
 	while ((n = mm_pipe_read(t, &j->out, 32768)) > 0)
 		mm_user(t, c->as_cycles * (double)n / (double)c->asm_size);
-	mm_file_write(&c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
+	mm_file_extend(&c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
 	mm_sync(t);
 	a->runs++;
 	sched_exit(&c->w.sched, &a->st);
@@ -307,12 +315,12 @@ static void job_main(int argc, char **argv)
 			job_pipeline(c, j);
 		else {
 			mm_user(t, c->cc_cycles);
-			mm_file_write(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
+			mm_file_extend(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
 		}
 	} else {
 		mm_file_read(k, t, c->obj, 0, c->obj->size, &c->rst);
 		mm_user(t, c->link_cycles);
-		mm_file_write(k, t, c->out, 0, c->out->size, &c->rst);
+		mm_file_extend(k, t, c->out, 0, c->out->size, &c->rst);
 	}
 out:
 	/* exit: munmap of the text, exit_mmap of the heap */
@@ -410,6 +418,7 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	struct kb_cfg *c = s->wl_cfg;
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
+	c->w.sched.cfg.wake_preempt = c->wake_preempt;
 	c->job = calloc((size_t)c->files + 1, sizeof *c->job);
 	if (c->asm_size > 0)
 		c->asj = calloc((size_t)c->files, sizeof *c->asj);
@@ -427,6 +436,13 @@ static int kb_start(struct sim *s, struct mm_err *e)
 				       names[i]);
 		off += mib_round(sz[i]);
 	}
+	/* ext3: the sources, headers and objects are files of their own */
+	if (c->fs == MM_FS_EXT3 &&
+	    (mm_ext3_enable(&c->w.k, s->file, "workload.fs", e) ||
+	     mm_ext3_members(&c->w.k, c->src, c->src_size) ||
+	     mm_ext3_members(&c->w.k, c->inc, c->header_size) ||
+	     mm_ext3_members(&c->w.k, c->obj, c->obj_size)))
+		return e->msg[0] ? -1 : mm_errf(e, s->file, "workload.fs", "out of memory");
 	if (c->jobs > 0)
 		c->slots = sg_sem_init((unsigned)c->jobs);
 	else if (c->cc_text_pages > 0)
@@ -493,6 +509,8 @@ static void kb_finish(struct sim *s)
 		sim_metric(s, "as_run_once", (double)as_once);
 	}
 	sim_metric(s, "sched_switches", (double)c->w.sched.switches);
+	if (c->wake_preempt)
+		sim_metric(s, "preempt_wakeups", (double)c->w.sched.preempt_wakeups);
 	sim_metric(s, "sched_migrations", (double)c->w.sched.migrations);
 	sim_metric(s, "jobs_run", (double)runs);
 	sim_metric(s, "jobs_run_once", (double)once);

@@ -69,6 +69,7 @@
 #include "emu/core/rng.h"
 #include "emu/core/sim.h"
 #include "models/disk.h"
+#include "models/mm/ext3.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
@@ -98,6 +99,8 @@ struct ru_user {
 struct ru_cfg {
 	char workfile[MM_PSTR];
 	int mode;
+	int fs;                    /* enum mm_fs */
+	bool wake_preempt;
 	int64_t users, users_start, users_step, users_max;
 	int64_t jobs;
 	int64_t dirs;
@@ -177,6 +180,9 @@ static const struct mm_param ru_params[] = {
 		 "cost of a task-to-task context switch (docs/sched.md, calibration)"),
 	MM_PARAM(struct ru_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm and process invariant checkers at the end (tests)"),
+	MM_PARAM_ENUM(struct ru_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
+	MM_PARAM(struct ru_cfg, wake_preempt, "wake_preempt", MM_P_BOOL, 1, 0, "false",
+		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
 	MM_PARAM_END
 };
 
@@ -504,6 +510,7 @@ static int start_user(struct sim *s, struct ru_cfg *c, int i)
 		return -1;
 	c->all_st[c->nall++] = st;
 	wl_smp_spawn(&c->w, &u->task, st, u->name, u, user_main);
+	sched_fork(st, NULL);   /* forked by the driver, which sleeps in wait */
 	return 0;
 }
 
@@ -561,6 +568,9 @@ static void step_files(struct ru_cfg *c, int n)
 	uint64_t old = c->dsz;
 	c->dsz = step_file_bytes(c, (uint64_t)n);
 	for (int d = 0; d < c->dirs; d++) {
+		/* ext3: each user's two files are their own inodes (on failure, out
+		 * of memory, the previous step's file size stays) */
+		(void)mm_ext3_members(k, c->tmp[d], (uint64_t)pages_of(k, c->dsz) * k->phys.page_size);
 		struct mm_file *f = c->shared[d];
 		if (old)
 			mm_file_truncate(k, &c->drv, f, 0, pages_of(k, old));
@@ -662,6 +672,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	struct ru_cfg *c = s->wl_cfg;
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
+	c->w.sched.cfg.wake_preempt = c->wake_preempt;
 	mm_task_init(&c->drv, &c->w.k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
@@ -680,6 +691,8 @@ static int ru_start(struct sim *s, struct mm_err *e)
 		if (!c->tmp[d] || !c->shared[d])
 			return mm_errf(e, s->file, "workload", "out of memory for the page cache");
 	}
+	if (c->fs == MM_FS_EXT3 && mm_ext3_enable(&c->w.k, s->file, "workload.fs", e))
+		return -1;
 	c->done = sg_sem_init(0);
 	c->go = sg_sem_init(0);
 	c->min_free = UINT64_MAX;
@@ -721,6 +734,8 @@ static void ru_finish(struct sim *s)
 	sim_metric(s, "oom_kills", (double)c->ooms);
 	sim_metric(s, "sleeps", (double)c->nvcsw);
 	sim_metric(s, "context_switches", (double)c->nivcsw);
+	if (c->wake_preempt)
+		sim_metric(s, "preempt_wakeups", (double)c->w.sched.preempt_wakeups);
 	wl_smp_metrics(&c->w, s, c->complete ? c->t_end : simgrid_get_clock());
 	/* per test: calls, and per call the user's own lru_lock acquisitions, hold
 	 * time and system time */

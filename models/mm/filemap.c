@@ -40,6 +40,7 @@
 #include <simgrid/semaphore.h>
 #include "models/disk.h"
 #include "models/kmap/kmap.h"
+#include "models/mm/ext3.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
@@ -123,8 +124,9 @@ static uint32_t add_page(struct mm_kernel *k, struct mm_task *t, struct mm_file 
 			 bool locked, bool *raced)
 {
 	*raced = false;
-	uint32_t pfn = mm_page_alloc(k, t, k->pagecache_cls,
-				     MM_GFP_KERNEL | MM_GFP_EASYRCLM |
+	/* a block device's mapping is GFP_USER (lowmem), a file's GFP_HIGHUSER */
+	uint32_t pfn = mm_page_alloc(k, t, f->bdev ? MM_ZONE_NORMAL : k->pagecache_cls,
+				     MM_GFP_KERNEL | (f->bdev ? 0 : MM_GFP_EASYRCLM) |
 					     (k->pagecache_dma ? 0 : MM_GFP_NODMA));
 	if (pfn == PFN_NONE)
 		return PFN_NONE;
@@ -227,6 +229,11 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		return 0;
 	if (n > f->npages - idx)
 		n = f->npages - idx;
+	/* ext3: readpage's ext3_get_block of each missing page, before any of them
+	 * is inserted locked (it may read an indirect block and sleep) */
+	for (uint32_t i = idx; k->ext3 && i < idx + n; i++)
+		if (f->pfn[i] == PFN_NONE)
+			mm_ext3_map(k, t, f, i, false);
 	for (uint32_t i = idx; i <= idx + n; i++) {
 		bool need = i < idx + n && f->pfn[i] == PFN_NONE;
 		bool raced = false;
@@ -384,6 +391,7 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 	uint32_t next = first;   /* next_index */
 
 	mm_charge(t, k->costs->syscall);
+	mm_ext3_time(k, t, f, first, false);   /* update_atime */
 	uint64_t done = 0;
 	double copy_cycles = 0;   /* the batch's copies, booked on the bus at the end */
 	for (uint32_t idx = first; idx <= last; idx++) {
@@ -591,6 +599,7 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 	uint64_t done = 0;
 	double copy_cycles = 0;   /* the batch's copies, booked on the bus at the end */
 	mm_charge(t, k->costs->syscall);
+	mm_ext3_time(k, t, f, first, true);   /* inode_update_time */
 	for (uint32_t idx = first; idx <= last; idx++) {
 		uint64_t start = idx == first ? pos & (ps - 1) : 0;
 		uint64_t end = idx == last ? ((pos + len - 1) & (ps - 1)) + 1 : ps;
@@ -605,7 +614,9 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 					break;
 			} else {
 				/* a whole page is overwritten, or the page lies beyond
-				 * the end of the file: no read (grab_cache_page) */
+				 * the end of the file: no read (grab_cache_page);
+				 * prepare_write maps (or, extending, allocates) its block */
+				mm_ext3_map(k, t, f, idx, extend);
 				bool raced;
 				if (add_page(k, t, f, idx, false, &raced) == PFN_NONE)
 					break;
@@ -633,6 +644,8 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 			mm_charge(t, k->costs->atomic);
 		}
 		mm_mark_page_accessed(k, t, pfn);
+		if (extend)
+			mm_ext3_size(k, t, f, idx);   /* ext3_commit_write: i_disksize */
 		done += end - start;
 		p->count--;
 		mm_charge(t, k->costs->atomic);
@@ -671,6 +684,7 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 	uint32_t end = first + n > f->npages || first + n < first ? f->npages : first + n;
 	uint32_t run_start = 0, run_len = 0;
 	mm_charge(t, k->costs->syscall);
+	mm_ext3_fsync(k, t, f);
 	for (uint32_t i = first; i <= end; i++) {
 		uint32_t pfn = i < end ? f->pfn[i] : PFN_NONE;
 		struct page *p = pfn != PFN_NONE ? &k->phys.pages[pfn] : NULL;
@@ -703,6 +717,7 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 	uint32_t rel[PAGEVEC_SIZE];
 	unsigned nrel = 0;
 	mm_charge(t, k->costs->syscall);
+	mm_ext3_truncate(k, t, f, first, end > first ? end - first : 0);
 	for (uint32_t i = first; i < end; i++) {
 		uint32_t pfn = f->pfn[i];
 		if (pfn == PFN_NONE)
@@ -729,6 +744,28 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 	}
 	if (nrel)
 		mm_release_pages(k, t, rel, nrel);
+}
+
+uint32_t mm_file_getblk(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+			bool read)
+{
+	mm_charge(t, k->costs->pc_lookup);   /* __find_get_block */
+	if (idx >= f->npages)
+		return PFN_NONE;
+	if (f->pfn[idx] == PFN_NONE) {
+		bool raced;
+		if (read ? read_pages(k, t, f, idx, 1, true) < 0
+			 : add_page(k, t, f, idx, false, &raced) == PFN_NONE)
+			return PFN_NONE;
+	}
+	/* wait_on_buffer: another task's read of it is in flight */
+	while (f->pfn[idx] != PFN_NONE && page_test(&k->phys.pages[f->pfn[idx]], PG_locked) &&
+	       !k->untimed)
+		mm_sleep(t, MM_HZ_S(1), &t->io_wait_s);
+	uint32_t pfn = f->pfn[idx];
+	if (pfn != PFN_NONE)
+		mm_mark_page_accessed(k, t, pfn);   /* touch_buffer */
+	return pfn;
 }
 
 /* The page-fault path (fmap.c) reads through the same code as read(). */

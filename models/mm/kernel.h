@@ -39,6 +39,7 @@
 struct sim;
 struct mm_kernel;
 struct sched;
+struct mm_ext3;
 struct sched_task;
 struct mm_fmap;
 
@@ -103,6 +104,7 @@ struct mm_file {
 	uint32_t wb_index;          /* writeback_index: where the next writeback starts */
 	uint8_t *ra_unused;        /* [npages/8+1] bit set: read, not yet used by read() */
 	struct mm_fmap *i_mmap;    /* its shared mappings (fmap.c); NULL: not mapped */
+	bool bdev;                 /* a block device's mapping (ext3.c): GFP_USER, lowmem */
 };
 
 struct mm_kernel_cfg {
@@ -172,6 +174,9 @@ struct mm_kernel {
 	/* optional CPU scheduler (models/sched.h), set by a workload that creates one;
 	 * NULL: tasks pay cycles with the time model alone (no wiring is active) */
 	struct sched *sched;
+
+	/* ext3 metadata buffers (ext3.h); NULL: the workload's files are not on ext3 */
+	struct mm_ext3 *ext3;
 
 	/* anonymous memory, processes and swap (proc.h) */
 	struct mm_procs *proc;
@@ -488,6 +493,15 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
  */
 int mm_file_read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
 		       uint32_t n);
+
+/**
+ * mm_file_getblk() - __getblk (@read false: a block about to be overwritten) or
+ * __bread (@read true: read from disk if not cached, the caller waiting) of page
+ * @idx of @f, then touch_buffer(): mark_page_accessed on the page.
+ * Returns: the page's pfn, or PFN_NONE if it could not be allocated (OOM).
+ */
+uint32_t mm_file_getblk(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+			bool read);
 
 /** mm_file_resident() - Returns: pages of [@first, @first+@n) of @f in the page cache. */
 uint32_t mm_file_resident(const struct mm_file *f, uint32_t first, uint32_t n);

@@ -13,6 +13,7 @@
 #include "models/mm/pipe.h"
 
 #include "models/mm/kernel.h"
+#include "models/sched.h"
 
 void mm_pipe_init(struct mm_pipe *p, uint32_t size)
 {
@@ -39,12 +40,16 @@ static void pipe_sleep(struct mm_task *t, sg_sem_t sem)
 	mm_unblock(t);
 }
 
-/* Wake the sleeper of one side, if any. */
-static void pipe_wake(struct mm_pipe *p, bool *waiting, sg_sem_t sem)
+/* @t wakes the sleeper @sleeper of one side, if any (wake_up_interruptible_sync:
+ * a sync wake-up from @t's CPU). */
+static void pipe_wake(struct mm_pipe *p, struct mm_task *t, bool *waiting, sg_sem_t sem,
+		      struct mm_task *sleeper)
 {
 	if (*waiting) {
 		*waiting = false;
 		p->wakeups++;
+		if (sleeper && sleeper->st)
+			sched_wake_sync(sleeper->st, t->cpu);
 		sg_sem_release(sem);
 	}
 }
@@ -64,6 +69,7 @@ void mm_pipe_write(struct mm_task *t, struct mm_pipe *p, uint64_t bytes, uint32_
 		uint32_t n = bytes < chunk ? (uint32_t)bytes : chunk;
 		while (p->size - p->len < n) {   /* atomic (n <= PIPE_BUF): all or sleep */
 			p->wwait = true;
+			p->wtask = t;
 			p->writer_sleeps++;
 			pipe_sleep(t, p->wsem);
 		}
@@ -71,7 +77,7 @@ void mm_pipe_write(struct mm_task *t, struct mm_pipe *p, uint64_t bytes, uint32_
 		p->writes++;
 		p->len += n;
 		bytes -= n;
-		pipe_wake(p, &p->rwait, p->rsem);
+		pipe_wake(p, t, &p->rwait, p->rsem, p->rtask);
 	}
 }
 
@@ -79,6 +85,7 @@ uint32_t mm_pipe_read(struct mm_task *t, struct mm_pipe *p, uint32_t max)
 {
 	while (p->len == 0 && !p->closed) {
 		p->rwait = true;
+		p->rtask = t;
 		p->reader_sleeps++;
 		pipe_sleep(t, p->rsem);
 	}
@@ -87,7 +94,7 @@ uint32_t mm_pipe_read(struct mm_task *t, struct mm_pipe *p, uint32_t max)
 	p->reads++;
 	p->len -= n;
 	if (n)
-		pipe_wake(p, &p->wwait, p->wsem);
+		pipe_wake(p, t, &p->wwait, p->wsem, p->wtask);
 	return n;
 }
 
@@ -95,5 +102,5 @@ void mm_pipe_close(struct mm_task *t, struct mm_pipe *p)
 {
 	mm_charge(t, t->k->costs->syscall);
 	p->closed = true;
-	pipe_wake(p, &p->rwait, p->rsem);
+	pipe_wake(p, t, &p->rwait, p->rsem, p->rtask);
 }

@@ -13,6 +13,8 @@
 
 struct mm_task;
 
+struct mm_task;
+
 struct mm_pipe {
 	uint32_t size;          /* capacity, bytes: PIPE_SIZE = PAGE_SIZE in 2.6.10 */
 	uint32_t len;           /* bytes in the pipe */
@@ -20,6 +22,7 @@ struct mm_pipe {
 	bool rwait, wwait;      /* the reader / writer sleeps on the pipe */
 	bool up;                /* initialised (mm_pipe_init) */
 	sg_sem_t rsem, wsem;    /* where they sleep */
+	struct mm_task *rtask, *wtask;   /* who sleeps there (sync wake-up hint) */
 	/* counters */
 	uint64_t reader_sleeps, writer_sleeps;   /* sleeps on an empty / a full pipe */
 	uint64_t wakeups;       /* sleepers woken by the other side */

@@ -13,6 +13,7 @@
  */
 #include "models/mm/spinlock.h"
 #include "models/mm/kernel.h"
+#include "models/mm/ext3.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -159,4 +160,5 @@ void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s)
 		snprintf(key, sizeof key, "%s_bounces", names[l]);
 		sim_metric(s, key, (double)bounces);
 	}
+	mm_ext3_metrics(k, s);   /* nothing unless the files are on ext3 */
 }
