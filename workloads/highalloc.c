@@ -29,7 +29,10 @@
  * and when the at-rest pass starts.
  *
  * Kernel objects: models/mm/kobj.c (slab pages of a type, kernel stacks,
- * page-table pages).  Not modelled: radix-tree nodes, buffer heads, shrink_slab.
+ * page-table pages), models/mm/dcache.c (every file's dentry and inode, on the
+ * unused lists that shrink_slab prunes under pressure; a pruned file looked up
+ * again is made again), models/mm/bufhead.c (the page cache's buffer heads and
+ * radix-tree nodes, living as long as their pages).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -40,6 +43,8 @@
 
 #include "emu/core/sim.h"
 #include "models/mm/kernel.h"
+#include "models/mm/bufhead.h"
+#include "models/mm/dcache.h"
 #include "models/mm/kobj.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
@@ -60,7 +65,7 @@ struct ha_build {
 	int idx;
 	char name[16];
 	struct mm_file *tree;
-	uint32_t *dent, *ino;      /* tree files, then .o/.cmd slots */
+	uint32_t *ent;             /* tree files, then .o/.cmd files (dcache ids) */
 	uint32_t nobj, capobj;
 	uint64_t jobs;
 	bool copied, done;
@@ -99,15 +104,17 @@ struct ha_cfg {
 	int nb_init;
 	struct ha_build tester;    /* the HighAlloc test itself (idx -1) */
 	bool tester_init;
+	bool dc_init;
 	struct mm_file *sys, *flush;
-	uint32_t *sys_dent, *sys_ino;
-	struct mm_kcache dentry, inode, vma, taskc;
+	uint32_t *sys_ent;         /* dcache ids, MM_DENT_NONE until first looked up */
+	struct mm_dcache dc;       /* dentries and inodes (dcache.c) */
+	struct mm_kcache vma, taskc;
 	bool kill;
 	int copies_done, builds_done;
 	double t0, t_load, t_end;
 	uint64_t success[HA_PASSES], zone_success[HA_PASSES][MM_NR_ZONES];
 	double attempt_s[HA_PASSES];
-	uint64_t slabs_at[2][2];   /* [load, rest][dentry+inode, vma+task] */
+	uint64_t slabs_at[2][3];   /* [load, rest][dentry+inode, vma+task, bh+radix] */
 	uint64_t ooms;
 	struct mm_read_stats rst;
 	int check_failed;
@@ -239,22 +246,27 @@ static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
 /* A new file of build @b: dentry and inode, kept in the build's list. */
 static void file_create(struct ha_cfg *c, struct ha_build *b)
 {
-	struct mm_kernel *k = &c->w.k;
 	if (b->nobj == b->capobj) {
 		uint32_t cap = b->capobj ? 2 * b->capobj : 1024;
-		uint32_t *d = realloc(b->dent, cap * sizeof *d), *i = d ? realloc(b->ino, cap * sizeof *i) : NULL;
-		if (d)
-			b->dent = d;
-		if (!d || !i) {
+		uint32_t *d = realloc(b->ent, cap * sizeof *d);
+		if (!d) {
 			c->ooms++;
 			return;
 		}
-		b->ino = i;
+		b->ent = d;
 		b->capobj = cap;
 	}
-	b->dent[b->nobj] = mm_kobj_alloc(k, &b->task, &c->dentry);
-	b->ino[b->nobj] = mm_kobj_alloc(k, &b->task, &c->inode);
-	b->nobj++;
+	uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc);   /* may sleep */
+	b->ent[b->nobj++] = id;
+}
+
+/* Path lookup of the file of tree @tb holding byte @off of its sources (a
+ * pruned dentry or inode is made again: dcache.c). */
+static void tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build *tb, uint64_t off)
+{
+	uint64_t i = off * (uint64_t)c->tree_files / c->tree_size;
+	if (off < c->tree_size && i < tb->nobj && tb->ent[i] != MM_DENT_NONE)
+		mm_dentry_lookup(&c->w.k, t, &c->dc, tb->ent[i]);
 }
 
 /* ---- the builds ---- */
@@ -277,8 +289,13 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 	uint64_t made = 0;
 	for (uint64_t i = 0; i < chunks; i++) {
 		uint64_t pos = i * MIB, len = c->tree_size - pos < MIB ? c->tree_size - pos : MIB;
-		if (b->idx > 0)   /* cp -r reads the original */
+		if (b->idx > 0) {   /* cp -r reads the original */
+			uint64_t from = (uint64_t)c->tree_files * i / chunks;
+			uint64_t to = (uint64_t)c->tree_files * (i + 1) / chunks;
+			for (uint64_t f = from; f < to; f++)
+				tree_lookup(c, t, &c->b[0], f * c->tree_size / (uint64_t)c->tree_files);
 			mm_file_read(k, t, c->b[0].tree, pos, len, &c->rst);
+		}
 		write_back(c, t, b->tree, pos, len);
 		uint64_t upto = (uint64_t)c->tree_files * (i + 1) / chunks;
 		for (; made < upto; made++)
@@ -290,9 +307,12 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 {
 	struct mm_kernel *k = &c->w.k;
-	if (c->sys_dent[i] == PFN_NONE) {
-		c->sys_dent[i] = mm_kobj_alloc(k, t, &c->dentry);
-		c->sys_ino[i] = mm_kobj_alloc(k, t, &c->inode);
+	if (c->sys_ent[i] == MM_DENT_NONE) {
+		c->sys_ent[i] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
+		uint32_t id = mm_dentry_new(k, t, &c->dc);   /* may sleep */
+		c->sys_ent[i] = id;
+	} else if (c->sys_ent[i] != MM_DENT_NONE - 1) {
+		mm_dentry_lookup(k, t, &c->dc, c->sys_ent[i]);
 	}
 	mm_file_read(k, t, c->sys, i * c->header_size, c->header_size, &c->rst);
 }
@@ -309,18 +329,22 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	for (int64_t n = 0; n < c->sys_per_job; n++)
 		sys_lookup(c, t, (seed + (uint64_t)n * 31) % (uint64_t)c->sys_files);
 	uint64_t srcs = (c->tree_size - c->include_size) / c->src_size;
-	mm_file_read(k, t, b->tree, c->include_size + (j % srcs) * c->src_size, c->src_size, &c->rst);
+	uint64_t src = c->include_size + (j % srcs) * c->src_size;
+	tree_lookup(c, t, b, src);
+	mm_file_read(k, t, b->tree, src, c->src_size, &c->rst);
 	uint64_t hdrs = c->include_size / c->header_size;
-	for (int64_t n = 0; n < c->headers_per_job; n++)
-		mm_file_read(k, t, b->tree, ((seed + (uint64_t)n * 13) % hdrs) * c->header_size,
-			     c->header_size, &c->rst);
+	for (int64_t n = 0; n < c->headers_per_job; n++) {
+		uint64_t h = ((seed + (uint64_t)n * 13) % hdrs) * c->header_size;
+		tree_lookup(c, t, b, h);
+		mm_file_read(k, t, b->tree, h, c->header_size, &c->rst);
+	}
 	/* the temporary file (-Wp,-MD deps) lives while the compile runs */
-	uint32_t td = mm_kobj_alloc(k, t, &c->dentry), ti = mm_kobj_alloc(k, t, &c->inode);
+	uint32_t tmp = mm_dentry_new(k, t, &c->dc);
 	mm_user(t, c->cc_cycles);
 	uint64_t slot = j % (uint64_t)c->obj_slots;
 	write_back(c, t, b->tree, c->tree_size + slot * c->obj_size, c->obj_size);
-	mm_kobj_free(k, t, &c->dentry, td);
-	mm_kobj_free(k, t, &c->inode, ti);
+	if (tmp != MM_DENT_NONE)
+		mm_dentry_delete(k, t, &c->dc, tmp);
 	if (j < (uint64_t)c->obj_slots) {   /* the .o and .cmd files, first build of the slot */
 		file_create(c, b);
 		file_create(c, b);
@@ -333,10 +357,9 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 {
 	struct mm_kernel *k = &c->w.k;
 	mm_file_truncate(k, &b->task, b->tree, 0, b->tree->npages);
-	for (uint32_t i = 0; i < b->nobj; i++) {
-		mm_kobj_free(k, &b->task, &c->dentry, b->dent[i]);
-		mm_kobj_free(k, &b->task, &c->inode, b->ino[i]);
-	}
+	for (uint32_t i = 0; i < b->nobj; i++)
+		if (b->ent[i] != MM_DENT_NONE)
+			mm_dentry_delete(k, &b->task, &c->dc, b->ent[i]);
 	b->nobj = 0;
 }
 
@@ -471,8 +494,9 @@ static void pass(struct sim *s, struct ha_cfg *c, struct mm_task *t, int p)
 
 static void slab_counts(struct ha_cfg *c, int when)
 {
-	c->slabs_at[when][0] = c->dentry.slabs + c->inode.slabs;
+	c->slabs_at[when][0] = c->dc.dentry.slabs + c->dc.inode.slabs;
 	c->slabs_at[when][1] = c->vma.slabs + c->taskc.slabs;
+	c->slabs_at[when][2] = c->w.k.pcobj ? c->w.k.pcobj->bh.slabs + c->w.k.pcobj->radix.slabs : 0;
 }
 
 static void tester_main(int argc, char **argv)
@@ -524,10 +548,9 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
 	struct mm_kernel *k = &c->w.k;
-	if (mm_kcache_init(&c->dentry, k, "dentry_cache", (uint32_t)c->dentry_per_slab,
-			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
-	    mm_kcache_init(&c->inode, k, "ext3_inode_cache", (uint32_t)c->inode_per_slab,
-			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
+	c->dc_init = true;
+	if (mm_dcache_init(&c->dc, k, (uint32_t)c->dentry_per_slab, (uint32_t)c->inode_per_slab,
+			   true) ||
 	    mm_kcache_init(&c->vma, k, "vm_area_struct", (uint32_t)c->vma_per_slab, MM_GFP_KERNEL) ||
 	    mm_kcache_init(&c->taskc, k, "task_struct", (uint32_t)c->task_per_slab, MM_GFP_KERNEL))
 		return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
@@ -546,12 +569,11 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	off += mib_round(sys_bytes);
 	if (c->flush_size)
 		c->flush = mm_file_create(k, "flush", c->flush_size, 0, off);
-	c->sys_dent = malloc((size_t)c->sys_files * sizeof *c->sys_dent);
-	c->sys_ino = malloc((size_t)c->sys_files * sizeof *c->sys_ino);
-	if (!c->sys || (c->flush_size && !c->flush) || !c->sys_dent || !c->sys_ino)
+	c->sys_ent = malloc((size_t)c->sys_files * sizeof *c->sys_ent);
+	if (!c->sys || (c->flush_size && !c->flush) || !c->sys_ent || mm_pcobj_enable(k))
 		return mm_errf(e, s->file, "workload", "out of memory for the files");
 	for (int64_t i = 0; i < c->sys_files; i++)
-		c->sys_dent[i] = c->sys_ino[i] = PFN_NONE;
+		c->sys_ent[i] = MM_DENT_NONE;
 	c->t0 = simgrid_get_clock();
 	for (int i = 0; i < c->builds; i++) {
 		struct ha_build *b = &c->b[i];
@@ -603,8 +625,16 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "slab_pages_unreclaimable_load", (double)c->slabs_at[0][1]);
 	sim_metric(s, "slab_pages_reclaimable_rest", (double)c->slabs_at[1][0]);
 	sim_metric(s, "slab_pages_unreclaimable_rest", (double)c->slabs_at[1][1]);
+	sim_metric(s, "slab_pages_pagecache_load", (double)c->slabs_at[0][2]);
+	sim_metric(s, "slab_pages_pagecache_rest", (double)c->slabs_at[1][2]);
+	const struct mm_pcobj *pc = k->pcobj;
 	sim_metric(s, "kernel_object_failures",
-		   (double)(c->dentry.failed + c->inode.failed + c->vma.failed + c->taskc.failed));
+		   (double)(c->dc.dentry.failed + c->dc.inode.failed + c->vma.failed +
+			    c->taskc.failed + (pc ? pc->bh.failed + pc->radix.failed + pc->failed : 0)));
+	sim_metric(s, "dentries_pruned", (double)c->dc.pruned_dentries);
+	sim_metric(s, "inodes_pruned", (double)c->dc.pruned_inodes);
+	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
+	sim_metric(s, "slabs_scanned", (double)k->slabs_scanned);
 	sim_metric(s, "oom_failures", (double)c->ooms);
 	sim_metric(s, "writeback_requests", (double)k->wb_requests);
 	sim_metric(s, "writer_throttled", (double)k->wb_throttled);
@@ -622,19 +652,18 @@ static void ha_fini(void *cfgp)
 	struct ha_cfg *c = cfgp;
 	for (int i = 0; i < c->nb_init; i++) {
 		sched_task_destroy(&c->b[i].st);
-		free(c->b[i].dent);
-		free(c->b[i].ino);
-		c->b[i].dent = c->b[i].ino = NULL;
+		free(c->b[i].ent);
+		c->b[i].ent = NULL;
 	}
 	c->nb_init = 0;
 	if (c->tester_init)
 		sched_task_destroy(&c->tester.st);
 	c->tester_init = false;
-	free(c->sys_dent);
-	free(c->sys_ino);
-	c->sys_dent = c->sys_ino = NULL;
-	mm_kcache_fini(&c->dentry);
-	mm_kcache_fini(&c->inode);
+	free(c->sys_ent);
+	c->sys_ent = NULL;
+	if (c->dc_init)
+		mm_dcache_fini(&c->dc);
+	c->dc_init = false;
 	mm_kcache_fini(&c->vma);
 	mm_kcache_fini(&c->taskc);
 	wl_smp_fini(&c->w);
