@@ -10,6 +10,7 @@
  *  - shrink_slab (vmscan.c) with the dentry and inode shrinkers (dcache.c):
  *    exact scan counts, second chance of referenced dentries, LRU-order frees,
  *    slab pages freed, reclaimed_slab, deferred work, a pruned file made again;
+ *    a directory kept while it has children, back on the list after the last;
  *  - mbuddy's own costs (usemap reads and bit operations, extra list probes):
  *    counted and charged for mbuddy only.
  */
@@ -164,7 +165,7 @@ static int b_shrink(struct tctx *x)
 	CHECK_EQ(k->nshrinkers, 2);
 	uint32_t id[300];
 	for (int i = 0; i < 300; i++) {
-		id[i] = mm_dentry_new(k, &x->task, &d);
+		id[i] = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
 		CHECK(id[i] != MM_DENT_NONE);
 	}
 	CHECK_EQ(d.dentry.slabs, 11);
@@ -244,6 +245,74 @@ static void test_mbuddy_costs(void **state)
 	assert_true(m[0] - b[0] == 30 * 50 + 58 * 100);
 }
 
+/* A directory and 200 files in it, all on dentry_unused (the directory first,
+ * at the tail).  lru_pages 0: the dcache shrinker scans 2 x 200 = 400, three
+ * batches (384): the directory is in use (200 children) and leaves the list,
+ * the 200 files lose DCACHE_REFERENCED, then the 183 oldest files are freed,
+ * each releasing the directory.  The icache shrinker: max_pass 100, one batch:
+ * 128 inodes.  Removing the other 17 files puts the directory back at the
+ * head, referenced; a file looked up after its directory was pruned makes the
+ * directory again first. */
+static int b_dirs(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_dcache d;
+	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	uint32_t dir = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE), id[200];
+	CHECK(dir != MM_DENT_NONE);
+	for (int i = 0; i < 200; i++) {
+		id[i] = mm_dentry_new(k, &x->task, &d, dir);
+		CHECK(id[i] != MM_DENT_NONE);
+	}
+	CHECK_EQ(d.e[dir].children, 200);
+	CHECK_EQ(d.dunused.n, 201);   /* lazy: the directory stays on the list */
+	mm_shrink_slab(k, &x->task, 32, 0);
+	CHECK_EQ(d.pruned_dentries, 183);
+	CHECK_EQ(d.pruned_inodes, 128);
+	CHECK_EQ(d.e[dir].children, 17);
+	CHECK(!d.e[dir].lru);
+	CHECK_EQ(d.dunused.n, 17);
+	CHECK_EQ(k->shrinkers[0].nr, 16);
+	CHECK_EQ(k->shrinkers[1].nr, 72);
+	for (int i = 183; i < 200; i++)
+		mm_dentry_delete(k, &x->task, &d, id[i]);
+	CHECK_EQ(d.e[dir].children, 0);
+	CHECK(d.e[dir].lru && d.e[dir].referenced);
+	CHECK_EQ(d.dunused.n, 1);
+	/* the directory pruned (twice through the list: referenced, then freed) */
+	d.e[dir].referenced = false;
+	mm_shrink_slab(k, &x->task, 32, 0);   /* 16 deferred + 0: below one batch */
+	CHECK(d.e[dir].dent != PFN_NONE);
+	uint64_t objs = d.dentry.objs;
+	CHECK_EQ(objs, 1);
+	/* a file under a pruned directory: prune the directory through the
+	 * registered dcache shrinker (shrink_slab would not: max_pass rounds the
+	 * one unused dentry down to 0) */
+	CHECK_EQ(k->shrinkers[0].shrink(k, &x->task, k->shrinkers[0].arg, 128), 0);
+	CHECK_EQ(d.e[dir].dent, PFN_NONE);
+	CHECK(mm_dentry_lookup(k, &x->task, &d, id[0]) == 0);
+	CHECK(d.e[dir].dent != PFN_NONE);
+	CHECK_EQ(d.e[dir].children, 1);
+	CHECK_EQ(d.dentry.objs, 2);
+	CHECK_EQ(d.recreated, 2);   /* the file and its directory */
+	mm_dentry_delete(k, &x->task, &d, dir);   /* has a child: left alone */
+	CHECK_EQ(d.dentry.objs, 2);
+	for (int i = 0; i < 183; i++)
+		mm_dentry_delete(k, &x->task, &d, id[i]);
+	mm_dentry_delete(k, &x->task, &d, dir);
+	CHECK_EQ(d.dentry.objs + d.inode.objs, 0);
+	mm_dcache_fini(&d);
+	k->nshrinkers = 0;
+	kh_drain_all(x);
+	return 0;
+}
+
+static void test_dirs(void **state)
+{
+	(void)state;
+	run(MACHINE, K_BUDDY, b_dirs, NULL);
+}
+
 static void test_counts(void **state)
 {
 	(void)state;
@@ -286,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_mbuddy_kern_blocks),
 		cmocka_unit_test(test_zbuddy_never_easyrclm),
 		cmocka_unit_test(test_shrink_slab),
+		cmocka_unit_test(test_dirs),
 		cmocka_unit_test(test_mbuddy_costs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

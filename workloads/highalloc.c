@@ -4,7 +4,8 @@
  * HIGHALLOC_COUNT=275; docs/workloads.md "HighAlloc stress").
  *
  * Procedure.  Build 0 extracts a kernel tree (writes it: page cache, one dentry
- * and inode per file); builds 1..6 `cp -r` it (read tree 0, write their own).
+ * and inode per file and per directory, `tree_dirs` directories under the
+ * tree's top one); builds 1..6 `cp -r` it (read tree 0, write their own).
  * Each then runs `make -j1`: a make process for the whole build and one compile
  * job after another.  A job is a process (kernel stack, page tables, task and
  * vm_area_struct slab objects, a heap of anonymous pages) that looks up system
@@ -66,6 +67,7 @@ struct ha_build {
 	char name[16];
 	struct mm_file *tree;
 	uint32_t *ent;             /* tree files, then .o/.cmd files (dcache ids) */
+	uint32_t *dir, root;       /* the tree's directories and its top directory */
 	uint32_t nobj, capobj;
 	uint64_t jobs;
 	bool copied, done;
@@ -75,6 +77,7 @@ struct ha_cfg {
 	int64_t builds;
 	uint64_t tree_size;
 	int64_t tree_files;
+	int64_t tree_dirs;
 	uint64_t include_size;
 	uint64_t src_size;
 	int64_t headers_per_job;
@@ -128,6 +131,9 @@ static const struct mm_param ha_params[] = {
 		 "bytes of one kernel tree (2.6.16 unpacked: about 230 MB)"),
 	MM_PARAM(struct ha_cfg, tree_files, "tree_files", MM_P_INT, 1, 1000000, "19000",
 		 "files of one tree: one dentry and one inode each (2.6.16: about 19,000)"),
+	MM_PARAM(struct ha_cfg, tree_dirs, "tree_dirs", MM_P_INT, 1, 100000, "1200",
+		 "directories of one tree, each holding its share of the files (2.6.16: about "
+		 "1,200, as untar): a directory's dentry lives while a child's does"),
 	MM_PARAM(struct ha_cfg, include_size, "include_size", MM_P_SIZE, 4096, 1ull << 32,
 		 "\"24MiB\"", "bytes of the tree's include/ read by the jobs (calibration)"),
 	MM_PARAM(struct ha_cfg, src_size, "src_size", MM_P_SIZE, 1, 1 << 26, "\"16KiB\"",
@@ -243,8 +249,23 @@ static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
 	mm_kproc_exit(&c->w.k, t, p, &kc);
 }
 
-/* A new file of build @b: dentry and inode, kept in the build's list. */
-static void file_create(struct ha_cfg *c, struct ha_build *b)
+/* The directory of build @b's tree holding its file @i of @n (made on first use). */
+static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_t n)
+{
+	uint64_t d = n ? i * (uint64_t)c->tree_dirs / n : 0;
+	if (!b->dir || d >= (uint64_t)c->tree_dirs)
+		return b->root;
+	if (b->dir[d] == MM_DENT_NONE) {   /* mkdir */
+		b->dir[d] = MM_DENT_NONE - 1;
+		uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, b->root);
+		b->dir[d] = id;
+	}
+	return b->dir[d] == MM_DENT_NONE - 1 ? b->root : b->dir[d];
+}
+
+/* A new file of build @b in directory @parent: dentry and inode, kept in the
+ * build's list. */
+static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 {
 	if (b->nobj == b->capobj) {
 		uint32_t cap = b->capobj ? 2 * b->capobj : 1024;
@@ -256,7 +277,7 @@ static void file_create(struct ha_cfg *c, struct ha_build *b)
 		b->ent = d;
 		b->capobj = cap;
 	}
-	uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc);   /* may sleep */
+	uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, parent);   /* may sleep */
 	b->ent[b->nobj++] = id;
 }
 
@@ -286,6 +307,12 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 	struct mm_kernel *k = &c->w.k;
 	struct mm_task *t = &b->task;
 	uint64_t chunks = (c->tree_size + MIB - 1) / MIB;
+	b->root = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
+	b->dir = malloc((size_t)c->tree_dirs * sizeof *b->dir);
+	if (!b->dir)
+		c->ooms++;
+	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
+		b->dir[d] = MM_DENT_NONE;
 	uint64_t made = 0;
 	for (uint64_t i = 0; i < chunks; i++) {
 		uint64_t pos = i * MIB, len = c->tree_size - pos < MIB ? c->tree_size - pos : MIB;
@@ -299,7 +326,7 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 		write_back(c, t, b->tree, pos, len);
 		uint64_t upto = (uint64_t)c->tree_files * (i + 1) / chunks;
 		for (; made < upto; made++)
-			file_create(c, b);
+			file_create(c, b, dir_of(c, b, made, (uint64_t)c->tree_files));
 	}
 }
 
@@ -309,7 +336,7 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 	struct mm_kernel *k = &c->w.k;
 	if (c->sys_ent[i] == MM_DENT_NONE) {
 		c->sys_ent[i] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
-		uint32_t id = mm_dentry_new(k, t, &c->dc);   /* may sleep */
+		uint32_t id = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* may sleep */
 		c->sys_ent[i] = id;
 	} else if (c->sys_ent[i] != MM_DENT_NONE - 1) {
 		mm_dentry_lookup(k, t, &c->dc, c->sys_ent[i]);
@@ -339,15 +366,16 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 		mm_file_read(k, t, b->tree, h, c->header_size, &c->rst);
 	}
 	/* the temporary file (-Wp,-MD deps) lives while the compile runs */
-	uint32_t tmp = mm_dentry_new(k, t, &c->dc);
+	uint32_t tmp = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* in /tmp */
 	mm_user(t, c->cc_cycles);
 	uint64_t slot = j % (uint64_t)c->obj_slots;
 	write_back(c, t, b->tree, c->tree_size + slot * c->obj_size, c->obj_size);
 	if (tmp != MM_DENT_NONE)
 		mm_dentry_delete(k, t, &c->dc, tmp);
 	if (j < (uint64_t)c->obj_slots) {   /* the .o and .cmd files, first build of the slot */
-		file_create(c, b);
-		file_create(c, b);
+		uint32_t dir = dir_of(c, b, slot, (uint64_t)c->obj_slots);
+		file_create(c, b, dir);
+		file_create(c, b, dir);
 	}
 	proc_exit(c, t, &p);
 }
@@ -361,6 +389,11 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 		if (b->ent[i] != MM_DENT_NONE)
 			mm_dentry_delete(k, &b->task, &c->dc, b->ent[i]);
 	b->nobj = 0;
+	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
+		if (b->dir[d] < MM_DENT_NONE - 1)
+			mm_dentry_delete(k, &b->task, &c->dc, b->dir[d]);
+	if (b->root != MM_DENT_NONE)
+		mm_dentry_delete(k, &b->task, &c->dc, b->root);
 }
 
 static void build_main(int argc, char **argv)
@@ -579,6 +612,7 @@ static int ha_start(struct sim *s, struct mm_err *e)
 		struct ha_build *b = &c->b[i];
 		b->s = s;
 		b->idx = i;
+		b->root = MM_DENT_NONE;
 		snprintf(b->name, sizeof b->name, "make%d", i);
 		c->nb_init++;
 		wl_smp_spawn(&c->w, &b->task, &b->st, b->name, b, build_main);
@@ -653,7 +687,8 @@ static void ha_fini(void *cfgp)
 	for (int i = 0; i < c->nb_init; i++) {
 		sched_task_destroy(&c->b[i].st);
 		free(c->b[i].ent);
-		c->b[i].ent = NULL;
+		free(c->b[i].dir);
+		c->b[i].ent = c->b[i].dir = NULL;
 	}
 	c->nb_init = 0;
 	if (c->tester_init)

@@ -13,12 +13,16 @@
 
 #define MM_DENT_NONE UINT32_MAX
 
-/* One file's name and inode: a dentry and an inode object while cached. */
+/* One file's (or directory's) name and inode: a dentry and an inode object
+ * while cached. */
 struct mm_dent {
 	uint32_t dent, ino;        /* slab pfns, PFN_NONE when not allocated */
 	uint32_t prev, next;       /* links on dentry_unused or inode_unused (ids) */
+	uint32_t parent;           /* the directory's id, MM_DENT_NONE: none modelled */
+	uint32_t children;         /* child dentries alive: each holds a reference */
 	uint8_t state;             /* enum in dcache.c */
 	bool referenced;           /* DCACHE_REFERENCED */
+	bool lru;                  /* on dentry_unused (d_lru not empty) */
 };
 
 struct mm_dlist {
@@ -45,18 +49,24 @@ int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_s
 /** mm_dcache_fini() - free the bookkeeping (the slab pages stay allocated). */
 void mm_dcache_fini(struct mm_dcache *d);
 
-/** mm_dentry_new() - a new file (d_alloc + new_inode): dentry and inode, the
- * dentry on the unused list once its creator is done with it (dput).
+/** mm_dentry_new() - a new file or directory in directory @parent (an id, or
+ * MM_DENT_NONE: no directory modelled) (d_alloc + new_inode): dentry and inode;
+ * the dentry holds a reference on its parent's while it lives, and goes on the
+ * unused list once its creator is done with it (dput).  A pruned @parent is
+ * made again first.
  * Returns: the file's id, or MM_DENT_NONE when an object could not be had. */
-uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d);
+uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
+		       uint32_t parent);
 
-/** mm_dentry_lookup() - path lookup of file @id: a cached dentry is marked
- * referenced; a pruned one is made again (d_alloc, and iget of a pruned inode).
+/** mm_dentry_lookup() - path lookup of file @id: a cached dentry is left as it
+ * is (2.6.16's lookup does not move it on the unused list); a pruned one is
+ * made again (d_alloc, and iget of a pruned inode), its parents first.
  * Returns: 0, or -1 when an object could not be had. */
 int mm_dentry_lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
 
-/** mm_dentry_delete() - unlink of file @id: its dentry and inode are freed and
- * @id may be reused.  Returns: nothing. */
+/** mm_dentry_delete() - unlink (rmdir) of file @id: its dentry and inode are
+ * freed and @id may be reused.  A directory that still has child dentries is
+ * left alone (rm -rf removes the children first).  Returns: nothing. */
 void mm_dentry_delete(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
 
 #endif
