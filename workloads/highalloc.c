@@ -33,7 +33,8 @@
  * page-table pages), models/mm/dcache.c (every file's dentry and inode, on the
  * unused lists that shrink_slab prunes under pressure; a pruned file looked up
  * again is made again), models/mm/bufhead.c (the page cache's buffer heads and
- * radix-tree nodes, living as long as their pages).
+ * radix-tree nodes, living as long as their pages), and the block device's
+ * metadata pages (ext3 inode tables and directory blocks, below).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -109,6 +110,8 @@ struct ha_cfg {
 	bool tester_init;
 	bool dc_init;
 	struct mm_file *sys, *flush;
+	struct mm_file *meta;      /* the block device's metadata pages (lowmem) */
+	uint64_t meta_at[2];       /* its cached pages [load, rest] */
 	uint32_t *sys_ent;         /* dcache ids, MM_DENT_NONE until first looked up */
 	struct mm_dcache dc;       /* dentries and inodes (dcache.c) */
 	struct mm_kcache vma, taskc;
@@ -201,13 +204,16 @@ static uint64_t tree_bytes(const struct ha_cfg *c)
 	return c->tree_size + (uint64_t)c->obj_slots * c->obj_size;
 }
 
+static uint64_t meta_bytes(const struct ha_cfg *c);
+
 static int ha_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
 		    struct mm_err *e)
 {
 	struct ha_cfg *c = cfgp;
 	char sub[256];
 	uint64_t total = MIB + (uint64_t)c->builds * mib_round(tree_bytes(c)) +
-			 mib_round((uint64_t)c->sys_files * c->header_size) + mib_round(c->flush_size);
+			 mib_round((uint64_t)c->sys_files * c->header_size) + mib_round(c->flush_size) +
+			 mib_round(meta_bytes(c));
 	if (m->ndisks < 1)
 		return mm_errf(e, file, "machine.disks", "the highalloc workload needs a disk");
 	if (total > m->disks[0].size)
@@ -249,6 +255,93 @@ static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
 	mm_kproc_exit(&c->w.k, t, p, &kc);
 }
 
+/* ---- the block device's metadata: ext3 inode tables and directory blocks ----
+ * One lowmem block-device mapping (GFP_USER, filemap.c) laid out per tree: its
+ * inode table blocks (32 inodes of 128 bytes a block: files, directories, the
+ * top directory, the .o/.cmd files), then one block per directory and the top
+ * one; then the system files' inode blocks and their directory block; then
+ * /tmp's inode block and directory block.  Each create, unlink, and each lookup
+ * that makes a pruned dentry again reads (__bread) the inode's table block and
+ * its directory's block; a new directory's block is only got (__getblk).  The
+ * pages carry buffer heads (bufhead.c) and stay on the LRU; they are not
+ * dirtied (as ext3.c's; their writeback is not modelled). */
+#define HA_INODES_PER_BLOCK 32
+
+static uint64_t meta_inode_blocks(const struct ha_cfg *c)
+{
+	return ((uint64_t)c->tree_files + (uint64_t)c->tree_dirs + 1 + 2 * (uint64_t)c->obj_slots +
+		HA_INODES_PER_BLOCK - 1) / HA_INODES_PER_BLOCK;
+}
+
+/* Blocks of one tree's region. */
+static uint64_t meta_tree_blocks(const struct ha_cfg *c)
+{
+	return meta_inode_blocks(c) + (uint64_t)c->tree_dirs + 1;
+}
+
+/* First block of the system files' region. */
+static uint64_t meta_sys(const struct ha_cfg *c)
+{
+	return (uint64_t)c->builds * meta_tree_blocks(c);
+}
+
+static uint64_t meta_sys_inode_blocks(const struct ha_cfg *c)
+{
+	return ((uint64_t)c->sys_files + HA_INODES_PER_BLOCK - 1) / HA_INODES_PER_BLOCK;
+}
+
+/* Bytes of the whole mapping: the trees, the system files, /tmp. */
+static uint64_t meta_bytes(const struct ha_cfg *c)
+{
+	return (meta_sys(c) + meta_sys_inode_blocks(c) + 1 + 2) * 4096;
+}
+
+/* __bread (@read) or __getblk of metadata block @blk. */
+static void meta(struct ha_cfg *c, struct mm_task *t, uint64_t blk, bool read)
+{
+	if (c->meta && blk < c->meta->npages)
+		mm_file_getblk(&c->w.k, t, c->meta, (uint32_t)blk, read);
+}
+
+/* Inode @ino of build @b's tree and the block of its directory @d (tree_dirs:
+ * the top directory; -1: none): both read. */
+static void meta_tree(struct ha_cfg *c, struct mm_task *t, const struct ha_build *b, uint64_t ino,
+		      int64_t d)
+{
+	uint64_t base = (uint64_t)b->idx * meta_tree_blocks(c);
+	meta(c, t, base + ino / HA_INODES_PER_BLOCK, true);
+	if (d >= 0)
+		meta(c, t, base + meta_inode_blocks(c) + (uint64_t)d, true);
+}
+
+/* Entry @i of build @b's list: its inode number and its directory. */
+static void entry_ino(const struct ha_cfg *c, uint64_t i, uint64_t *ino, int64_t *d)
+{
+	uint64_t nf = (uint64_t)c->tree_files, nd = (uint64_t)c->tree_dirs;
+	if (i < nf) {
+		*ino = i;
+		*d = (int64_t)(i * nd / nf);
+	} else {   /* the .o and .cmd files of slot (i - nf) / 2 */
+		*ino = i + nd + 1;
+		*d = (int64_t)((i - nf) / 2 * nd / (uint64_t)c->obj_slots);
+	}
+}
+
+/* The system file @i's inode and directory blocks, read. */
+static void meta_sysfile(struct ha_cfg *c, struct mm_task *t, uint64_t i)
+{
+	meta(c, t, meta_sys(c) + i / HA_INODES_PER_BLOCK, true);
+	meta(c, t, meta_sys(c) + meta_sys_inode_blocks(c), true);
+}
+
+/* A temporary file in /tmp created or unlinked: its inode and /tmp's blocks. */
+static void meta_tmp(struct ha_cfg *c, struct mm_task *t)
+{
+	uint64_t tb = meta_sys(c) + meta_sys_inode_blocks(c) + 1;
+	meta(c, t, tb, true);
+	meta(c, t, tb + 1, true);
+}
+
 /* The directory of build @b's tree holding its file @i of @n (made on first use). */
 static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_t n)
 {
@@ -259,6 +352,9 @@ static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_
 		b->dir[d] = MM_DENT_NONE - 1;
 		uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, b->root);
 		b->dir[d] = id;
+		/* its inode, the top directory's block, its own new block */
+		meta_tree(c, &b->task, b, (uint64_t)c->tree_files + d, c->tree_dirs);
+		meta(c, &b->task, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + d, false);
 	}
 	return b->dir[d] == MM_DENT_NONE - 1 ? b->root : b->dir[d];
 }
@@ -277,8 +373,13 @@ static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 		b->ent = d;
 		b->capobj = cap;
 	}
+	uint32_t n = b->nobj++;
 	uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, parent);   /* may sleep */
-	b->ent[b->nobj++] = id;
+	b->ent[n] = id;
+	uint64_t ino;
+	int64_t d;
+	entry_ino(c, n, &ino, &d);
+	meta_tree(c, &b->task, b, ino, d);   /* ext3_new_inode, ext3_add_entry */
 }
 
 /* Path lookup of the file of tree @tb holding byte @off of its sources (a
@@ -286,8 +387,16 @@ static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 static void tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build *tb, uint64_t off)
 {
 	uint64_t i = off * (uint64_t)c->tree_files / c->tree_size;
-	if (off < c->tree_size && i < tb->nobj && tb->ent[i] != MM_DENT_NONE)
-		mm_dentry_lookup(&c->w.k, t, &c->dc, tb->ent[i]);
+	if (off >= c->tree_size || i >= tb->nobj || tb->ent[i] == MM_DENT_NONE)
+		return;
+	uint64_t made = c->dc.recreated;
+	mm_dentry_lookup(&c->w.k, t, &c->dc, tb->ent[i]);
+	if (c->dc.recreated != made) {   /* ext3_lookup: the directory block, iget */
+		uint64_t ino;
+		int64_t d;
+		entry_ino(c, i, &ino, &d);
+		meta_tree(c, t, tb, ino, d);
+	}
 }
 
 /* ---- the builds ---- */
@@ -308,6 +417,9 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 	struct mm_task *t = &b->task;
 	uint64_t chunks = (c->tree_size + MIB - 1) / MIB;
 	b->root = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
+	meta_tree(c, t, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1);
+	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + (uint64_t)c->tree_dirs,
+	     false);
 	b->dir = malloc((size_t)c->tree_dirs * sizeof *b->dir);
 	if (!b->dir)
 		c->ooms++;
@@ -338,8 +450,12 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 		c->sys_ent[i] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
 		uint32_t id = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* may sleep */
 		c->sys_ent[i] = id;
+		meta_sysfile(c, t, i);
 	} else if (c->sys_ent[i] != MM_DENT_NONE - 1) {
+		uint64_t made = c->dc.recreated;
 		mm_dentry_lookup(k, t, &c->dc, c->sys_ent[i]);
+		if (c->dc.recreated != made)
+			meta_sysfile(c, t, i);
 	}
 	mm_file_read(k, t, c->sys, i * c->header_size, c->header_size, &c->rst);
 }
@@ -367,11 +483,13 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	}
 	/* the temporary file (-Wp,-MD deps) lives while the compile runs */
 	uint32_t tmp = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* in /tmp */
+	meta_tmp(c, t);
 	mm_user(t, c->cc_cycles);
 	uint64_t slot = j % (uint64_t)c->obj_slots;
 	write_back(c, t, b->tree, c->tree_size + slot * c->obj_size, c->obj_size);
 	if (tmp != MM_DENT_NONE)
 		mm_dentry_delete(k, t, &c->dc, tmp);
+	meta_tmp(c, t);
 	if (j < (uint64_t)c->obj_slots) {   /* the .o and .cmd files, first build of the slot */
 		uint32_t dir = dir_of(c, b, slot, (uint64_t)c->obj_slots);
 		file_create(c, b, dir);
@@ -385,15 +503,24 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 {
 	struct mm_kernel *k = &c->w.k;
 	mm_file_truncate(k, &b->task, b->tree, 0, b->tree->npages);
-	for (uint32_t i = 0; i < b->nobj; i++)
+	/* ext3_unlink / ext3_rmdir: the directory block, the inode */
+	for (uint32_t i = 0; i < b->nobj; i++) {
 		if (b->ent[i] != MM_DENT_NONE)
 			mm_dentry_delete(k, &b->task, &c->dc, b->ent[i]);
+		uint64_t ino;
+		int64_t d;
+		entry_ino(c, i, &ino, &d);
+		meta_tree(c, &b->task, b, ino, d);
+	}
 	b->nobj = 0;
 	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
-		if (b->dir[d] < MM_DENT_NONE - 1)
+		if (b->dir[d] < MM_DENT_NONE - 1) {
 			mm_dentry_delete(k, &b->task, &c->dc, b->dir[d]);
+			meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)d, c->tree_dirs);
+		}
 	if (b->root != MM_DENT_NONE)
 		mm_dentry_delete(k, &b->task, &c->dc, b->root);
+	meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1);
 }
 
 static void build_main(int argc, char **argv)
@@ -530,6 +657,7 @@ static void slab_counts(struct ha_cfg *c, int when)
 	c->slabs_at[when][0] = c->dc.dentry.slabs + c->dc.inode.slabs;
 	c->slabs_at[when][1] = c->vma.slabs + c->taskc.slabs;
 	c->slabs_at[when][2] = c->w.k.pcobj ? c->w.k.pcobj->bh.slabs + c->w.k.pcobj->radix.slabs : 0;
+	c->meta_at[when] = c->meta ? c->meta->nr_cached : 0;
 }
 
 static void tester_main(int argc, char **argv)
@@ -602,8 +730,12 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	off += mib_round(sys_bytes);
 	if (c->flush_size)
 		c->flush = mm_file_create(k, "flush", c->flush_size, 0, off);
+	off += mib_round(c->flush_size);
+	c->meta = mm_file_create(k, "bdev", meta_bytes(c), 0, off);
+	if (c->meta)
+		c->meta->bdev = true;   /* GFP_USER: lowmem, not easily reclaimable */
 	c->sys_ent = malloc((size_t)c->sys_files * sizeof *c->sys_ent);
-	if (!c->sys || (c->flush_size && !c->flush) || !c->sys_ent || mm_pcobj_enable(k))
+	if (!c->sys || (c->flush_size && !c->flush) || !c->meta || !c->sys_ent || mm_pcobj_enable(k))
 		return mm_errf(e, s->file, "workload", "out of memory for the files");
 	for (int64_t i = 0; i < c->sys_files; i++)
 		c->sys_ent[i] = MM_DENT_NONE;
@@ -661,6 +793,8 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "slab_pages_unreclaimable_rest", (double)c->slabs_at[1][1]);
 	sim_metric(s, "slab_pages_pagecache_load", (double)c->slabs_at[0][2]);
 	sim_metric(s, "slab_pages_pagecache_rest", (double)c->slabs_at[1][2]);
+	sim_metric(s, "metadata_pages_load", (double)c->meta_at[0]);
+	sim_metric(s, "metadata_pages_rest", (double)c->meta_at[1]);
 	const struct mm_pcobj *pc = k->pcobj;
 	sim_metric(s, "kernel_object_failures",
 		   (double)(c->dc.dentry.failed + c->dc.inode.failed + c->vma.failed +
