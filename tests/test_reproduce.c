@@ -371,10 +371,29 @@ static void real_run(void **state)
 	assert_string_equal(verdict(t, "opt-faster"), "inconclusive");
 	json_t *cl = json_array_get(json_object_get(t, "claims"), 0);
 	assert_non_null(strstr(json_string_value(json_object_get(cl, "detail")), "fewer than two runs: no interval"));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(d, "seeds"), 0), "status")),
+			    "ran 16 simulations");
 	json_decref(d);
+	/* each simulation is kept beside the results file; the same command again
+	 * (the same mmemu executable) reuses them all, --fresh reruns them */
+	snprintf(path, sizeof path, "%s/runs2/trace-policies.d/0015.json", dir);
+	assert_int_equal(stat(path, &st), 0);
+	const char *const want[2] = { "ran 0 simulations, reused 16 kept", "ran 16 simulations" };
+	for (int pass = 0; pass < 2; pass++) {
+		assert_int_equal(sh("reproduce 0 -j 2 -q %s--published %s/pub2 --runs %s/runs2 --out %s/o2",
+				    pass ? "--fresh " : "", dir, dir, dir), 0);
+		snprintf(path, sizeof path, "%s/o2/reproduce.json", dir);
+		d = json_load_file(path, 0, &je);
+		assert_non_null(d);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(d, "seeds"), 0),
+								      "status")), want[pass]);
+		json_decref(d);
+	}
 	/* --seeds 2: base seeds 1 and 2, the second into STEM.seed2.json, pooled */
 	assert_int_equal(sh("reproduce 0 -j 2 -q --seeds 2 --published %s/pub2 --runs %s/runs2 --out %s/o2", dir, dir, dir), 0);
 	snprintf(path, sizeof path, "%s/runs2/trace-policies.seed2.json", dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof path, "%s/runs2/trace-policies.seed2.d/0015.json", dir);   /* its own kept files */
 	assert_int_equal(stat(path, &st), 0);
 	snprintf(path, sizeof path, "%s/o2/reproduce.json", dir);
 	d = json_load_file(path, 0, &je);

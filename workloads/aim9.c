@@ -127,12 +127,7 @@ static const struct mm_param a9_params[] = {
 		 "vm_area_structs of the aim9 process, copied by every fork (text, data, heap, stack, ld.so and libc; assumption)"),
 	MM_PARAM(struct a9_cfg, exec_pages, "exec_pages", MM_P_INT, 1, 1 << 20, "32",
 		 "pages of `true`, ld.so and libc that one exec faults in through the page cache (assumption)"),
-	MM_PARAM(struct a9_cfg, fsc.lookup, "lookup_cycles", MM_P_DOUBLE, 0, 1e7, "300",
-		 "ext2 model: cycles of one cached path-component lookup under dcache_lock (calibration, as dbench)"),
-	MM_PARAM(struct a9_cfg, fsc.dir_scan, "dir_scan_cycles", MM_P_DOUBLE, 0, 1e8, "1500",
-		 "ext2 model: cycles to scan one directory page (calibration, as dbench)"),
-	MM_PARAM(struct a9_cfg, fsc.inode, "inode_cycles", MM_P_DOUBLE, 0, 1e8, "3000",
-		 "ext2 model: cycles of an inode allocation, free or update (calibration, as dbench)"),
+	EXT2_COST_PARAMS(struct a9_cfg, fsc),
 	MM_PARAM(struct a9_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at the end (tests)"),
 	MM_PARAM_END

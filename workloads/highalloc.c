@@ -4,7 +4,8 @@
  * HIGHALLOC_COUNT=275; docs/workloads.md "HighAlloc stress").
  *
  * Procedure.  Build 0 extracts a kernel tree (writes it: page cache, one dentry
- * and inode per file); builds 1..6 `cp -r` it (read tree 0, write their own).
+ * and inode per file and per directory, `tree_dirs` directories under the
+ * tree's top one); builds 1..6 `cp -r` it (read tree 0, write their own).
  * Each then runs `make -j1`: a make process for the whole build and one compile
  * job after another.  A job is a process (kernel stack, page tables, task and
  * vm_area_struct slab objects, a heap of anonymous pages) that looks up system
@@ -29,7 +30,11 @@
  * and when the at-rest pass starts.
  *
  * Kernel objects: models/mm/kobj.c (slab pages of a type, kernel stacks,
- * page-table pages).  Not modelled: radix-tree nodes, buffer heads, shrink_slab.
+ * page-table pages), models/mm/dcache.c (every file's dentry and inode, on the
+ * unused lists that shrink_slab prunes under pressure; a pruned file looked up
+ * again is made again), models/mm/bufhead.c (the page cache's buffer heads and
+ * radix-tree nodes, living as long as their pages), and the block device's
+ * metadata pages (ext3 inode tables and directory blocks, below).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -40,6 +45,8 @@
 
 #include "emu/core/sim.h"
 #include "models/mm/kernel.h"
+#include "models/mm/bufhead.h"
+#include "models/mm/dcache.h"
 #include "models/mm/kobj.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
@@ -60,7 +67,8 @@ struct ha_build {
 	int idx;
 	char name[16];
 	struct mm_file *tree;
-	uint32_t *dent, *ino;      /* tree files, then .o/.cmd slots */
+	uint32_t *ent;             /* tree files, then .o/.cmd files (dcache ids) */
+	uint32_t *dir, root;       /* the tree's directories and its top directory */
 	uint32_t nobj, capobj;
 	uint64_t jobs;
 	bool copied, done;
@@ -70,6 +78,7 @@ struct ha_cfg {
 	int64_t builds;
 	uint64_t tree_size;
 	int64_t tree_files;
+	int64_t tree_dirs;
 	uint64_t include_size;
 	uint64_t src_size;
 	int64_t headers_per_job;
@@ -99,15 +108,19 @@ struct ha_cfg {
 	int nb_init;
 	struct ha_build tester;    /* the HighAlloc test itself (idx -1) */
 	bool tester_init;
+	bool dc_init;
 	struct mm_file *sys, *flush;
-	uint32_t *sys_dent, *sys_ino;
-	struct mm_kcache dentry, inode, vma, taskc;
+	struct mm_file *meta;      /* the block device's metadata pages (lowmem) */
+	uint64_t meta_at[2];       /* its cached pages [load, rest] */
+	uint32_t *sys_ent;         /* dcache ids, MM_DENT_NONE until first looked up */
+	struct mm_dcache dc;       /* dentries and inodes (dcache.c) */
+	struct mm_kcache vma, taskc;
 	bool kill;
 	int copies_done, builds_done;
 	double t0, t_load, t_end;
 	uint64_t success[HA_PASSES], zone_success[HA_PASSES][MM_NR_ZONES];
 	double attempt_s[HA_PASSES];
-	uint64_t slabs_at[2][2];   /* [load, rest][dentry+inode, vma+task] */
+	uint64_t slabs_at[2][3];   /* [load, rest][dentry+inode, vma+task, bh+radix] */
 	uint64_t ooms;
 	struct mm_read_stats rst;
 	int check_failed;
@@ -121,6 +134,9 @@ static const struct mm_param ha_params[] = {
 		 "bytes of one kernel tree (2.6.16 unpacked: about 230 MB)"),
 	MM_PARAM(struct ha_cfg, tree_files, "tree_files", MM_P_INT, 1, 1000000, "19000",
 		 "files of one tree: one dentry and one inode each (2.6.16: about 19,000)"),
+	MM_PARAM(struct ha_cfg, tree_dirs, "tree_dirs", MM_P_INT, 1, 100000, "1200",
+		 "directories of one tree, each holding its share of the files (2.6.16: about "
+		 "1,200, as untar): a directory's dentry lives while a child's does"),
 	MM_PARAM(struct ha_cfg, include_size, "include_size", MM_P_SIZE, 4096, 1ull << 32,
 		 "\"24MiB\"", "bytes of the tree's include/ read by the jobs (calibration)"),
 	MM_PARAM(struct ha_cfg, src_size, "src_size", MM_P_SIZE, 1, 1 << 26, "\"16KiB\"",
@@ -188,13 +204,16 @@ static uint64_t tree_bytes(const struct ha_cfg *c)
 	return c->tree_size + (uint64_t)c->obj_slots * c->obj_size;
 }
 
+static uint64_t meta_bytes(const struct ha_cfg *c);
+
 static int ha_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
 		    struct mm_err *e)
 {
 	struct ha_cfg *c = cfgp;
 	char sub[256];
 	uint64_t total = MIB + (uint64_t)c->builds * mib_round(tree_bytes(c)) +
-			 mib_round((uint64_t)c->sys_files * c->header_size) + mib_round(c->flush_size);
+			 mib_round((uint64_t)c->sys_files * c->header_size) + mib_round(c->flush_size) +
+			 mib_round(meta_bytes(c));
 	if (m->ndisks < 1)
 		return mm_errf(e, file, "machine.disks", "the highalloc workload needs a disk");
 	if (total > m->disks[0].size)
@@ -236,25 +255,148 @@ static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
 	mm_kproc_exit(&c->w.k, t, p, &kc);
 }
 
-/* A new file of build @b: dentry and inode, kept in the build's list. */
-static void file_create(struct ha_cfg *c, struct ha_build *b)
+/* ---- the block device's metadata: ext3 inode tables and directory blocks ----
+ * One lowmem block-device mapping (GFP_USER, filemap.c) laid out per tree: its
+ * inode table blocks (32 inodes of 128 bytes a block: files, directories, the
+ * top directory, the .o/.cmd files), then one block per directory and the top
+ * one; then the system files' inode blocks and their directory block; then
+ * /tmp's inode block and directory block.  Each create, unlink, and each lookup
+ * that makes a pruned dentry again reads (__bread) the inode's table block and
+ * its directory's block; a new directory's block is only got (__getblk).  The
+ * pages carry buffer heads (bufhead.c) and stay on the LRU; they are not
+ * dirtied (as ext3.c's; their writeback is not modelled). */
+#define HA_INODES_PER_BLOCK 32
+
+static uint64_t meta_inode_blocks(const struct ha_cfg *c)
 {
-	struct mm_kernel *k = &c->w.k;
+	return ((uint64_t)c->tree_files + (uint64_t)c->tree_dirs + 1 + 2 * (uint64_t)c->obj_slots +
+		HA_INODES_PER_BLOCK - 1) / HA_INODES_PER_BLOCK;
+}
+
+/* Blocks of one tree's region. */
+static uint64_t meta_tree_blocks(const struct ha_cfg *c)
+{
+	return meta_inode_blocks(c) + (uint64_t)c->tree_dirs + 1;
+}
+
+/* First block of the system files' region. */
+static uint64_t meta_sys(const struct ha_cfg *c)
+{
+	return (uint64_t)c->builds * meta_tree_blocks(c);
+}
+
+static uint64_t meta_sys_inode_blocks(const struct ha_cfg *c)
+{
+	return ((uint64_t)c->sys_files + HA_INODES_PER_BLOCK - 1) / HA_INODES_PER_BLOCK;
+}
+
+/* Bytes of the whole mapping: the trees, the system files, /tmp. */
+static uint64_t meta_bytes(const struct ha_cfg *c)
+{
+	return (meta_sys(c) + meta_sys_inode_blocks(c) + 1 + 2) * 4096;
+}
+
+/* __bread (@read) or __getblk of metadata block @blk. */
+static void meta(struct ha_cfg *c, struct mm_task *t, uint64_t blk, bool read)
+{
+	if (c->meta && blk < c->meta->npages)
+		mm_file_getblk(&c->w.k, t, c->meta, (uint32_t)blk, read);
+}
+
+/* Inode @ino of build @b's tree and the block of its directory @d (tree_dirs:
+ * the top directory; -1: none): both read. */
+static void meta_tree(struct ha_cfg *c, struct mm_task *t, const struct ha_build *b, uint64_t ino,
+		      int64_t d)
+{
+	uint64_t base = (uint64_t)b->idx * meta_tree_blocks(c);
+	meta(c, t, base + ino / HA_INODES_PER_BLOCK, true);
+	if (d >= 0)
+		meta(c, t, base + meta_inode_blocks(c) + (uint64_t)d, true);
+}
+
+/* Entry @i of build @b's list: its inode number and its directory. */
+static void entry_ino(const struct ha_cfg *c, uint64_t i, uint64_t *ino, int64_t *d)
+{
+	uint64_t nf = (uint64_t)c->tree_files, nd = (uint64_t)c->tree_dirs;
+	if (i < nf) {
+		*ino = i;
+		*d = (int64_t)(i * nd / nf);
+	} else {   /* the .o and .cmd files of slot (i - nf) / 2 */
+		*ino = i + nd + 1;
+		*d = (int64_t)((i - nf) / 2 * nd / (uint64_t)c->obj_slots);
+	}
+}
+
+/* The system file @i's inode and directory blocks, read. */
+static void meta_sysfile(struct ha_cfg *c, struct mm_task *t, uint64_t i)
+{
+	meta(c, t, meta_sys(c) + i / HA_INODES_PER_BLOCK, true);
+	meta(c, t, meta_sys(c) + meta_sys_inode_blocks(c), true);
+}
+
+/* A temporary file in /tmp created or unlinked: its inode and /tmp's blocks. */
+static void meta_tmp(struct ha_cfg *c, struct mm_task *t)
+{
+	uint64_t tb = meta_sys(c) + meta_sys_inode_blocks(c) + 1;
+	meta(c, t, tb, true);
+	meta(c, t, tb + 1, true);
+}
+
+/* The directory of build @b's tree holding its file @i of @n (made on first use). */
+static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_t n)
+{
+	uint64_t d = n ? i * (uint64_t)c->tree_dirs / n : 0;
+	if (!b->dir || d >= (uint64_t)c->tree_dirs)
+		return b->root;
+	if (b->dir[d] == MM_DENT_NONE) {   /* mkdir */
+		b->dir[d] = MM_DENT_NONE - 1;
+		uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, b->root);
+		b->dir[d] = id;
+		/* its inode, the top directory's block, its own new block */
+		meta_tree(c, &b->task, b, (uint64_t)c->tree_files + d, c->tree_dirs);
+		meta(c, &b->task, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + d, false);
+	}
+	return b->dir[d] == MM_DENT_NONE - 1 ? b->root : b->dir[d];
+}
+
+/* A new file of build @b in directory @parent: dentry and inode, kept in the
+ * build's list. */
+static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
+{
 	if (b->nobj == b->capobj) {
 		uint32_t cap = b->capobj ? 2 * b->capobj : 1024;
-		uint32_t *d = realloc(b->dent, cap * sizeof *d), *i = d ? realloc(b->ino, cap * sizeof *i) : NULL;
-		if (d)
-			b->dent = d;
-		if (!d || !i) {
+		uint32_t *d = realloc(b->ent, cap * sizeof *d);
+		if (!d) {
 			c->ooms++;
 			return;
 		}
-		b->ino = i;
+		b->ent = d;
 		b->capobj = cap;
 	}
-	b->dent[b->nobj] = mm_kobj_alloc(k, &b->task, &c->dentry);
-	b->ino[b->nobj] = mm_kobj_alloc(k, &b->task, &c->inode);
-	b->nobj++;
+	uint32_t n = b->nobj++;
+	uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, parent);   /* may sleep */
+	b->ent[n] = id;
+	uint64_t ino;
+	int64_t d;
+	entry_ino(c, n, &ino, &d);
+	meta_tree(c, &b->task, b, ino, d);   /* ext3_new_inode, ext3_add_entry */
+}
+
+/* Path lookup of the file of tree @tb holding byte @off of its sources (a
+ * pruned dentry or inode is made again: dcache.c). */
+static void tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build *tb, uint64_t off)
+{
+	uint64_t i = off * (uint64_t)c->tree_files / c->tree_size;
+	if (off >= c->tree_size || i >= tb->nobj || tb->ent[i] == MM_DENT_NONE)
+		return;
+	uint64_t made = c->dc.recreated;
+	mm_dentry_lookup(&c->w.k, t, &c->dc, tb->ent[i]);
+	if (c->dc.recreated != made) {   /* ext3_lookup: the directory block, iget */
+		uint64_t ino;
+		int64_t d;
+		entry_ino(c, i, &ino, &d);
+		meta_tree(c, t, tb, ino, d);
+	}
 }
 
 /* ---- the builds ---- */
@@ -274,15 +416,29 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 	struct mm_kernel *k = &c->w.k;
 	struct mm_task *t = &b->task;
 	uint64_t chunks = (c->tree_size + MIB - 1) / MIB;
+	b->root = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
+	meta_tree(c, t, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1);
+	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + (uint64_t)c->tree_dirs,
+	     false);
+	b->dir = malloc((size_t)c->tree_dirs * sizeof *b->dir);
+	if (!b->dir)
+		c->ooms++;
+	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
+		b->dir[d] = MM_DENT_NONE;
 	uint64_t made = 0;
 	for (uint64_t i = 0; i < chunks; i++) {
 		uint64_t pos = i * MIB, len = c->tree_size - pos < MIB ? c->tree_size - pos : MIB;
-		if (b->idx > 0)   /* cp -r reads the original */
+		if (b->idx > 0) {   /* cp -r reads the original */
+			uint64_t from = (uint64_t)c->tree_files * i / chunks;
+			uint64_t to = (uint64_t)c->tree_files * (i + 1) / chunks;
+			for (uint64_t f = from; f < to; f++)
+				tree_lookup(c, t, &c->b[0], f * c->tree_size / (uint64_t)c->tree_files);
 			mm_file_read(k, t, c->b[0].tree, pos, len, &c->rst);
+		}
 		write_back(c, t, b->tree, pos, len);
 		uint64_t upto = (uint64_t)c->tree_files * (i + 1) / chunks;
 		for (; made < upto; made++)
-			file_create(c, b);
+			file_create(c, b, dir_of(c, b, made, (uint64_t)c->tree_files));
 	}
 }
 
@@ -290,9 +446,16 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 {
 	struct mm_kernel *k = &c->w.k;
-	if (c->sys_dent[i] == PFN_NONE) {
-		c->sys_dent[i] = mm_kobj_alloc(k, t, &c->dentry);
-		c->sys_ino[i] = mm_kobj_alloc(k, t, &c->inode);
+	if (c->sys_ent[i] == MM_DENT_NONE) {
+		c->sys_ent[i] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
+		uint32_t id = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* may sleep */
+		c->sys_ent[i] = id;
+		meta_sysfile(c, t, i);
+	} else if (c->sys_ent[i] != MM_DENT_NONE - 1) {
+		uint64_t made = c->dc.recreated;
+		mm_dentry_lookup(k, t, &c->dc, c->sys_ent[i]);
+		if (c->dc.recreated != made)
+			meta_sysfile(c, t, i);
 	}
 	mm_file_read(k, t, c->sys, i * c->header_size, c->header_size, &c->rst);
 }
@@ -309,21 +472,28 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	for (int64_t n = 0; n < c->sys_per_job; n++)
 		sys_lookup(c, t, (seed + (uint64_t)n * 31) % (uint64_t)c->sys_files);
 	uint64_t srcs = (c->tree_size - c->include_size) / c->src_size;
-	mm_file_read(k, t, b->tree, c->include_size + (j % srcs) * c->src_size, c->src_size, &c->rst);
+	uint64_t src = c->include_size + (j % srcs) * c->src_size;
+	tree_lookup(c, t, b, src);
+	mm_file_read(k, t, b->tree, src, c->src_size, &c->rst);
 	uint64_t hdrs = c->include_size / c->header_size;
-	for (int64_t n = 0; n < c->headers_per_job; n++)
-		mm_file_read(k, t, b->tree, ((seed + (uint64_t)n * 13) % hdrs) * c->header_size,
-			     c->header_size, &c->rst);
+	for (int64_t n = 0; n < c->headers_per_job; n++) {
+		uint64_t h = ((seed + (uint64_t)n * 13) % hdrs) * c->header_size;
+		tree_lookup(c, t, b, h);
+		mm_file_read(k, t, b->tree, h, c->header_size, &c->rst);
+	}
 	/* the temporary file (-Wp,-MD deps) lives while the compile runs */
-	uint32_t td = mm_kobj_alloc(k, t, &c->dentry), ti = mm_kobj_alloc(k, t, &c->inode);
+	uint32_t tmp = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* in /tmp */
+	meta_tmp(c, t);
 	mm_user(t, c->cc_cycles);
 	uint64_t slot = j % (uint64_t)c->obj_slots;
 	write_back(c, t, b->tree, c->tree_size + slot * c->obj_size, c->obj_size);
-	mm_kobj_free(k, t, &c->dentry, td);
-	mm_kobj_free(k, t, &c->inode, ti);
+	if (tmp != MM_DENT_NONE)
+		mm_dentry_delete(k, t, &c->dc, tmp);
+	meta_tmp(c, t);
 	if (j < (uint64_t)c->obj_slots) {   /* the .o and .cmd files, first build of the slot */
-		file_create(c, b);
-		file_create(c, b);
+		uint32_t dir = dir_of(c, b, slot, (uint64_t)c->obj_slots);
+		file_create(c, b, dir);
+		file_create(c, b, dir);
 	}
 	proc_exit(c, t, &p);
 }
@@ -333,11 +503,24 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 {
 	struct mm_kernel *k = &c->w.k;
 	mm_file_truncate(k, &b->task, b->tree, 0, b->tree->npages);
+	/* ext3_unlink / ext3_rmdir: the directory block, the inode */
 	for (uint32_t i = 0; i < b->nobj; i++) {
-		mm_kobj_free(k, &b->task, &c->dentry, b->dent[i]);
-		mm_kobj_free(k, &b->task, &c->inode, b->ino[i]);
+		if (b->ent[i] != MM_DENT_NONE)
+			mm_dentry_delete(k, &b->task, &c->dc, b->ent[i]);
+		uint64_t ino;
+		int64_t d;
+		entry_ino(c, i, &ino, &d);
+		meta_tree(c, &b->task, b, ino, d);
 	}
 	b->nobj = 0;
+	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
+		if (b->dir[d] < MM_DENT_NONE - 1) {
+			mm_dentry_delete(k, &b->task, &c->dc, b->dir[d]);
+			meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)d, c->tree_dirs);
+		}
+	if (b->root != MM_DENT_NONE)
+		mm_dentry_delete(k, &b->task, &c->dc, b->root);
+	meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1);
 }
 
 static void build_main(int argc, char **argv)
@@ -471,8 +654,10 @@ static void pass(struct sim *s, struct ha_cfg *c, struct mm_task *t, int p)
 
 static void slab_counts(struct ha_cfg *c, int when)
 {
-	c->slabs_at[when][0] = c->dentry.slabs + c->inode.slabs;
+	c->slabs_at[when][0] = c->dc.dentry.slabs + c->dc.inode.slabs;
 	c->slabs_at[when][1] = c->vma.slabs + c->taskc.slabs;
+	c->slabs_at[when][2] = c->w.k.pcobj ? c->w.k.pcobj->bh.slabs + c->w.k.pcobj->radix.slabs : 0;
+	c->meta_at[when] = c->meta ? c->meta->nr_cached : 0;
 }
 
 static void tester_main(int argc, char **argv)
@@ -524,10 +709,9 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
 	struct mm_kernel *k = &c->w.k;
-	if (mm_kcache_init(&c->dentry, k, "dentry_cache", (uint32_t)c->dentry_per_slab,
-			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
-	    mm_kcache_init(&c->inode, k, "ext3_inode_cache", (uint32_t)c->inode_per_slab,
-			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
+	c->dc_init = true;
+	if (mm_dcache_init(&c->dc, k, (uint32_t)c->dentry_per_slab, (uint32_t)c->inode_per_slab,
+			   true) ||
 	    mm_kcache_init(&c->vma, k, "vm_area_struct", (uint32_t)c->vma_per_slab, MM_GFP_KERNEL) ||
 	    mm_kcache_init(&c->taskc, k, "task_struct", (uint32_t)c->task_per_slab, MM_GFP_KERNEL))
 		return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
@@ -546,17 +730,21 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	off += mib_round(sys_bytes);
 	if (c->flush_size)
 		c->flush = mm_file_create(k, "flush", c->flush_size, 0, off);
-	c->sys_dent = malloc((size_t)c->sys_files * sizeof *c->sys_dent);
-	c->sys_ino = malloc((size_t)c->sys_files * sizeof *c->sys_ino);
-	if (!c->sys || (c->flush_size && !c->flush) || !c->sys_dent || !c->sys_ino)
+	off += mib_round(c->flush_size);
+	c->meta = mm_file_create(k, "bdev", meta_bytes(c), 0, off);
+	if (c->meta)
+		c->meta->bdev = true;   /* GFP_USER: lowmem, not easily reclaimable */
+	c->sys_ent = malloc((size_t)c->sys_files * sizeof *c->sys_ent);
+	if (!c->sys || (c->flush_size && !c->flush) || !c->meta || !c->sys_ent || mm_pcobj_enable(k))
 		return mm_errf(e, s->file, "workload", "out of memory for the files");
 	for (int64_t i = 0; i < c->sys_files; i++)
-		c->sys_dent[i] = c->sys_ino[i] = PFN_NONE;
+		c->sys_ent[i] = MM_DENT_NONE;
 	c->t0 = simgrid_get_clock();
 	for (int i = 0; i < c->builds; i++) {
 		struct ha_build *b = &c->b[i];
 		b->s = s;
 		b->idx = i;
+		b->root = MM_DENT_NONE;
 		snprintf(b->name, sizeof b->name, "make%d", i);
 		c->nb_init++;
 		wl_smp_spawn(&c->w, &b->task, &b->st, b->name, b, build_main);
@@ -603,8 +791,18 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "slab_pages_unreclaimable_load", (double)c->slabs_at[0][1]);
 	sim_metric(s, "slab_pages_reclaimable_rest", (double)c->slabs_at[1][0]);
 	sim_metric(s, "slab_pages_unreclaimable_rest", (double)c->slabs_at[1][1]);
+	sim_metric(s, "slab_pages_pagecache_load", (double)c->slabs_at[0][2]);
+	sim_metric(s, "slab_pages_pagecache_rest", (double)c->slabs_at[1][2]);
+	sim_metric(s, "metadata_pages_load", (double)c->meta_at[0]);
+	sim_metric(s, "metadata_pages_rest", (double)c->meta_at[1]);
+	const struct mm_pcobj *pc = k->pcobj;
 	sim_metric(s, "kernel_object_failures",
-		   (double)(c->dentry.failed + c->inode.failed + c->vma.failed + c->taskc.failed));
+		   (double)(c->dc.dentry.failed + c->dc.inode.failed + c->vma.failed +
+			    c->taskc.failed + (pc ? pc->bh.failed + pc->radix.failed + pc->failed : 0)));
+	sim_metric(s, "dentries_pruned", (double)c->dc.pruned_dentries);
+	sim_metric(s, "inodes_pruned", (double)c->dc.pruned_inodes);
+	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
+	sim_metric(s, "slabs_scanned", (double)k->slabs_scanned);
 	sim_metric(s, "oom_failures", (double)c->ooms);
 	sim_metric(s, "writeback_requests", (double)k->wb_requests);
 	sim_metric(s, "writer_throttled", (double)k->wb_throttled);
@@ -622,19 +820,19 @@ static void ha_fini(void *cfgp)
 	struct ha_cfg *c = cfgp;
 	for (int i = 0; i < c->nb_init; i++) {
 		sched_task_destroy(&c->b[i].st);
-		free(c->b[i].dent);
-		free(c->b[i].ino);
-		c->b[i].dent = c->b[i].ino = NULL;
+		free(c->b[i].ent);
+		free(c->b[i].dir);
+		c->b[i].ent = c->b[i].dir = NULL;
 	}
 	c->nb_init = 0;
 	if (c->tester_init)
 		sched_task_destroy(&c->tester.st);
 	c->tester_init = false;
-	free(c->sys_dent);
-	free(c->sys_ino);
-	c->sys_dent = c->sys_ino = NULL;
-	mm_kcache_fini(&c->dentry);
-	mm_kcache_fini(&c->inode);
+	free(c->sys_ent);
+	c->sys_ent = NULL;
+	if (c->dc_init)
+		mm_dcache_fini(&c->dc);
+	c->dc_init = false;
 	mm_kcache_fini(&c->vma);
 	mm_kcache_fini(&c->taskc);
 	wl_smp_fini(&c->w);

@@ -57,6 +57,16 @@ for k in kernels:
     print(f"| {k} | {g('compile_jobs')} | {g('writeback_requests')} | {g('writer_throttled')} |"
           f" {g('pcp_pages_end')} | {g('slab_pages_reclaimable_load')} / {g('slab_pages_reclaimable_rest')} |")
 print()
+print("| kernel | buffer-head + radix-node slab pages under load | metadata pages under load / at rest |"
+      " dentries pruned | inodes pruned | dentries made again | objects scanned by shrink_slab |")
+print("|---|---|---|---|---|---|---|")
+for k in kernels:
+    rs = main[k]
+    g = lambda n: cell([r["metrics"][n] for r in rs])
+    print(f"| {k} | {g('slab_pages_pagecache_load')} |"
+          f" {g('metadata_pages_load')} / {g('metadata_pages_rest')} | {g('dentries_pruned')} | {g('inodes_pruned')} |"
+          f" {g('dentries_remade')} | {g('slabs_scanned')} |")
+print()
 print("/proc/buddyinfo (run 0), orders 0..10:")
 print()
 print("| kernel | zone | start of pass 1 (under load) | start of the at-rest pass |")

@@ -32,7 +32,7 @@
 
 static const char reproduce_usage[] =
 	"usage: mmemu reproduce [SEED|all] [-j N] [--seeds K] [--no-run] [--published DIR]\n"
-	"                       [--runs DIR] [--out DIR] [-q]\n"
+	"                       [--runs DIR] [--out DIR] [--fresh] [-q]\n"
 	"Run the seed scenarios and print, per seed, the published table beside the\n"
 	"emulated one (one emulated table per value of sweep axes the publication does\n"
 	"not have) and a verdict per claim: reproduced, not reproduced or not checked,\n"
@@ -45,7 +45,10 @@ static const char reproduce_usage[] =
 	"                   verdict that flips between base seeds is inconclusive (default 1)\n"
 	"      --no-run     use the existing results in the runs directory\n"
 	"      --published DIR  published tables (default results/published)\n"
-	"      --runs DIR   where results files are written/read (default results/runs)\n"
+	"      --runs DIR   where results files are written/read (default results/runs);\n"
+	"                   each simulation is also kept in DIR/STEM.d/ and a rerun by the\n"
+	"                   same mmemu executable reuses it (mmemu sweep's kept results)\n"
+	"      --fresh      rerun every simulation, even those kept\n"
 	"      --out DIR    where reproduce.json and reproduce.md go (default results)\n"
 	"  -q, --quiet      no tables on stdout (files are still written)\n"
 	"Exit: 0 (whatever the verdicts), 1 a simulation failed, 2 bad input or usage.\n";
@@ -70,7 +73,7 @@ struct seed {
 /* The options of one invocation. */
 struct opts {
 	const char *pubdir, *runsdir, *outdir, *want;
-	int jobs, norun, quiet, nseeds;
+	int jobs, norun, quiet, nseeds, fresh;
 };
 
 /*
@@ -187,9 +190,15 @@ static int run_seeds(const struct opts *o, struct seed *seeds, int ns)
 	int nj = 0;
 	int *which = calloc((size_t)ns, sizeof *which);
 	for (int i = 0; i < ns; i++)
-		if (seeds[i].loaded && sweep_job_init(&sj[nj], &seeds[i].sc, &e) == 0)
+		if (seeds[i].loaded && sweep_job_init(&sj[nj], &seeds[i].sc, &e) == 0) {
+			/* kept simulations beside the results file: STEM.d, STEM.seedN.d */
+			size_t l = strlen(seeds[i].results_path);
+			snprintf(sj[nj].dir, sizeof sj[nj].dir, "%.*s.d", (int)(l > 5 ? l - 5 : l),
+				 seeds[i].results_path);
 			which[nj++] = i;
-	struct sweep_opts so = { .jobs = o->jobs, .progress = o->quiet ? SWEEP_PROGRESS_NONE : SWEEP_PROGRESS_AUTO };
+		}
+	struct sweep_opts so = { .jobs = o->jobs, .keep_dir = o->runsdir, .fresh = o->fresh,
+				 .progress = o->quiet ? SWEEP_PROGRESS_NONE : SWEEP_PROGRESS_AUTO };
 	if (nj && sweep_run(sj, nj, &so, &e)) {
 		fprintf(stderr, "mmemu: %s\n", e.msg);
 		rc = 1;
@@ -209,7 +218,11 @@ static int run_seeds(const struct opts *o, struct seed *seeds, int ns)
 			json_decref(res);
 			rc = 1;
 		} else {
-			snprintf(s->status, sizeof s->status, "ran %d simulations", s->sc.nsims);
+			if (sj[k].nreused)
+				snprintf(s->status, sizeof s->status, "ran %d simulations, reused %d kept",
+					 sj[k].nran, sj[k].nreused);
+			else
+				snprintf(s->status, sizeof s->status, "ran %d simulations", s->sc.nsims);
 			s->res = res;
 		}
 		sweep_job_free(&sj[k]);
@@ -368,13 +381,14 @@ int cmd_reproduce(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },     { "no-run", no_argument, NULL, 'n' },
 		{ "published", required_argument, NULL, 'p' }, { "runs", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },      { "quiet", no_argument, NULL, 'q' },
-		{ "seeds", required_argument, NULL, 's' },    { NULL, 0, NULL, 0 },
+		{ "seeds", required_argument, NULL, 's' },    { "fresh", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
 	};
 	if (cli_wants_help(argc, argv)) {
 		fputs(reproduce_usage, stdout);
 		return 0;
 	}
-	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1 };
+	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1, 0 };
 	int opt;
 	long l;
 	char msg[1300];
@@ -397,6 +411,7 @@ int cmd_reproduce(int argc, char **argv)
 			o.nseeds = (int)l;
 			break;
 		case 'n': o.norun = 1; break;
+		case 'f': o.fresh = 1; break;
 		case 'p': o.pubdir = optarg; break;
 		case 'r': o.runsdir = optarg; break;
 		case 'o': o.outdir = optarg; break;

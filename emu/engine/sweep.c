@@ -9,8 +9,10 @@
  * is then parsed by runner_finish(), saved (keep directory), and the slot starts
  * the next pending simulation.  The loop ends when nothing is pending or running.
  * Reused per-simulation files are checked for the scenario hash, the digest of
- * the input files it names (traces, workfiles: emu/core/readfile.h), the tool version
- * and the (kernel, point, run) they claim, so a stale or foreign file is rerun.
+ * the input files it names (traces, workfiles: emu/core/readfile.h), the tool version,
+ * the digest of the mmemu executable that computed them (a rebuilt model reruns
+ * everything) and the (kernel, point, run) they claim, so a stale or foreign file is
+ * rerun.
  */
 #include "emu/engine/sweep.h"
 
@@ -97,6 +99,35 @@ void sweep_job_free(struct sweep_job *j)
 	j->sims = NULL;
 }
 
+/* FNV-1a 64 of the running executable (/proc/self/exe), 16 hex digits, computed
+ * once; "unknown" when it cannot be read.  Returns: the digest. */
+static const char *build_digest(void)
+{
+	static char d[24];
+	if (*d)
+		return d;
+	FILE *f = fopen("/proc/self/exe", "rb");
+	if (!f) {
+		snprintf(d, sizeof d, "unknown");
+		return d;
+	}
+	uint64_t h = UINT64_C(14695981039346656037);
+	unsigned char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		for (size_t i = 0; i < n; i++) {
+			h ^= buf[i];
+			h *= UINT64_C(1099511628211);
+		}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		snprintf(d, sizeof d, "unknown");
+	else
+		snprintf(d, sizeof d, "%016llx", (unsigned long long)h);
+	return d;
+}
+
 static const char *str0(const json_t *v)
 {
 	const char *s = json_string_value(v);
@@ -124,6 +155,7 @@ static int load_kept(struct sweep_job *j, int k)
 		 strcmp(str0(json_object_get(d, "scenario_hash")), j->sc->hash) == 0 &&
 		 strcmp(str0(json_object_get(d, "inputs_hash")), j->sc->inputs) == 0 &&
 		 strcmp(str0(json_object_get(d, "version")), MMEMU_VERSION) == 0 &&
+		 strcmp(str0(json_object_get(d, "build")), build_digest()) == 0 &&
 		 json_integer_value(json_object_get(d, "index")) == k &&
 		 strcmp(str0(json_object_get(d, "kernel")), ss->kernel) == 0 &&
 		 json_integer_value(json_object_get(d, "point_index")) == ss->point_index &&
@@ -144,9 +176,9 @@ static int save_kept(const struct sweep_job *j, int k)
 	const struct scenario_sim *ss = &j->sc->sims[k];
 	char path[1200];
 	sim_path(j, k, path, sizeof path);
-	json_t *d = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:O}", "format", SIM_FORMAT,
+	json_t *d = json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:O}", "format", SIM_FORMAT,
 			      "scenario_hash", j->sc->hash, "inputs_hash", j->sc->inputs,
-			      "version", MMEMU_VERSION, "index", k,
+			      "version", MMEMU_VERSION, "build", build_digest(), "index", k,
 			      "kernel", ss->kernel, "point_index", ss->point_index, "run", ss->run,
 			      "wall", j->sims[k].wall, "result", j->sims[k].result);
 	/* 17 significant digits: the values read back are the very doubles received */
@@ -372,8 +404,10 @@ int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, str
 		struct sweep_job *j = &jobs[i];
 		if (o->keep_dir) {
 			char stem[256];
-			sweep_stem(j->sc->file, stem, sizeof stem);
-			snprintf(j->dir, sizeof j->dir, "%s/%s.d", o->keep_dir, stem);
+			if (!*j->dir) {   /* the caller may have named it (reproduce --seeds) */
+				sweep_stem(j->sc->file, stem, sizeof stem);
+				snprintf(j->dir, sizeof j->dir, "%s/%s.d", o->keep_dir, stem);
+			}
 			if (mkdir_p(j->dir)) {
 				free(p.tasks);
 				return mm_errf(e, j->dir, NULL, "cannot create directory: %s", strerror(errno));

@@ -45,7 +45,7 @@ struct sweep_sim {
 /** struct sweep_job - one scenario in a pool. */
 struct sweep_job {
 	const struct scenario *sc;
-	char dir[1100];            /* DIR/STEM.d or "" */
+	char dir[1100];            /* DIR/STEM.d or "" (set before sweep_run: that directory) */
 	struct sweep_sim *sims;    /* sc->nsims entries */
 	int nran, nreused, nfailed;
 };

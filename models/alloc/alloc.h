@@ -103,6 +103,11 @@ struct alloc_stats {
 	uint64_t splits;                 /* block halvings in expand() */
 	uint64_t merges;                 /* buddy coalescings */
 	uint64_t bad_free;               /* frees of free/reserved pages, ignored (bad_page) */
+	/* anti-fragmentation bookkeeping the stock allocator does not do
+	 * (kernel-mechanisms.md 4.4; mbuddy), charged by page_alloc.c to the task */
+	uint64_t usemap_reads;           /* a block's type read from the usemap (page_op) */
+	uint64_t usemap_bitops;          /* usemap bits set or cleared: set_bit/clear_bit (atomic) */
+	uint64_t list_probes;            /* free lists probed beyond the own type's (page_op) */
 };
 
 struct alloc {

@@ -38,9 +38,18 @@
  * simplification of per-type counts).  alloc_failed() drains every CPU's EASY
  * pages back to the buddy lists.
  *
- * Costs (kernel-mechanisms.md 4.4): per free a usemap lookup; per fallback up to
- * 3 x 11 list probes; a re-type walks the 1024 pages of the block under zone->lock
- * (counted in locked_pages).  Alloc/free O(MAX_ORDER); pcp type search O(high).
+ * Costs (kernel-mechanisms.md 4.4), in alloc_stats and charged by page_alloc.c
+ * to the allocating or freeing task: per order-0 free onto a per-CPU list and
+ * per block freed to the buddy lists a usemap read (usemap_reads, one page_op);
+ * per pool steal and per fallback step the lists probed beyond the own type's
+ * (list_probes, one page_op each: the pool, then up to 3 x 10 lists); per block
+ * typed or re-typed two set_bit/clear_bit (usemap_bitops, one atomic each); a
+ * re-type walks the 1024 pages of the block under zone->lock (locked_pages,
+ * replayed as zone->lock hold time).  Not charged: the gfp -> type computation
+ * and the per-type list index (register arithmetic, no memory reference the
+ * stock allocator does not make), and the host-side type search of the per-CPU
+ * list (a stand-in for V20's one list per type, which needs no search).
+ * Alloc/free O(MAX_ORDER); pcp type search O(high).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +147,7 @@ static void free_one(struct alloc *a, struct zone *z, uint32_t pfn, unsigned ord
 	uint32_t zend = z->start_pfn + z->spanned;
 
 	z->free_pages += 1u << order;
+	a->st.usemap_reads++;   /* the block's type: which lists the pages go to */
 	while (order < a->max_order - 1) {
 		uint32_t buddy = pfn ^ (1u << order);
 		if (buddy < z->start_pfn || buddy >= zend)
@@ -158,6 +168,8 @@ static void set_block_type(struct alloc *a, struct zone *z, uint32_t pfn, int ty
 {
 	struct mbuddy_priv *mp = priv(a);
 	uint8_t *u = &mp->usemap[pfn >> block_shift(a)];
+	/* the 2-bit type is copied one bit at a time with set_bit/clear_bit */
+	a->st.usemap_bitops += 2;
 	if (*u == MB_FALLBACK)
 		mp->fallback_blocks[z->idx]--;
 	if (type == MB_FALLBACK)
@@ -235,6 +247,7 @@ static uint32_t rmqueue(struct alloc *a, struct zone *z, unsigned order, int typ
 		if (!plist_empty(&mp->free[z->idx][type][cur]))
 			return take_split(a, z, mp->free[z->idx][type][cur].head, cur, order);
 	/* 2. a whole block from the pool */
+	a->st.list_probes++;
 	if (!plist_empty(&mp->pool[z->idx])) {
 		uint32_t pfn = mp->pool[z->idx].head;
 		set_block_type(a, z, pfn, steal_type(a, z, type));
@@ -246,6 +259,7 @@ static uint32_t rmqueue(struct alloc *a, struct zone *z, unsigned order, int typ
 		int ft = fallback_order[type][i];
 		for (unsigned cur = top; cur-- > order;) {
 			struct plist *l = &mp->free[z->idx][ft][cur];
+			a->st.list_probes++;
 			if (plist_empty(l))
 				continue;
 			uint32_t pfn = l->head;
@@ -346,6 +360,7 @@ static void mbuddy_free(struct alloc *a, uint32_t pfn, unsigned order, int cpu, 
 	alloc_clear_block(a, pfn, order);   /* keeps alloc_type: the per-CPU list's type */
 
 	if (order == 0 && use_pcp(a, z, cpu)) {
+		a->st.usemap_reads++;   /* V20: the per-type per-CPU list of the page's block */
 		struct mm_pcp *pcp = alloc_pcp_add(a, z, pfn, cpu, cold);
 		if (pcp)
 			for (uint32_t n = pcp->batch; n-- && pcp->count;)

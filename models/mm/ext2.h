@@ -19,6 +19,23 @@ struct ext2_costs {
 	double block;              /* ext2_new_block / free of one block (bitmap buffer), cycles */
 };
 
+/* The cost parameters, one MM_PARAM block for every workload that uses the
+ * model (dbench, aim9, untar): EXT2_COST_PARAMS(T, f) inside the workload's
+ * table, where f is T's struct ext2_costs member; EXT2_BLOCK_PARAM(T, f) too
+ * for a workload that allocates data blocks (ext2_blocks). */
+#define EXT2_COST_PARAMS(T, f)                                                                  \
+	MM_PARAM(T, f.lookup, "lookup_cycles", MM_P_DOUBLE, 0, 1e7, "300",                      \
+		 "ext2 model: cycles of one cached path-component lookup under dcache_lock "    \
+		 "(calibration on dbench)"),                                                    \
+	MM_PARAM(T, f.dir_scan, "dir_scan_cycles", MM_P_DOUBLE, 0, 1e8, "1500",                 \
+		 "ext2 model: cycles to scan one directory page (calibration on dbench)"),      \
+	MM_PARAM(T, f.inode, "inode_cycles", MM_P_DOUBLE, 0, 1e8, "3000",                       \
+		 "ext2 model: cycles of an inode allocation, free or update (calibration on "   \
+		 "dbench)")
+#define EXT2_BLOCK_PARAM(T, f)                                                                  \
+	MM_PARAM(T, f.block, "block_cycles", MM_P_DOUBLE, 0, 1e8, "500",                        \
+		 "ext2 model: cycles to allocate or free one data block (calibration on dbench)")
+
 struct ext2_fs {
 	struct ext2_costs c;
 	struct mm_spinlock dcache_lock;   /* 2.5.25: one global spinlock for the dcache */

@@ -41,6 +41,7 @@
 #include "models/disk.h"
 #include "models/kmap/kmap.h"
 #include "models/mm/ext3.h"
+#include "models/mm/bufhead.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
@@ -130,8 +131,10 @@ static uint32_t add_page(struct mm_kernel *k, struct mm_task *t, struct mm_file 
 					     (k->pagecache_dma ? 0 : MM_GFP_NODMA));
 	if (pfn == PFN_NONE)
 		return PFN_NONE;
+	mm_pcobj_preload(k, t, f, idx);   /* radix_tree_preload (bufhead.c): may sleep */
 	if (f->pfn[idx] != PFN_NONE) {
 		mm_page_free(k, t, pfn);
+		mm_pcobj_trim(k, t, f, idx);
 		*raced = true;
 		return f->pfn[idx];
 	}
@@ -140,6 +143,7 @@ static uint32_t add_page(struct mm_kernel *k, struct mm_task *t, struct mm_file 
 	p->index = idx;
 	page_set(p, locked ? PG_locked : PG_uptodate);
 	f->pfn[idx] = pfn;
+	mm_pcobj_insert(k, f, idx);
 	f->nr_cached++;
 	k->pagecache_pages++;
 	/* add_to_page_cache: tree_lock + radix insert; then the LRU pagevec */
@@ -630,6 +634,7 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 		struct page *p = &k->phys.pages[pfn];
 		p->count++;
 		mm_charge(t, k->costs->atomic);
+		mm_pcobj_bh(k, t, pfn);   /* prepare_write: create_empty_buffers (bufhead.c) */
 		bool high = page_test(p, PG_highmem);
 		if (high)
 			kmap_map(k->kmap, t, pfn);
@@ -663,18 +668,24 @@ uint32_t mm_file_resident(const struct mm_file *f, uint32_t first, uint32_t n)
 	return c;
 }
 
-void mm_pagecache_remove(struct mm_kernel *k, uint32_t pfn)
+void mm_pagecache_remove(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 {
 	struct page *p = &k->phys.pages[pfn];
 	if (p->mapping == 0 || p->mapping > (uint32_t)k->nfiles)
 		return;
 	struct mm_file *f = k->files[p->mapping - 1];
-	if (p->index < f->npages && f->pfn[p->index] == pfn) {
+	bool cached = p->index < f->npages && f->pfn[p->index] == pfn;
+	uint32_t idx = p->index;
+	if (cached) {
 		f->pfn[p->index] = PFN_NONE;
 		f->nr_cached--;
 		k->pagecache_pages--;
 	}
 	p->mapping = 0;
+	/* try_to_free_buffers and radix_tree_delete's frees (bufhead.c; may sleep:
+	 * the page is out of the cache by then) */
+	if (cached)
+		mm_pcobj_remove(k, t, f, idx, pfn);
 }
 
 void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
@@ -733,7 +744,7 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			f->nr_dirty--;
 		}
 		mm_charge(t, 2 * k->costs->atomic + k->costs->pc_lookup);
-		mm_pagecache_remove(k, pfn);
+		mm_pagecache_remove(k, t, pfn);
 		/* the page cache's reference goes through release_pages: the page
 		 * leaves the LRU under lru_lock and is freed */
 		rel[nrel++] = pfn;
@@ -763,6 +774,12 @@ uint32_t mm_file_getblk(struct mm_kernel *k, struct mm_task *t, struct mm_file *
 	       !k->untimed)
 		mm_sleep(t, MM_HZ_S(1), &t->io_wait_s);
 	uint32_t pfn = f->pfn[idx];
+	if (pfn != PFN_NONE && k->pcobj) {   /* grow_buffers (bufhead.c) */
+		k->phys.pages[pfn].count++;
+		mm_pcobj_bh(k, t, pfn);
+		k->phys.pages[pfn].count--;
+		pfn = f->pfn[idx];
+	}
 	if (pfn != PFN_NONE)
 		mm_mark_page_accessed(k, t, pfn);   /* touch_buffer */
 	return pfn;

@@ -24,6 +24,7 @@
 #include "models/coloring/coloring.h"
 #include "models/kmap/kmap.h"
 #include "models/mm/ext3.h"
+#include "models/mm/bufhead.h"
 #include "models/mm/fmap.h"
 #include "models/mm/mm_check.h"
 #include "models/mm/proc.h"
@@ -172,6 +173,7 @@ void mm_kernel_fini(struct mm_kernel *k)
 		free(k->files[i]);
 	}
 	mm_ext3_free_all(k);
+	mm_pcobj_free_all(k);
 	mm_proc_fini(k);
 	reclaim_destroy(k->rc);
 	kmap_destroy(k->kmap);

@@ -68,6 +68,8 @@ struct mm_task {
 	/* page colouring (models/coloring/coloring.h): the task's next colour and the
 	 * virtual page of the anonymous fault being served (set by proc.c) */
 	struct coloring_task color;
+	/* reclaim_state->reclaimed_slab: slab pages this task freed (kobj.c) */
+	uint64_t reclaimed_slab;
 };
 
 /* Readahead state of one open file (2.6.15 struct file_ra_state; one per file
@@ -117,6 +119,22 @@ struct mm_kernel_cfg {
 	int64_t dirty_ratio;       /* vm_dirty_ratio, percent */
 	int64_t dirty_background_ratio;   /* dirty_background_ratio, percent */
 };
+
+/* A registered shrinker (2.6.16 struct shrinker, mm/vmscan.c set_shrinker):
+ * @shrink(k, t, arg, 0) returns the objects it could free, @shrink(.., nr)
+ * frees up to nr first.  Run by shrink_slab (vmscan.c). */
+#define MM_MAX_SHRINKERS 4
+#define MM_DEFAULT_SEEKS 2
+#define MM_SHRINK_BATCH 128
+struct mm_kernel;
+typedef long (*mm_shrinker_fn)(struct mm_kernel *k, struct mm_task *t, void *arg, long nr);
+struct mm_shrinker {
+	mm_shrinker_fn shrink;
+	void *arg;
+	int seeks;
+	long nr;                   /* scan work deferred to the next call */
+};
+struct mm_pcobj;
 
 struct mm_kernel {
 	struct sim *s;
@@ -177,6 +195,13 @@ struct mm_kernel {
 
 	/* ext3 metadata buffers (ext3.h); NULL: the workload's files are not on ext3 */
 	struct mm_ext3 *ext3;
+	/* buffer heads and radix-tree nodes of the page cache (bufhead.h); NULL:
+	 * not modelled (the workload did not enable them) */
+	struct mm_pcobj *pcobj;
+	/* slab shrinkers (dcache.c); none: shrink_slab does nothing */
+	struct mm_shrinker shrinkers[MM_MAX_SHRINKERS];
+	int nshrinkers;
+	uint64_t slabs_scanned;            /* objects the shrinkers were asked to scan */
 
 	/* anonymous memory, processes and swap (proc.h) */
 	struct mm_procs *proc;
@@ -507,6 +532,6 @@ uint32_t mm_file_getblk(struct mm_kernel *k, struct mm_task *t, struct mm_file *
 uint32_t mm_file_resident(const struct mm_file *f, uint32_t first, uint32_t n);
 
 /** mm_pagecache_remove() - drop page @pfn from its file (reclaim). */
-void mm_pagecache_remove(struct mm_kernel *k, uint32_t pfn);
+void mm_pagecache_remove(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
 
 #endif

@@ -14,8 +14,10 @@
  * goes (the real slab keeps a few empty slabs until cache_reap; not modelled).
  * Each slab page is an allocation of the cache's type: dentries and inodes are
  * __GFP_KERNRCLM (MM_RCLM_KERN), everything else MM_RCLM_NORCLM.  Per-CPU object
- * arrays and shrink_slab() (reclaim of unused dentries and inodes under pressure)
- * are not modelled: objects live until their owner frees them.
+ * arrays are not modelled.  Objects live until their owner frees them; the
+ * dentry and inode caches' owner (dcache.c) frees unused ones under memory
+ * pressure (shrink_slab), and the page cache's buffer heads and radix-tree
+ * nodes (bufhead.c) go with their pages.
  * Costs: O(1) per object; the page allocations are the allocator's.
  */
 #include "models/mm/kobj.h"
@@ -114,6 +116,7 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
 			partial_del(c, pfn);
 		page_clear(p, PG_slab);
 		c->slabs--;
+		t->reclaimed_slab++;   /* reclaim_state: counted by reclaim (vmscan.c) */
 		mm_page_free(k, t, pfn);
 	} else if (!c->pos[pfn] && partial_add(c, pfn)) {
 		c->failed++;   /* out of host memory: the slab is not reused */

@@ -42,6 +42,25 @@ static void zone_lock_replay(struct mm_kernel *k, struct mm_task *t, const uint6
 	}
 }
 
+/* The anti-fragmentation bookkeeping (usemap reads and bit operations, extra
+ * free-list probes) an allocator module counted since @before, charged to @t
+ * (kernel-mechanisms.md 4.4: only mbuddy counts any). */
+struct af_ops {
+	uint64_t reads, bitops, probes;
+};
+static struct af_ops af_now(const struct alloc *a)
+{
+	return (struct af_ops){ a->st.usemap_reads, a->st.usemap_bitops, a->st.list_probes };
+}
+static void af_charge(struct mm_kernel *k, struct mm_task *t, struct af_ops before)
+{
+	struct af_ops now = af_now(k->alloc);
+	uint64_t lines = (now.reads - before.reads) + (now.probes - before.probes);
+	uint64_t bitops = now.bitops - before.bitops;
+	if (lines || bitops)
+		mm_charge(t, (double)lines * k->costs->page_op + (double)bitops * k->costs->atomic);
+}
+
 /* mm_alloc_pages() with zone->lock replayed on the spinlock model. */
 static void alloc_locked(struct mm_kernel *k, struct mm_task *t, int cls, unsigned order,
 			 int type, unsigned flags, struct mm_alloc_result *res)
@@ -49,8 +68,10 @@ static void alloc_locked(struct mm_kernel *k, struct mm_task *t, int cls, unsign
 	uint64_t before[MM_NR_ZONES];
 	memcpy(before, k->alloc->st.zone_lock, sizeof before);
 	uint64_t pages = k->alloc->st.locked_pages;
+	struct af_ops af = af_now(k->alloc);
 	mm_alloc_pages(&k->phys, cls, order, type, t->cpu, flags, res);
 	zone_lock_replay(k, t, before, pages);
+	af_charge(k, t, af);
 }
 
 /* The rate limit of 2.6.10's out_of_memory() (mm/oom_kill.c): not OOM if the last
@@ -179,6 +200,8 @@ void mm_pages_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, unsigne
 	uint64_t before[MM_NR_ZONES];
 	memcpy(before, k->alloc->st.zone_lock, sizeof before);
 	uint64_t pages = k->alloc->st.locked_pages;
+	struct af_ops af = af_now(k->alloc);
 	mm_free_pages(&k->phys, pfn, order, t->cpu, false);   /* counts PGFREE */
 	zone_lock_replay(k, t, before, pages);
+	af_charge(k, t, af);
 }

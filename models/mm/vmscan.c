@@ -123,7 +123,7 @@ unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 		if (page_test(p, PG_swapcache)) {
 			mm_swapcache_remove(k, pfn);
 		} else {
-			mm_pagecache_remove(k, pfn);
+			mm_pagecache_remove(k, t, pfn);
 		}
 		mm_page_free(k, t, pfn);
 		verdict[i] = RECLAIM_FREE;
@@ -171,6 +171,57 @@ static void shrink_zone(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 	k->kops->shrink_zone(k->rc, k, t, z, sc);
 }
 
+int mm_register_shrinker(struct mm_kernel *k, int seeks, mm_shrinker_fn fn, void *arg)
+{
+	if (k->nshrinkers >= MM_MAX_SHRINKERS)
+		return -1;
+	k->shrinkers[k->nshrinkers++] = (struct mm_shrinker){ fn, arg, seeks > 0 ? seeks : 1, 0 };
+	return 0;
+}
+
+unsigned long mm_shrink_slab(struct mm_kernel *k, struct mm_task *t, uint64_t scanned,
+			     uint64_t lru_pages)
+{
+	unsigned long ret = 0;
+	if (scanned == 0)
+		scanned = MM_SWAP_CLUSTER_MAX;
+	for (int i = 0; i < k->nshrinkers; i++) {
+		struct mm_shrinker *sh = &k->shrinkers[i];
+		long max_pass = sh->shrink(k, t, sh->arg, 0);
+		unsigned long long delta = (4ull * scanned) / (unsigned)sh->seeks;
+		delta *= (unsigned long long)max_pass;
+		delta /= lru_pages + 1;
+		sh->nr += (long)delta;
+		if (sh->nr < 0)
+			sh->nr = max_pass;
+		/* avoid risking looping forever on a shrinker that frees nothing */
+		if (sh->nr > max_pass * 2)
+			sh->nr = max_pass * 2;
+		long total_scan = sh->nr;
+		sh->nr = 0;
+		while (total_scan >= MM_SHRINK_BATCH) {
+			long nr_before = sh->shrink(k, t, sh->arg, 0);
+			long after = sh->shrink(k, t, sh->arg, MM_SHRINK_BATCH);
+			if (after < nr_before)
+				ret += (unsigned long)(nr_before - after);
+			k->slabs_scanned += MM_SHRINK_BATCH;
+			total_scan -= MM_SHRINK_BATCH;
+		}
+		sh->nr += total_scan;
+	}
+	return ret;
+}
+
+/* lru_pages of shrink_slab: the LRU pages of @zones (up to @end, or all). */
+static uint64_t lru_pages_of(struct zone *const *zones, int n)
+{
+	uint64_t lru = 0;
+	for (int i = 0; i < n; i++)
+		if (zones[i])
+			lru += zones[i]->nr_active + zones[i]->nr_inactive;
+	return lru;
+}
+
 bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
 {
 	struct zone *zones[MM_NR_ZONES + 1];
@@ -181,6 +232,8 @@ bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsig
 
 	for (int i = 0; i < nz; i++)
 		zones[i]->temp_priority = MM_DEF_PRIORITY;
+	uint64_t lru_pages = k->nshrinkers ? lru_pages_of(zones, nz) : 0;
+	t->reclaimed_slab = 0;
 	for (int priority = MM_DEF_PRIORITY; priority >= 0; priority--) {
 		sc.nr_scanned = 0;
 		sc.nr_pgscan = 0;
@@ -197,6 +250,11 @@ bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsig
 			shrink_zone(k, t, z, &sc);
 		}
 		mm_count(k->s->vs, MM_PGSCAN_DIRECT, sc.nr_pgscan);
+		if (k->nshrinkers) {
+			mm_shrink_slab(k, t, sc.nr_scanned, lru_pages);
+			sc.nr_reclaimed += t->reclaimed_slab;
+			t->reclaimed_slab = 0;
+		}
 		total_scanned += sc.nr_scanned;
 		total_reclaimed += sc.nr_reclaimed;
 		if (total_reclaimed >= MM_SWAP_CLUSTER_MAX) {
@@ -241,6 +299,13 @@ static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order
 			}
 			if (end_zone < 0)
 				break;   /* every zone is fine */
+			uint64_t lru_pages = 0;
+			if (k->nshrinkers) {
+				struct zone *zs[MM_NR_ZONES];
+				for (int i = 0; i <= end_zone; i++)
+					zs[i] = &ph->zones[i];
+				lru_pages = lru_pages_of(zs, end_zone + 1);
+			}
 			for (int i = 0; i <= end_zone; i++) {
 				struct zone *z = &ph->zones[i];
 				if (mm_zone_empty(z) || (z->all_unreclaimable && priority != MM_DEF_PRIORITY))
@@ -257,12 +322,20 @@ static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order
 				sc.swap_cluster_max = MM_SWAP_CLUSTER_MAX;
 				shrink_zone(k, t, z, &sc);
 				mm_count(k->s->vs, MM_PGSCAN_KSWAPD, sc.nr_pgscan);
+				unsigned long nr_slab = 0;
+				if (k->nshrinkers) {
+					t->reclaimed_slab = 0;
+					nr_slab = mm_shrink_slab(k, t, sc.nr_scanned, lru_pages);
+					sc.nr_reclaimed += t->reclaimed_slab;
+					t->reclaimed_slab = 0;
+				}
 				total_reclaimed += sc.nr_reclaimed;
 				total_scanned += sc.nr_scanned;
 				if (z->all_unreclaimable)
 					continue;
-				if (z->pages_scanned >= 4ull * (z->nr_active + z->nr_inactive))
-					z->all_unreclaimable = 1;   /* no slab to shrink here */
+				if (nr_slab == 0 &&
+				    z->pages_scanned >= 4ull * (z->nr_active + z->nr_inactive))
+					z->all_unreclaimable = 1;
 				if (total_scanned > MM_SWAP_CLUSTER_MAX * 2 &&
 				    total_scanned > total_reclaimed + total_reclaimed / 2)
 					sc.may_writepage = true;

@@ -112,6 +112,20 @@ bool mm_lru_orphan(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
  */
 bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp);
 
+/**
+ * mm_register_shrinker() - set_shrinker(@seeks, @fn) with @arg.
+ * Returns: 0, or -1 if @k has MM_MAX_SHRINKERS already.
+ */
+int mm_register_shrinker(struct mm_kernel *k, int seeks, mm_shrinker_fn fn, void *arg);
+
+/**
+ * mm_shrink_slab() - 2.6.16 shrink_slab(): each shrinker scans its share of
+ * (4 * @scanned / seeks) * its objects / (@lru_pages + 1), in batches of 128.
+ * Returns: objects freed.
+ */
+unsigned long mm_shrink_slab(struct mm_kernel *k, struct mm_task *t, uint64_t scanned,
+			     uint64_t lru_pages);
+
 /** mm_kswapd_balance() - run kswapd's balance_pgdat() for @order as kswapd. */
 void mm_kswapd_balance(struct mm_kernel *k, unsigned order);
 

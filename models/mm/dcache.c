@@ -1,0 +1,303 @@
+/*
+ * dcache.c - dentries and inodes with 2.6.16's unused lists and shrinkers
+ * (fs/dcache.c: d_alloc, dput, prune_dcache, shrink_dcache_memory; fs/inode.c:
+ * iput_final, prune_icache, shrink_icache_memory; kernel-mechanisms.md 4.1, 4.3a).
+ *
+ * A cached file has a dentry and an inode, objects of the "dentry_cache" and
+ * "ext3_inode_cache" slab caches (kobj.c, __GFP_KERNRCLM).  A dentry holds a
+ * reference on its parent directory's dentry while it lives (d_alloc's dget,
+ * released when it is freed), so a directory with cached children is in use.
+ * dentry_unused is lazy, as in 2.6.16: dput of a dentry not on it (d_lru empty)
+ * sets DCACHE_REFERENCED and adds it at the head; a lookup of a cached dentry
+ * does not move it (__d_lookup only takes a reference), and a directory that
+ * gains children stays where it is.  prune_dcache(nr) looks at nr dentries from
+ * the tail: one in use (a directory with children) is taken off the list (its
+ * last child's dput puts it back at the head, referenced), a referenced one
+ * loses the flag and goes back to the head, any other is freed, its parent
+ * released, and its inode (iput_final of a linked inode, the super block
+ * active) goes to the head of inode_unused.  prune_icache(nr) frees inodes from
+ * the tail of inode_unused.  The shrinkers report (nr_unused / 100) *
+ * vfs_cache_pressure (100) objects and are called by shrink_slab (vmscan.c)
+ * under memory pressure.  A lookup of a file whose dentry was pruned makes it
+ * again (its parents first, and its inode if that was pruned too).  Slab pages
+ * are freed only when their last object goes (kobj.c).
+ * Not modelled: prune_icache's invalidation of a pruned inode's clean page
+ * cache, dirty inodes (I_DIRTY keeps an inode on the list), a dentry in use by
+ * an open file (every use here is instantaneous), the __GFP_FS test (every
+ * reclaimer here may enter the file system).
+ * Costs: one page_op per object allocated or freed (kobj.c), one atomic per
+ * dentry or inode looked at by a prune (the dcache_lock / inode_lock walk).
+ */
+#include "models/mm/dcache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/mm/vmscan.h"
+
+enum { D_FREE, D_CACHED, D_INODE, D_GONE, D_BUSY };
+
+static void list_add_head(struct mm_dcache *d, struct mm_dlist *l, uint32_t id)
+{
+	struct mm_dent *e = &d->e[id];
+	e->prev = MM_DENT_NONE;
+	e->next = l->head;
+	if (l->head != MM_DENT_NONE)
+		d->e[l->head].prev = id;
+	else
+		l->tail = id;
+	l->head = id;
+	l->n++;
+}
+
+static void list_del(struct mm_dcache *d, struct mm_dlist *l, uint32_t id)
+{
+	struct mm_dent *e = &d->e[id];
+	if (e->prev != MM_DENT_NONE)
+		d->e[e->prev].next = e->next;
+	else
+		l->head = e->next;
+	if (e->next != MM_DENT_NONE)
+		d->e[e->next].prev = e->prev;
+	else
+		l->tail = e->prev;
+	e->prev = e->next = MM_DENT_NONE;
+	l->n--;
+}
+
+/* dput of a child's reference on directory @id: the last one puts it at the
+ * head of dentry_unused, referenced, unless it is still there (lazy LRU). */
+static void put_parent(struct mm_dcache *d, uint32_t id)
+{
+	struct mm_dent *e = &d->e[id];
+	if (e->children && --e->children == 0 && e->state == D_CACHED && !e->lru) {
+		e->referenced = true;
+		list_add_head(d, &d->dunused, id);
+		e->lru = true;
+	}
+}
+
+/* prune_dcache(@nr).  Returns: nothing. */
+static void prune_dcache(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, long nr)
+{
+	for (; nr > 0 && d->dunused.n; nr--) {
+		mm_charge(t, k->costs->atomic);   /* may pay: read the list after */
+		if (!d->dunused.n)
+			break;
+		uint32_t id = d->dunused.tail;
+		struct mm_dent *e = &d->e[id];
+		list_del(d, &d->dunused, id);
+		e->lru = false;
+		if (e->children)
+			continue;   /* in use: kept off the list until its last dput */
+		if (e->referenced) {
+			e->referenced = false;
+			list_add_head(d, &d->dunused, id);
+			e->lru = true;
+			continue;
+		}
+		uint32_t dent = e->dent;
+		e->dent = PFN_NONE;
+		e->state = D_INODE;
+		list_add_head(d, &d->iunused, id);
+		d->pruned_dentries++;
+		if (e->parent != MM_DENT_NONE)
+			put_parent(d, e->parent);
+		mm_kobj_free(k, t, &d->dentry, dent);   /* may sleep: the entry is consistent */
+	}
+}
+
+/* prune_icache(@nr).  Returns: nothing. */
+static void prune_icache(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, long nr)
+{
+	for (; nr > 0 && d->iunused.n; nr--) {
+		mm_charge(t, k->costs->atomic);
+		if (!d->iunused.n)
+			break;
+		uint32_t id = d->iunused.tail;
+		struct mm_dent *e = &d->e[id];
+		list_del(d, &d->iunused, id);
+		uint32_t ino = e->ino;
+		e->ino = PFN_NONE;
+		e->state = D_GONE;
+		d->pruned_inodes++;
+		mm_kobj_free(k, t, &d->inode, ino);
+	}
+}
+
+/* The shrinkers: nr 0 asks for the count, else prune nr first. */
+static long shrink_dcache_memory(struct mm_kernel *k, struct mm_task *t, void *arg, long nr)
+{
+	struct mm_dcache *d = arg;
+	if (nr)
+		prune_dcache(k, t, d, nr);
+	return (long)(d->dunused.n / 100) * 100;   /* sysctl_vfs_cache_pressure 100 */
+}
+
+static long shrink_icache_memory(struct mm_kernel *k, struct mm_task *t, void *arg, long nr)
+{
+	struct mm_dcache *d = arg;
+	if (nr)
+		prune_icache(k, t, d, nr);
+	return (long)(d->iunused.n / 100) * 100;
+}
+
+int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_slab,
+		   uint32_t ino_per_slab, bool shrink)
+{
+	memset(d, 0, sizeof *d);
+	d->free = MM_DENT_NONE;
+	d->dunused.head = d->dunused.tail = d->iunused.head = d->iunused.tail = MM_DENT_NONE;
+	if (mm_kcache_init(&d->dentry, k, "dentry_cache", dent_per_slab,
+			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
+	    mm_kcache_init(&d->inode, k, "ext3_inode_cache", ino_per_slab,
+			   MM_GFP_KERNEL | MM_GFP_KERNRCLM))
+		return -1;
+	if (shrink && (mm_register_shrinker(k, MM_DEFAULT_SEEKS, shrink_dcache_memory, d) ||
+		       mm_register_shrinker(k, MM_DEFAULT_SEEKS, shrink_icache_memory, d)))
+		return -1;
+	return 0;
+}
+
+void mm_dcache_fini(struct mm_dcache *d)
+{
+	mm_kcache_fini(&d->dentry);
+	mm_kcache_fini(&d->inode);
+	free(d->e);
+	d->e = NULL;
+	d->n = d->cap = 0;
+}
+
+static int make(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id,
+		int depth);
+
+/* Path lookup of @id (made again if pruned).  Returns: 0, or -1. */
+static int lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id,
+		  int depth)
+{
+	if (id >= d->n || depth > 64)
+		return -1;
+	switch (d->e[id].state) {
+	case D_CACHED:
+		return 0;   /* __d_lookup: a reference, no move on dentry_unused */
+	case D_INODE:   /* iget finds the inode in the hash: off inode_unused */
+		list_del(d, &d->iunused, id);
+		d->recreated++;
+		return make(k, t, d, id, depth);
+	case D_GONE:
+		d->recreated++;
+		return make(k, t, d, id, depth);
+	default:
+		return -1;   /* free, or being made by another task */
+	}
+}
+
+/* d_alloc of entry @id in its parent (made again first if pruned: its
+ * reference is taken before anything sleeps), then what it lacks; its dentry
+ * goes on dentry_unused, referenced (the creator's dput).  The entry is off
+ * every list meanwhile.  Returns: 0, or -1 (the entry is left with what it got,
+ * off the lists, D_GONE, its parent released). */
+static int make(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id,
+		int depth)
+{
+	d->e[id].state = D_BUSY;
+	uint32_t parent = d->e[id].parent;
+	if (parent != MM_DENT_NONE) {
+		if (lookup(k, t, d, parent, depth + 1)) {
+			d->e[id].state = D_GONE;
+			return -1;
+		}
+		d->e[parent].children++;   /* dget(parent) */
+	}
+	/* an allocation may sleep and another task's mm_dentry_new move d->e:
+	 * index it again after each */
+	if (d->e[id].ino == PFN_NONE) {
+		uint32_t ino = mm_kobj_alloc(k, t, &d->inode);
+		d->e[id].ino = ino;
+	}
+	if (d->e[id].dent == PFN_NONE) {
+		uint32_t dent = mm_kobj_alloc(k, t, &d->dentry);
+		d->e[id].dent = dent;
+	}
+	struct mm_dent *e = &d->e[id];
+	if (e->ino == PFN_NONE || e->dent == PFN_NONE) {
+		e->state = D_GONE;
+		if (e->dent != PFN_NONE) {   /* keep the invariant: a dentry-less entry holds no parent */
+			uint32_t dent = e->dent;
+			e->dent = PFN_NONE;
+			if (parent != MM_DENT_NONE)
+				put_parent(d, parent);
+			mm_kobj_free(k, t, &d->dentry, dent);
+		} else if (parent != MM_DENT_NONE) {
+			put_parent(d, parent);
+		}
+		return -1;
+	}
+	e->state = D_CACHED;
+	e->referenced = true;
+	list_add_head(d, &d->dunused, id);
+	e->lru = true;
+	return 0;
+}
+
+uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
+		       uint32_t parent)
+{
+	if (parent != MM_DENT_NONE && parent >= d->n)
+		return MM_DENT_NONE;
+	uint32_t id = d->free;
+	if (id != MM_DENT_NONE) {
+		d->free = d->e[id].next;
+	} else {
+		if (d->n == d->cap) {
+			uint32_t cap = d->cap ? 2 * d->cap : 1024;
+			struct mm_dent *n = realloc(d->e, cap * sizeof *n);
+			if (!n)
+				return MM_DENT_NONE;
+			d->e = n;
+			d->cap = cap;
+		}
+		id = d->n++;
+	}
+	struct mm_dent *e = &d->e[id];
+	e->dent = e->ino = PFN_NONE;
+	e->prev = e->next = MM_DENT_NONE;
+	e->parent = parent;
+	e->children = 0;
+	e->referenced = e->lru = false;
+	if (make(k, t, d, id, 0)) {
+		mm_dentry_delete(k, t, d, id);
+		return MM_DENT_NONE;
+	}
+	return id;
+}
+
+int mm_dentry_lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id)
+{
+	return lookup(k, t, d, id, 0);
+}
+
+void mm_dentry_delete(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id)
+{
+	if (id >= d->n)
+		return;
+	struct mm_dent *e = &d->e[id];
+	if (e->state == D_FREE || e->state == D_BUSY || e->children)
+		return;
+	if (e->lru)
+		list_del(d, &d->dunused, id);
+	else if (e->state == D_INODE)
+		list_del(d, &d->iunused, id);
+	e->lru = false;
+	uint32_t dent = e->dent, ino = e->ino;
+	e->dent = e->ino = PFN_NONE;
+	e->state = D_FREE;
+	e->next = d->free;
+	d->free = id;
+	if (dent != PFN_NONE && e->parent != MM_DENT_NONE)
+		put_parent(d, e->parent);
+	if (dent != PFN_NONE)
+		mm_kobj_free(k, t, &d->dentry, dent);
+	if (ino != PFN_NONE)
+		mm_kobj_free(k, t, &d->inode, ino);
+}

@@ -1,0 +1,72 @@
+/*
+ * dcache.h - the dentry and inode caches with their unused lists and their
+ * shrinkers (2.6.16 fs/dcache.c prune_dcache, fs/inode.c prune_icache), on the
+ * slab caches of models/mm/kobj.h.  See dcache.c.
+ */
+#ifndef MMEMU_DCACHE_H
+#define MMEMU_DCACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/mm/kobj.h"
+
+#define MM_DENT_NONE UINT32_MAX
+
+/* One file's (or directory's) name and inode: a dentry and an inode object
+ * while cached. */
+struct mm_dent {
+	uint32_t dent, ino;        /* slab pfns, PFN_NONE when not allocated */
+	uint32_t prev, next;       /* links on dentry_unused or inode_unused (ids) */
+	uint32_t parent;           /* the directory's id, MM_DENT_NONE: none modelled */
+	uint32_t children;         /* child dentries alive: each holds a reference */
+	uint8_t state;             /* enum in dcache.c */
+	bool referenced;           /* DCACHE_REFERENCED */
+	bool lru;                  /* on dentry_unused (d_lru not empty) */
+};
+
+struct mm_dlist {
+	uint32_t head, tail;       /* head: most recently added */
+	uint64_t n;
+};
+
+struct mm_dcache {
+	struct mm_kcache dentry, inode;
+	struct mm_dent *e;
+	uint32_t n, cap, free;     /* entries, room, first free id */
+	struct mm_dlist dunused, iunused;
+	uint64_t pruned_dentries, pruned_inodes, recreated;
+};
+
+/** mm_dcache_init() - empty dentry ("dentry_cache") and inode
+ * ("ext3_inode_cache") caches of @dent_per_slab and @ino_per_slab objects a
+ * page (both __GFP_KERNRCLM); with @shrink, their shrinkers are registered with
+ * @k (shrink_dcache_memory, shrink_icache_memory: DEFAULT_SEEKS).
+ * Returns: 0, or -1 when host memory ran out or @k has no room for a shrinker. */
+int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_slab,
+		   uint32_t ino_per_slab, bool shrink);
+
+/** mm_dcache_fini() - free the bookkeeping (the slab pages stay allocated). */
+void mm_dcache_fini(struct mm_dcache *d);
+
+/** mm_dentry_new() - a new file or directory in directory @parent (an id, or
+ * MM_DENT_NONE: no directory modelled) (d_alloc + new_inode): dentry and inode;
+ * the dentry holds a reference on its parent's while it lives, and goes on the
+ * unused list once its creator is done with it (dput).  A pruned @parent is
+ * made again first.
+ * Returns: the file's id, or MM_DENT_NONE when an object could not be had. */
+uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
+		       uint32_t parent);
+
+/** mm_dentry_lookup() - path lookup of file @id: a cached dentry is left as it
+ * is (2.6.16's lookup does not move it on the unused list); a pruned one is
+ * made again (d_alloc, and iget of a pruned inode), its parents first.
+ * Returns: 0, or -1 when an object could not be had. */
+int mm_dentry_lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
+
+/** mm_dentry_delete() - unlink (rmdir) of file @id: its dentry and inode are
+ * freed and @id may be reused.  A directory that still has child dentries is
+ * left alone (rm -rf removes the children first).  Returns: nothing. */
+void mm_dentry_delete(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
+
+#endif
