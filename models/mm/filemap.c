@@ -256,8 +256,8 @@ static void start_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f
 /* Allocate, insert and read pages [@idx, @idx+@n) of @f that are missing: one
  * read per contiguous run, waited for (@wait) or submitted (__do_page_cache_readahead).
  * Returns: pages read, or -1 if an allocation failed (OOM). */
-static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
-		      uint32_t n, bool wait)
+static int read_pages_run(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+			  uint32_t n, bool wait)
 {
 	uint32_t run_start = 0, run_len = 0, done = 0;
 	if (idx >= f->npages)
@@ -291,6 +291,18 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 	return (int)done;
 }
 
+/* read_pages_run() with the reads counted pending from the moment its pages go
+ * into the page cache locked until they are submitted or read: a task finding
+ * one of them locked meanwhile waits for its read (mm_wait_on_page_locked). */
+static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+		      uint32_t n, bool wait)
+{
+	k->read_pending++;
+	int r = read_pages_run(k, t, f, idx, n, wait);
+	k->read_pending--;
+	return r;
+}
+
 /* lock_page() + unlock_page() of locked page @pfn: sleep until the read of it
  * completes and wakes us.  @sync: also a read its reader waits for (start_read
  * with @wait); false: only a submitted one.  Returns: nothing. */
@@ -298,7 +310,7 @@ static void page_lock_wait(struct mm_kernel *k, struct mm_task *t, uint32_t pfn,
 {
 	struct page *p = &k->phys.pages[pfn];
 	while (page_test(p, PG_locked) && !k->untimed &&
-	       (k->read_inflight || (sync && k->read_sync_inflight))) {
+	       (k->read_inflight || (sync && (k->read_sync_inflight || k->read_pending)))) {
 		double t0;
 		if (k->sched && t->st)
 			mm_block(t);

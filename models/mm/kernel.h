@@ -167,6 +167,7 @@ struct mm_kernel {
 	 * and the tasks waiting for one of their pages */
 	unsigned read_inflight;
 	unsigned read_sync_inflight;       /* reads waited for by their reader (mm_disk_wait) */
+	unsigned read_pending;             /* read_pages calls inserting locked pages */
 	struct mm_page_waiter *page_waiters;
 	uint64_t page_lock_sleeps;         /* sleeps in wait_on_page_locked (mm_wait_on_page_locked) */
 	uint64_t page_lock_wakeups;        /* of them, wake-ups by a read's completion */
