@@ -23,7 +23,7 @@ run scenarios/seeds/001-pagevec-reaim-pressure.json --set 'sweep={"workload.user
 	--set machine.memory=24MiB
 run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
 run scenarios/seeds/001-pagevec-sensitivity.json --set workload.files=64
-run scenarios/seeds/001-pagevec-kernbench-pipeline.json --set workload.files=64
+run scenarios/seeds/001-pagevec-kernbench-nopipe.json --set workload.files=64
 run scenarios/seeds/004-colouring-ds10.json --set workload.age_turnovers=1 --set workload.min_refs=65536
 # seed 002 on the shipped small loadfile (Debian's client.txt need not be installed)
 run scenarios/seeds/002-kmap-dbench.json --set workload.loadfile=workloads/dbench/client-small.txt \

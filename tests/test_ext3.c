@@ -11,7 +11,9 @@
  *    2.6.10 state machine takes the lock once, to activate; batched: one round
  *    per 14 calls), and of the same calls interleaved with touches of a highmem
  *    data page (stock: one activation per page; batched: the drain re-takes
- *    lru_lock at every zone change, 14 times per pagevec).
+ *    lru_lock at every zone change, 14 times per pagevec);
+ *  - wait_on_buffer: a task waiting for a buffer another task reads sleeps
+ *    once and is woken once, at the read's completion (no polling).
  */
 #define KH_NAME "test_ext3"
 
@@ -175,6 +177,58 @@ static int b_locks(struct tctx *x)
 	return 0;
 }
 
+/* wait_on_buffer (mm_file_getblk): a task that finds a metadata buffer another
+ * task is reading sleeps once, on the page lock, and the read's completion wakes
+ * it once: no polling.  The reader (an actor on CPU 1) reads block 3 of a
+ * cold file from disk; the body asks for the same block while the read is in
+ * flight.  Both return at the read's completion (within their own few
+ * microseconds of CPU, far below a 1 ms poll), the disk read the block once. */
+static struct mm_file *wb_file;
+static double wb_reader_done;
+static uint32_t wb_reader_pfn;
+
+static void wb_reader(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	static struct mm_task t;
+	mm_task_init(&t, &ctx->k, 1, "reader");
+	sg_actor_set_data(sg_actor_self(), &t);
+	wb_reader_pfn = mm_file_getblk(&ctx->k, &t, wb_file, 3, true);
+	mm_sync(&t);
+	wb_reader_done = simgrid_get_clock();
+}
+
+static int b_wait_on_buffer(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	wb_file = mm_file_create(k, "meta", 16 * 4096, 0, 1 << 20);
+	CHECK(wb_file);
+	sg_actor_create("reader", sg_host_by_name("cpu0"), wb_reader, 0, NULL);
+	mm_sleep(&x->task, 100e-6, NULL);   /* the reader's disk read is in flight */
+	CHECK(wb_file->pfn[3] != PFN_NONE);
+	CHECK(page_test(kh_page(x, wb_file->pfn[3]), PG_locked));
+	CHECK_EQ(k->read_sync_inflight, 1);
+	uint32_t pfn = mm_file_getblk(k, &x->task, wb_file, 3, true);
+	mm_sync(&x->task);
+	double now = simgrid_get_clock();
+	CHECK_EQ(k->page_lock_sleeps, 1);
+	CHECK_EQ(k->page_lock_wakeups, 1);
+	CHECK(k->page_waiters == NULL);
+	CHECK_EQ(pfn, wb_reader_pfn);
+	CHECK(page_test(kh_page(x, pfn), PG_uptodate) && !page_test(kh_page(x, pfn), PG_locked));
+	CHECK_EQ(disk_get_stats(sim_disk(&x->s.s, 0))->reads, 1);
+	CHECK(wb_reader_done > 1e-3);   /* a disk read: milliseconds */
+	CHECK(now - wb_reader_done < 20e-6 && wb_reader_done - now < 20e-6);
+	return 0;
+}
+
+static void test_wait_on_buffer(void **state)
+{
+	(void)state;
+	run(MACHINE, K_STOCK, b_wait_on_buffer, NULL);
+}
+
 static void test_ops(void **state)
 {
 	(void)state;
@@ -223,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_locks_stock),
 		cmocka_unit_test(test_locks_batched),
+		cmocka_unit_test(test_wait_on_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

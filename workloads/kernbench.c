@@ -182,6 +182,7 @@ static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 	return 0;
 }
 
+
 static void job_main(int argc, char **argv);
 static void as_main(int argc, char **argv);
 
@@ -393,20 +394,31 @@ static void make_main(int argc, char **argv)
  * option is given without an argument, make will not limit the number of jobs"),
  * so the limit is the machine's: as many compile jobs as fit in the memory that is
  * free when the build starts, less the build's page cache (sources, headers,
- * objects, output, cc1) and every zone's high watermark (what kswapd keeps free),
- * each job's heap (cc_heap) and two pages of page table and stack being its own:
- * the published maximal runs took no longer than -j 32, so they did not swap.
+ * objects, output, cc1), each job's heap (cc_heap) and two pages of page table and
+ * stack being its own: the published maximal runs took no longer than -j 32, so
+ * they did not swap.  Free memory is counted as a GFP_HIGHUSER allocation (the
+ * heaps, the files' page cache) can take it: per zone, the free pages above the
+ * zone's high watermark (what kswapd keeps free) and above its lowmem_reserve for
+ * HighMem-class allocations, which __alloc_pages never gives them
+ * (setup_per_zone_lowmem_reserve: on the 4 GiB i386 STP, Normal keeps HighMem/32
+ * = 100 MiB and DMA all of its 16 MiB back; before this was counted the cap
+ * overshot by 14 jobs' heaps and the build ended in direct reclaim with nothing
+ * to reclaim but the page cache it runs from).
  * Returns: that count, at least 1 and at most files. */
 static int64_t kb_fit_jobs(const struct kb_cfg *c)
 {
 	const struct mm_phys *ph = &c->w.k.phys;
-	uint64_t ps = ph->page_size, sz[5], need = 0;
+	uint64_t ps = ph->page_size, sz[5], need = 0, fr = 0;
 	kb_sizes(c, sz);
 	for (int i = 0; i < 5; i++)
 		need += (sz[i] + ps - 1) / ps;
-	for (int z = 0; z < MM_NR_ZONES; z++)
-		need += ph->zones[z].pages_high;
-	uint64_t fr = mm_phys_free_pages(ph), per = (c->cc_heap + ps - 1) / ps + 2;
+	for (int z = 0; z < MM_NR_ZONES; z++) {
+		const struct zone *zz = &ph->zones[z];
+		uint64_t keep = (uint64_t)zz->pages_high + zz->lowmem_reserve[MM_ZONE_HIGHMEM];
+		if (zz->free_pages > keep)
+			fr += zz->free_pages - keep;
+	}
+	uint64_t per = (c->cc_heap + ps - 1) / ps + 2;
 	uint64_t n = fr > need ? (fr - need) / per : 1;
 	if (n < 1)
 		n = 1;

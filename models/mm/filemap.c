@@ -152,16 +152,46 @@ static uint32_t add_page(struct mm_kernel *k, struct mm_task *t, struct mm_file 
 	return pfn;
 }
 
-/* Wake every task in lock_page() (each looks at its page again). */
-static void wake_page_waiters(struct mm_kernel *k)
+/* Is @pfn one of the @n pages @pfns? */
+static bool pfn_in(uint32_t pfn, const uint32_t *pfns, uint32_t n)
 {
-	struct mm_page_waiter *w = k->page_waiters, *next;
-	k->page_waiters = NULL;
-	for (; w; w = next) {
-		next = w->next;   /* a released waiter may run and leave before we go on */
-		if (w->wake)
-			tm_woken(w->wake);
-		sg_sem_release(w->sem);
+	for (uint32_t j = 0; j < n; j++)
+		if (pfns[j] == pfn)
+			return true;
+	return false;
+}
+
+/* wake_up_page(PG_locked) of the @n pages @pfns just read: wake the tasks waiting
+ * for one of them.  @pfns NULL (an asynchronous read's completion): every
+ * waiter, each looking at its page again (the model's older rule, kept so that
+ * the seeds whose readers wait only for readahead stay as they were; a waiter
+ * whose page no read will unlock stops waiting when no submitted read is left).  @waker (NULL: the disk driver) pays its pending
+ * cycles first.  Returns: nothing. */
+static void wake_page_waiters(struct mm_kernel *k, struct mm_task *waker, const uint32_t *pfns,
+			      uint32_t n)
+{
+	/* take the waiters to wake off the queue first: a released waiter may run
+	 * at once and queue itself again, or read and wake others */
+	struct mm_page_waiter **pp = &k->page_waiters, *w, *wake = NULL, **tail = &wake;
+	bool all = !pfns;
+	while ((w = *pp)) {
+		if (!all && !pfn_in(w->pfn, pfns, n)) {
+			pp = &w->next;
+			continue;
+		}
+		*pp = w->next;
+		*tail = w;
+		tail = &w->next;
+	}
+	*tail = NULL;
+	if (wake && waker)
+		tm_sync(&waker->tm);
+	for (struct mm_page_waiter *next; wake; wake = next) {
+		next = wake->next;   /* a released waiter may run and leave before we go on */
+		k->page_lock_wakeups++;
+		if (wake->wake)
+			tm_woken(wake->wake);
+		sg_sem_release(wake->sem);
 	}
 }
 
@@ -188,8 +218,8 @@ static void read_end_io(void *arg)
 	struct mm_kernel *k = io->k;
 	read_done(k, io->pfn, io->n);
 	k->read_inflight--;
+	wake_page_waiters(k, NULL, NULL, 0);
 	free(io);
-	wake_page_waiters(k);
 }
 
 /* Start the read of the locked pages [@start, @start+@n) of @f: submitted to the
@@ -217,16 +247,21 @@ static void start_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f
 		k->read_inflight--;
 		free(io);
 	}
-	/* the reader sleeps in lock_page until the read completes */
+	/* the reader sleeps in lock_page until the read completes; a task that
+	 * finds one of the pages locked meanwhile waits for this completion */
+	k->read_sync_inflight++;
 	mm_disk_wait(k, t, sim_disk(k->s, f->disk), 0, off, (uint64_t)n * ps);
 	read_done(k, &f->pfn[start], n);
+	k->read_sync_inflight--;
+	if (k->page_waiters)
+		wake_page_waiters(k, t, &f->pfn[start], n);
 }
 
 /* Allocate, insert and read pages [@idx, @idx+@n) of @f that are missing: one
  * read per contiguous run, waited for (@wait) or submitted (__do_page_cache_readahead).
  * Returns: pages read, or -1 if an allocation failed (OOM). */
-static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
-		      uint32_t n, bool wait)
+static int read_pages_run(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+			  uint32_t n, bool wait)
 {
 	uint32_t run_start = 0, run_len = 0, done = 0;
 	if (idx >= f->npages)
@@ -260,26 +295,46 @@ static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 	return (int)done;
 }
 
-/* lock_page() + unlock_page() of locked page @pfn: sleep until no read of it is
- * in flight.  Returns: nothing. */
-static void wait_on_page_locked(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+/* read_pages_run() with the reads counted pending from the moment its pages go
+ * into the page cache locked until they are submitted or read: a task finding
+ * one of them locked meanwhile waits for its read (mm_wait_on_page_locked). */
+static int read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
+		      uint32_t n, bool wait)
+{
+	k->read_pending++;
+	int r = read_pages_run(k, t, f, idx, n, wait);
+	k->read_pending--;
+	return r;
+}
+
+/* lock_page() + unlock_page() of locked page @pfn: sleep until the read of it
+ * completes and wakes us.  @sync: also a read its reader waits for (start_read
+ * with @wait); false: only a submitted one.  Returns: nothing. */
+static void page_lock_wait(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, bool sync)
 {
 	struct page *p = &k->phys.pages[pfn];
-	while (page_test(p, PG_locked) && !k->untimed && k->read_inflight) {
+	while (page_test(p, PG_locked) && !k->untimed &&
+	       (k->read_inflight || (sync && (k->read_sync_inflight || k->read_pending)))) {
 		double t0;
 		if (k->sched && t->st)
 			mm_block(t);
 		tm_sync(&t->tm);
 		t0 = simgrid_get_clock();
-		struct mm_page_waiter w = { .sem = sg_sem_init(0), .wake = &t->tm.wake,
+		struct mm_page_waiter w = { .sem = sg_sem_init(0), .wake = &t->tm.wake, .pfn = pfn,
 					    .next = k->page_waiters };
 		k->page_waiters = &w;
+		k->page_lock_sleeps++;
 		t->tm.wake = INFINITY;   /* until a completion wakes us */
 		sg_sem_acquire(w.sem);
 		sg_sem_destroy(w.sem);
 		t->io_wait_s += simgrid_get_clock() - t0;
 		mm_unblock(t);
 	}
+}
+
+void mm_wait_on_page_locked(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
+{
+	page_lock_wait(k, t, pfn, true);
 }
 
 /* Submit readahead of [@start, @start+@n) (blockable_page_cache_readahead +
@@ -431,7 +486,10 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			/* page_not_up_to_date: lock_page waits for the read */
 			st->misses++;
 			st->page_waits++;
-			wait_on_page_locked(k, t, f->pfn[idx]);
+			/* (only for a submitted read, as before: truncate does not
+			 * take the page lock here, so a reader waiting for another's
+			 * synchronous read could see the page truncated under it) */
+			page_lock_wait(k, t, f->pfn[idx], false);
 			if (f->pfn[idx] == PFN_NONE) {
 				idx--;   /* gone meanwhile: look again */
 				continue;
@@ -737,6 +795,9 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		/* truncate_inode_pages: wait_on_page_writeback, then take it out */
 		while (page_test(p, PG_writeback) && !k->untimed)
 			mm_sleep(t, MM_HZ_S(1), &t->io_wait_s);
+		/* lock_page: a page another task is reading is waited for, not
+		 * taken out under its read */
+		page_lock_wait(k, t, pfn, true);
 		if (f->pfn[i] != pfn)
 			continue;   /* reclaimed while we slept */
 		if (page_test_clear(p, PG_dirty)) {   /* cancel_dirty_page */
@@ -769,10 +830,8 @@ uint32_t mm_file_getblk(struct mm_kernel *k, struct mm_task *t, struct mm_file *
 			 : add_page(k, t, f, idx, false, &raced) == PFN_NONE)
 			return PFN_NONE;
 	}
-	/* wait_on_buffer: another task's read of it is in flight */
-	while (f->pfn[idx] != PFN_NONE && page_test(&k->phys.pages[f->pfn[idx]], PG_locked) &&
-	       !k->untimed)
-		mm_sleep(t, MM_HZ_S(1), &t->io_wait_s);
+	/* wait_on_buffer: another task's read of it is in flight; sleep until its
+	 * completion (end_buffer_read_sync -> unlock_buffer -> wake_up_buffer) */
 	uint32_t pfn = f->pfn[idx];
 	if (pfn != PFN_NONE && k->pcobj) {   /* grow_buffers (bufhead.c) */
 		k->phys.pages[pfn].count++;
@@ -780,6 +839,8 @@ uint32_t mm_file_getblk(struct mm_kernel *k, struct mm_task *t, struct mm_file *
 		k->phys.pages[pfn].count--;
 		pfn = f->pfn[idx];
 	}
+	if (pfn != PFN_NONE)
+		mm_wait_on_page_locked(k, t, pfn);
 	if (pfn != PFN_NONE)
 		mm_mark_page_accessed(k, t, pfn);   /* touch_buffer */
 	return pfn;

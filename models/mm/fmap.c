@@ -30,8 +30,8 @@
  *      lookup is retried; a page reclaimed between its read and the lookup is
  *      read again (up to 64 tries, as mm_file_read);
  *   4. a page found while another task still reads it (PG_locked, not uptodate)
- *      is waited for (lock_page; a 1 ms poll, as truncate waits for writeback)
- *      and makes the fault major; a page found without read-around counts in
+ *      is waited for (lock_page: a sleep on the page lock until the read's
+ *      completion wakes it, mm_wait_on_page_locked) and makes the fault major; a page found without read-around counts in
  *      mmap_hit;
  *   5. mark_page_accessed(), then the entry: page_add_file_rmap (atomic), the
  *      set_pte (a struct-page-class line); the found page's reference is the
@@ -171,8 +171,7 @@ static int fmap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *m,
 				major = true;
 				mm_count(k->s->vs, MM_PGMAJFAULT, 1);
 			}
-			while (page_test(p, PG_locked) && !k->untimed)
-				mm_sleep(t, MM_HZ_S(1), &t->io_wait_s);
+			mm_wait_on_page_locked(k, t, pfn);
 			if (f->pfn[i] != pfn || !page_test(p, PG_uptodate)) {
 				/* truncated or the read failed meanwhile: start over */
 				mm_release_pages(k, t, &pfn, 1);

@@ -84,11 +84,14 @@ struct mm_ra {
 	unsigned flags;            /* MM_RA_FLAG_* */
 };
 
-/* A task sleeping in lock_page() / wait_on_page_locked() until a read completes:
- * every completion wakes every waiter, which looks at its page again. */
+/* A task sleeping in lock_page() / wait_on_page_locked() / wait_on_buffer() until
+ * the read of its page completes: the completion wakes the waiters of its own
+ * pages only (wake_up_page: the kernel's hashed page wait queue, filtered by
+ * wake_bit_function to the page and PG_locked). */
 struct mm_page_waiter {
 	sg_sem_t sem;
 	double *wake;              /* the sleeper's wake slot (lookahead) */
+	uint32_t pfn;              /* the page it waits for */
 	struct mm_page_waiter *next;
 };
 
@@ -178,9 +181,14 @@ struct mm_kernel {
 	struct mm_task pdflush;
 	uint64_t wb_requests;              /* clustered write requests submitted */
 	uint64_t wb_throttled;             /* balance_dirty_pages() writes by a writer */
-	/* reads: asynchronous page reads in flight and the tasks waiting for one */
+	/* reads: page reads in flight (submitted, or waited for by their reader)
+	 * and the tasks waiting for one of their pages */
 	unsigned read_inflight;
+	unsigned read_sync_inflight;       /* reads waited for by their reader (mm_disk_wait) */
+	unsigned read_pending;             /* read_pages calls inserting locked pages */
 	struct mm_page_waiter *page_waiters;
+	uint64_t page_lock_sleeps;         /* sleeps in wait_on_page_locked (mm_wait_on_page_locked) */
+	uint64_t page_lock_wakeups;        /* of them, wake-ups by a read's completion */
 
 	/* page cache */
 	struct mm_file *files[MM_MAX_FILES];
@@ -518,6 +526,15 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
  */
 int mm_file_read_pages(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
 		       uint32_t n);
+
+/**
+ * mm_wait_on_page_locked() - wait_on_page_locked() / lock_page() of page @pfn
+ * while another task reads it: @t sleeps (a voluntary switch) until that read's
+ * completion wakes it, once per read, no polling; nothing if the page is not
+ * locked, the kernel is untimed, or no read is in flight (a page left locked by
+ * a failed read).  Returns: nothing.
+ */
+void mm_wait_on_page_locked(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
 
 /**
  * mm_file_getblk() - __getblk (@read false: a block about to be overwritten) or
