@@ -56,13 +56,27 @@ static json_t *run_results(const char *scn, size_t nruns)
 	return r;
 }
 
-static double metric(json_t *r, const char *name)
+/* Returns: the number @name in the first run's @section ("metrics", "vmstat");
+ * fails the test when it is missing. */
+static inline double run0_number(json_t *r, const char *section, const char *name)
 {
-	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
+	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), section);
 	json_t *v = json_object_get(m, name);
 	if (!json_is_number(v))
-		fail_msg("metric %s missing", name);
+		fail_msg("%s %s missing", section, name);
 	return json_number_value(v);
+}
+
+/* Returns: a metric of the first run. */
+static inline double metric(json_t *r, const char *name)
+{
+	return run0_number(r, "metrics", name);
+}
+
+/* Returns: a vmstat counter of the first run. */
+static inline double vmstat(json_t *r, const char *name)
+{
+	return run0_number(r, "vmstat", name);
 }
 
 /* |a - b| <= eps (older cmocka has no assert_double_equal) */

@@ -185,15 +185,6 @@ static void test_maximal_fits(void **state)
 	json_decref(r);
 }
 
-static double vmstat(json_t *r, const char *name)
-{
-	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "vmstat");
-	json_t *v = json_object_get(m, name);
-	if (!json_is_number(v))
-		fail_msg("vmstat %s missing", name);
-	return json_number_value(v);
-}
-
 /* Maximal make -j on an i386 machine with highmem: the heaps are GFP_HIGHUSER
  * and never get the lowmem_reserve that DMA and Normal keep back from
  * HighMem-class allocations (here Normal keeps HighMem/4 = 8,192 pages, 4 jobs'

@@ -221,16 +221,6 @@ static void test_controller(void **state)
 	json_decref(b);
 }
 
-/* A vmstat counter of the first run. */
-static double vmstat(json_t *r, const char *name)
-{
-	json_t *v = json_object_get(json_object_get(json_array_get(json_object_get(r, "runs"), 0),
-						    "vmstat"), name);
-	if (!json_is_number(v))
-		fail_msg("vmstat %s missing", name);
-	return json_number_value(v);
-}
-
 /* Reclaim runs at the memory per user of the seed's pressure scenario
  * (001-pagevec-reaim-pressure.json: 256 users in 96 MiB, 0.375 MiB each): 48
  * users of the database mix in 18 MiB (i386, 2 CPUs, a write-back controller):
