@@ -73,6 +73,18 @@ static struct tctx *ctx;
 
 static int inv(struct tctx *x);
 
+/* The kernel's own invariant check (mm_kernel_check), the common part of every
+ * test's inv().  Returns: 0, or -1 with the violation in x->msg. */
+static inline int kh_kernel_ok(struct tctx *x)
+{
+	struct mm_err e = { "" };
+	if (mm_kernel_check(&x->k, &e)) {
+		snprintf(x->msg, MSG, "mm_check: %s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
 /* Returns: the struct page of @pfn. */
 static inline struct page *kh_page(struct tctx *x, uint32_t pfn)
 {

@@ -60,11 +60,8 @@ static bool on_hand_list(struct tctx *x, uint32_t pfn, int h)
 /* The invariants.  Returns: 0, or -1 with x->msg set. */
 static int inv(struct tctx *x)
 {
-	struct mm_err e = { "" };
-	if (mm_kernel_check(&x->k, &e)) {
-		snprintf(x->msg, MSG, "mm_check: %s", e.msg);
+	if (kh_kernel_ok(x))
 		return -1;
-	}
 	if (x->k.rc->ops != &reclaim_clockpro)
 		return 0;
 	for (int zi = 0; zi < MM_NR_ZONES; zi++) {

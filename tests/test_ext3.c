@@ -37,12 +37,7 @@ static const char *const K_BATCH =
 
 static int inv(struct tctx *x)
 {
-	struct mm_err e = { "" };
-	if (mm_kernel_check(&x->k, &e)) {
-		snprintf(x->msg, MSG, "mm_check: %s", e.msg);
-		return -1;
-	}
-	return 0;
+	return kh_kernel_ok(x);
 }
 
 static uint64_t acq(struct tctx *x, int zone)

@@ -130,11 +130,8 @@ static int list_is(struct tctx *x, int line, int which, const uint32_t *exp, uns
 /* The invariants.  Returns: 0, or -1 with x->msg set. */
 static int inv(struct tctx *x)
 {
-	struct mm_err e = { "" };
-	if (mm_kernel_check(&x->k, &e)) {
-		snprintf(x->msg, MSG, "mm_check: %s", e.msg);
+	if (kh_kernel_ok(x))
 		return -1;
-	}
 	for (int zi = 0; zi < MM_NR_ZONES; zi++) {
 		struct zone *z = &x->k.phys.zones[zi];
 		struct lru2q_zone *zs = zstate(z);

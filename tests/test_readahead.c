@@ -36,12 +36,7 @@ static const char *const K_LRU = "{\"reclaim\":\"lru2q\",\"vm\":{\"ra_pages\":32
 
 static int inv(struct tctx *x)
 {
-	struct mm_err e = { "" };
-	if (mm_kernel_check(&x->k, &e)) {
-		snprintf(x->msg, MSG, "invariant: %s", e.msg);
-		return -1;
-	}
-	return 0;
+	return kh_kernel_ok(x);
 }
 
 /* Pages [a, b) of @f: 1 if all present and uptodate (not locked), 2 if all

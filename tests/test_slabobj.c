@@ -47,12 +47,7 @@ static const char *const K_ZBUDDY =
 
 static int inv(struct tctx *x)
 {
-	struct mm_err e = { "" };
-	if (mm_kernel_check(&x->k, &e)) {
-		snprintf(x->msg, MSG, "mm_check: %s", e.msg);
-		return -1;
-	}
-	return 0;
+	return kh_kernel_ok(x);
 }
 
 /* Every slab page of @c (found by PG_slab and the cache's partial/position

@@ -35,12 +35,7 @@ static const char *const K_OFF = "{\"reclaim\":\"lru2q\"}";
 
 static int inv(struct tctx *x)
 {
-	struct mm_err e = { "" };
-	if (mm_kernel_check(&x->k, &e)) {
-		snprintf(x->msg, MSG, "invariant: %s", e.msg);
-		return -1;
-	}
-	return 0;
+	return kh_kernel_ok(x);
 }
 
 /* total_pages of page-writeback.c, computed from the zones. */
