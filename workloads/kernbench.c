@@ -182,7 +182,6 @@ static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 	return 0;
 }
 
-
 static void job_main(int argc, char **argv);
 static void as_main(int argc, char **argv);
 

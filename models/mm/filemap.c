@@ -839,10 +839,10 @@ uint32_t mm_file_getblk(struct mm_kernel *k, struct mm_task *t, struct mm_file *
 		k->phys.pages[pfn].count--;
 		pfn = f->pfn[idx];
 	}
-	if (pfn != PFN_NONE)
+	if (pfn != PFN_NONE) {
 		mm_wait_on_page_locked(k, t, pfn);
-	if (pfn != PFN_NONE)
 		mm_mark_page_accessed(k, t, pfn);   /* touch_buffer */
+	}
 	return pfn;
 }
 
