@@ -3,6 +3,8 @@
  */
 #include "emu/core/rng.h"
 
+#include <string.h>
+
 static uint64_t splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -11,14 +13,19 @@ static uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-uint64_t mm_hash64(const char *s)
+uint64_t mm_hash64_mem(uint64_t h, const void *p, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; s && *s; s++) {
-		h ^= (unsigned char)*s;
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
 		h *= 0x100000001b3ULL;
 	}
 	return h;
+}
+
+uint64_t mm_hash64(const char *s)
+{
+	return s ? mm_hash64_mem(MM_HASH64_INIT, s, strlen(s)) : MM_HASH64_INIT;
 }
 
 void mm_rng_seed(struct mm_rng *r, uint64_t seed, uint64_t run, const char *name)

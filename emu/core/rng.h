@@ -8,6 +8,7 @@
 #ifndef MMEMU_RNG_H
 #define MMEMU_RNG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct mm_rng {
@@ -44,5 +45,12 @@ static inline double mm_rng_double(struct mm_rng *r)
 
 /** mm_hash64() - FNV-1a of a string. Returns: its 64-bit hash. */
 uint64_t mm_hash64(const char *s);
+
+/* FNV-1a's offset basis: the hash of nothing, where mm_hash64_mem() starts. */
+#define MM_HASH64_INIT UINT64_C(0xcbf29ce484222325)
+
+/** mm_hash64_mem() - FNV-1a of @n bytes @p continuing hash @h (MM_HASH64_INIT to
+ * start). Returns: the 64-bit hash. */
+uint64_t mm_hash64_mem(uint64_t h, const void *p, size_t n);
 
 #endif

@@ -16,6 +16,8 @@
  */
 #include "emu/engine/sweep.h"
 
+#include "emu/core/rng.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -111,14 +113,11 @@ static const char *build_digest(void)
 		snprintf(d, sizeof d, "unknown");
 		return d;
 	}
-	uint64_t h = UINT64_C(14695981039346656037);
+	uint64_t h = MM_HASH64_INIT;
 	unsigned char buf[65536];
 	size_t n;
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		for (size_t i = 0; i < n; i++) {
-			h ^= buf[i];
-			h *= UINT64_C(1099511628211);
-		}
+		h = mm_hash64_mem(h, buf, n);
 	int bad = ferror(f);
 	fclose(f);
 	if (bad)
