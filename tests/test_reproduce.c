@@ -273,19 +273,30 @@ static const char *detail_of(json_t *seed, const char *id)
 	return json_string_value(json_object_get(claim_by_id(seed, id), "detail"));
 }
 
-static void tables_form(void **state)
+/* Write published file @text as PUB/NNN.json (@pub "pub3", @num "903"), the
+ * crafted several-tables runs, and run `reproduce --no-run` into o@num's
+ * last digit (o3, o5).  Returns: reproduce.json (caller decrefs). */
+static json_t *tables_reproduce(const char *pub, const char *num, const char *text, json_t **seed)
 {
 	char path[512];
-	snprintf(path, sizeof path, "%s/pub3", dir);
+	snprintf(path, sizeof path, "%s/%s", dir, pub);
 	mkdir(path, 0777);
-	write_text("pub3/903.json", tables_published);
+	snprintf(path, sizeof path, "%s/%s.json", pub, num);
+	write_text(path, text);
 	write_tables_emulated();
-	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
-	snprintf(path, sizeof path, "%s/o3/reproduce.json", dir);
+	const char *o = num + strlen(num) - 1;
+	assert_int_equal(sh("reproduce --no-run --published %s/%s --runs %s/runs3 --out %s/o%s", dir, pub, dir, dir, o), 0);
+	snprintf(path, sizeof path, "%s/o%s/reproduce.json", dir, o);
 	json_error_t je;
 	json_t *d = json_load_file(path, 0, &je);
 	assert_non_null(d);
-	json_t *s = json_array_get(json_object_get(d, "seeds"), 0);
+	*seed = json_array_get(json_object_get(d, "seeds"), 0);
+	return d;
+}
+
+static void tables_form(void **state)
+{
+	json_t *s, *d = tables_reproduce("pub3", "903", tables_published, &s);
 	struct { const char *id, *v; } want[] = {
 		{ "rel-ok", "reproduced" },     { "rel-bad", "not reproduced" },  { "flat-ok", "reproduced" },
 		{ "flat-bad", "not reproduced" }, { "flat-all-ok", "reproduced" }, { "flat-all-bad", "not reproduced" },
@@ -380,17 +391,7 @@ static void whatif_variant(char *buf, size_t n, const char *from, const char *to
 static void what_if_metrics(void **state)
 {
 	(void)state;
-	char path[512];
-	snprintf(path, sizeof path, "%s/pub5", dir);
-	mkdir(path, 0777);
-	write_text("pub5/905.json", whatif_published);
-	write_tables_emulated();
-	assert_int_equal(sh("reproduce --no-run --published %s/pub5 --runs %s/runs3 --out %s/o5", dir, dir, dir), 0);
-	snprintf(path, sizeof path, "%s/o5/reproduce.json", dir);
-	json_error_t je;
-	json_t *d = json_load_file(path, 0, &je);
-	assert_non_null(d);
-	json_t *s = json_array_get(json_object_get(d, "seeds"), 0);
+	json_t *s, *d = tables_reproduce("pub5", "905", whatif_published, &s);
 	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "wi-ok"), "verdict")), "reproduced");
 	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "wi-ok"), "what_if")), "64 MiB");
 	assert_null(json_object_get(claim_by_id(s, "plain-bad"), "what_if"));
