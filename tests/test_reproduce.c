@@ -11,7 +11,8 @@
  * about missing kernels or series are "not checked".  The several-tables form
  * (seed 001's) gets its own crafted pair: relative, flat and difference claims on
  * rows with a sweep point, reproduced and not, and rows without one (not
- * checked).  Run-to-run noise: a crafted pair with four runs per kernel where
+ * checked); tables' "report_metrics" (emulated means per row and column) and
+ * "what_if" claims (counted apart), and bad values of both.  Run-to-run noise: a crafted pair with four runs per kernel where
  * one published difference lies inside the emulated noise (and the emulated
  * kernels differ significantly), one outside (and they do not), and a point with
  * a single run that cannot be judged; verdicts are unchanged by it, and a bad
@@ -272,19 +273,30 @@ static const char *detail_of(json_t *seed, const char *id)
 	return json_string_value(json_object_get(claim_by_id(seed, id), "detail"));
 }
 
-static void tables_form(void **state)
+/* Write published file @text as PUB/NNN.json (@pub "pub3", @num "903"), the
+ * crafted several-tables runs, and run `reproduce --no-run` into o@num's
+ * last digit (o3, o5).  Returns: reproduce.json (caller decrefs). */
+static json_t *tables_reproduce(const char *pub, const char *num, const char *text, json_t **seed)
 {
 	char path[512];
-	snprintf(path, sizeof path, "%s/pub3", dir);
+	snprintf(path, sizeof path, "%s/%s", dir, pub);
 	mkdir(path, 0777);
-	write_text("pub3/903.json", tables_published);
+	snprintf(path, sizeof path, "%s/%s.json", pub, num);
+	write_text(path, text);
 	write_tables_emulated();
-	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
-	snprintf(path, sizeof path, "%s/o3/reproduce.json", dir);
+	const char *o = num + strlen(num) - 1;
+	assert_int_equal(sh("reproduce --no-run --published %s/%s --runs %s/runs3 --out %s/o%s", dir, pub, dir, dir, o), 0);
+	snprintf(path, sizeof path, "%s/o%s/reproduce.json", dir, o);
 	json_error_t je;
 	json_t *d = json_load_file(path, 0, &je);
 	assert_non_null(d);
-	json_t *s = json_array_get(json_object_get(d, "seeds"), 0);
+	*seed = json_array_get(json_object_get(d, "seeds"), 0);
+	return d;
+}
+
+static void tables_form(void **state)
+{
+	json_t *s, *d = tables_reproduce("pub3", "903", tables_published, &s);
 	struct { const char *id, *v; } want[] = {
 		{ "rel-ok", "reproduced" },     { "rel-bad", "not reproduced" },  { "flat-ok", "reproduced" },
 		{ "flat-bad", "not reproduced" }, { "flat-all-ok", "reproduced" }, { "flat-all-bad", "not reproduced" },
@@ -302,6 +314,9 @@ static void tables_form(void **state)
 	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 4);
 	assert_int_equal(json_integer_value(json_object_get(sm, "inconclusive")), 0);
 	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 5);
+	/* no what-if claim, no report_metrics: neither key (what_if_metrics has both) */
+	assert_null(json_object_get(sm, "what_if"));
+	assert_null(json_object_get(s, "table_metrics"));
 	/* the details: published and emulated values, the verdict's reason */
 	assert_string_equal(detail_of(s, "rel-ok"),
 			    "one {\"workload.n\":1}: elapsed_s new/base - 1: published +12.5% (112.5 vs 100), "
@@ -342,7 +357,108 @@ static void tables_form(void **state)
 	assert_non_null(strstr(out, "    [not reproduced] diff-bad (difference): \n"));
 	assert_non_null(strstr(out, "    [not checked] nopoint (relative): \n"));
 	assert_non_null(strstr(out, "  summary: 4 reproduced, 4 not reproduced, 0 inconclusive, 5 not checked\n"));
+	assert_null(strstr(out, "what-if"));
+	assert_null(strstr(out, "mean over runs"));
 	free(out);
+}
+
+/* The several-tables form's "report_metrics" (each row's and column's emulated
+ * means, "-" for a metric the runs lack) and "what_if" claims (judged, counted
+ * apart from the summary); bad values of either are usage errors. */
+static const char whatif_published[] =
+	"{ \"seed\": \"905\", \"title\": \"what-if\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
+	"  \"kernel_map\": { \"base\": \"base-k\", \"new\": \"new-k\" },\n"
+	"  \"tables\": [\n"
+	"    { \"id\": \"kb\", \"report_metrics\": [\"sys_s\", \"elapsed_s\", \"ghost\"], \"rows\": [\n"
+	"      { \"test\": \"one\", \"point\": { \"workload.n\": 1 }, \"values\": {\n"
+	"          \"base\": { \"elapsed_s\": 100 }, \"new\": { \"elapsed_s\": 112.5 } } },\n"
+	"      { \"test\": \"two\", \"point\": { \"workload.n\": 2 }, \"values\": {\n"
+	"          \"base\": { \"elapsed_s\": 200 }, \"new\": { \"elapsed_s\": 201 } } },\n"
+	"      { \"test\": \"nopoint\", \"values\": { \"base\": 1, \"new\": 2 } } ] } ],\n"
+	"  \"claims\": [\n"
+	"    {\"id\": \"wi-ok\", \"kind\": \"relative\", \"table\": \"kb\", \"row\": \"one\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.11, 0.14], \"what_if\": \"64 MiB\"},\n"
+	"    {\"id\": \"plain-bad\", \"kind\": \"relative\", \"table\": \"kb\", \"row\": \"two\", \"metric\": \"elapsed_s\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.11, 0.14]}\n"
+	"  ] }\n";
+
+/* Replace the first @from of whatif_published by @to into @buf. */
+static void whatif_variant(char *buf, size_t n, const char *from, const char *to)
+{
+	const char *at = strstr(whatif_published, from);
+	assert_non_null(at);
+	snprintf(buf, n, "%.*s%s%s", (int)(at - whatif_published), whatif_published, to, at + strlen(from));
+}
+
+static void what_if_metrics(void **state)
+{
+	(void)state;
+	json_t *s, *d = tables_reproduce("pub5", "905", whatif_published, &s);
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "wi-ok"), "verdict")), "reproduced");
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "wi-ok"), "what_if")), "64 MiB");
+	assert_null(json_object_get(claim_by_id(s, "plain-bad"), "what_if"));
+	json_t *sm = json_object_get(s, "summary"), *wi = json_object_get(sm, "what_if");
+	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 0);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 1);
+	assert_int_equal(json_integer_value(json_object_get(wi, "reproduced")), 1);
+	assert_int_equal(json_integer_value(json_object_get(wi, "not_reproduced")), 0);
+	/* table_metrics: rows with a point only; sys_s of new-k at n = 2 is 10.5 in both runs */
+	json_t *tm = json_array_get(json_object_get(s, "table_metrics"), 0);
+	assert_string_equal(json_string_value(json_object_get(tm, "table")), "kb");
+	json_t *rows = json_object_get(tm, "rows");
+	assert_int_equal(json_array_size(rows), 2);
+	json_t *two = json_array_get(rows, 1);
+	assert_string_equal(json_string_value(json_object_get(two, "test")), "two");
+	json_t *cnew = json_array_get(json_object_get(two, "columns"), 1);
+	assert_string_equal(json_string_value(json_object_get(cnew, "column")), "new");
+	json_t *sys = json_object_get(json_object_get(cnew, "metrics"), "sys_s");
+	assert_true(json_number_value(json_object_get(sys, "mean")) == 10.5);
+	assert_int_equal(json_integer_value(json_object_get(sys, "n")), 2);
+	json_t *el = json_object_get(json_object_get(cnew, "metrics"), "elapsed_s");
+	assert_true(json_number_value(json_object_get(el, "mean")) == 201);
+	assert_true(json_is_null(json_object_get(json_object_get(cnew, "metrics"), "ghost")));
+	json_decref(d);
+	char *out = slurp("out");
+	const char *want_tm = "  emulated kb (mean over runs):\n"
+				    "    row  column  runs  sys_s  elapsed_s  ghost\n"
+				    "    one  base       2     10        100      -\n"
+				    "         new        2     11        112      -\n"
+				    "    two  base       2     10        200      -\n"
+				    "         new        2   10.5        201      -\n";
+	if (!strstr(out, want_tm))
+		fail_msg("no metrics table in:\n%s", out);
+	assert_non_null(strstr(out, "    [reproduced] wi-ok (relative): \n      one {\"workload.n\":1}: "));
+	assert_non_null(strstr(out, "      what-if (not counted in the summary): 64 MiB\n"));
+	assert_non_null(strstr(out, "  summary: 0 reproduced, 1 not reproduced, 0 inconclusive, 0 not checked\n"
+				    "  what-if claims (not counted above): 1 reproduced, 0 not reproduced, 0 inconclusive, "
+				    "0 not checked\n"));
+	free(out);
+	/* the markdown says it too */
+	out = slurp("o5/reproduce.md");
+	assert_non_null(strstr(out, "What-if claims (not counted above): 1 reproduced"));
+	free(out);
+
+	/* bad values: usage errors naming the path */
+	static const struct { const char *from, *to, *want; } bad[] = {
+		{ "[\"sys_s\", \"elapsed_s\", \"ghost\"]", "\"sys_s\"",
+		  "pub5/905.json: tables[0].report_metrics: expected an array of metric names" },
+		{ "[\"sys_s\", \"elapsed_s\", \"ghost\"]", "[1]",
+		  "pub5/905.json: tables[0].report_metrics[0]: expected a metric name (a string)" },
+		{ "\"what_if\": \"64 MiB\"", "\"what_if\": true",
+		  "pub5/905.json: claims[0].what_if: expected a string" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char buf[4096];
+		whatif_variant(buf, sizeof buf, bad[i].from, bad[i].to);
+		write_text("pub5/905.json", buf);
+		assert_int_equal(sh("reproduce --no-run --published %s/pub5 --runs %s/runs3 --out %s/o5", dir, dir, dir), 2);
+		char *err = slurp("err");
+		if (!strstr(err, bad[i].want))
+			fail_msg("case %zu: stderr \"%s\"", i, err);
+		assert_true(strchr(err, '\n') && strchr(err, '\n')[1] == '\0');   /* one line */
+		free(err);
+		out = slurp("out");
+		assert_string_equal(out, "");
+		free(out);
+	}
 }
 
 static void real_run(void **state)
@@ -897,6 +1013,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(tables_form),
+		cmocka_unit_test(what_if_metrics),
 		cmocka_unit_test(noise),
 		cmocka_unit_test(three_valued),
 		cmocka_unit_test(base_seeds),

@@ -67,6 +67,25 @@ static int check(const char *path, json_t *p, struct mm_err *e)
 				snprintf(w, sizeof w, "tables[%zu].published_runs", i);
 				return mm_errf(e, path, w, "expected an integer in [1, 1000000]");
 			}
+			json_t *rm = json_object_get(tb, "report_metrics");
+			size_t j;
+			json_t *m;
+			char w[80];
+			snprintf(w, sizeof w, "tables[%zu].report_metrics", i);
+			if (rm && !json_is_array(rm))
+				return mm_errf(e, path, w, "expected an array of metric names");
+			json_array_foreach(rm, j, m) if (!json_is_string(m)) {
+				snprintf(w, sizeof w, "tables[%zu].report_metrics[%zu]", i, j);
+				return mm_errf(e, path, w, "expected a metric name (a string)");
+			}
+		}
+		json_array_foreach(json_object_get(p, "claims"), i, tb) {
+			json_t *wi = json_object_get(tb, "what_if");
+			if (wi && !json_is_string(wi)) {
+				char w[64];
+				snprintf(w, sizeof w, "claims[%zu].what_if", i);
+				return mm_errf(e, path, w, "expected a string: the configuration the claim is judged on");
+			}
 		}
 		return 0;   /* several tables: the rest is checked claim by claim (claims_tables.c) */
 	}

@@ -10,7 +10,10 @@
  * gathers the claims' noise comparisons, "noise_sources" what the model varies
  * from run to run (from the scenarios) and what it lacks (the published file's
  * "noise_missing"), "published_noise" what the thread says of its own runs.
- * Nothing is printed here.
+ * Claims with a "what_if" (a configuration the verdicts do not assume, e.g. a
+ * machine size the thread does not confirm) are counted in the summary's
+ * "what_if" only; tables with "report_metrics" get the emulated values of those
+ * metrics per row and column ("table_metrics").  Nothing is printed here.
  */
 #include "emu/analysis/verdict.h"
 
@@ -29,7 +32,10 @@ static void count(int *counts, json_t *v)
 	counts[!strcmp(vs, "reproduced") ? 0 : !strcmp(vs, "not reproduced") ? 1 : !strcmp(vs, "inconclusive") ? 2 : 3]++;
 }
 
-/* Every claim of the published file judged in @c, appended to a new array; counted into @counts. */
+/* Every claim of the published file judged in @c, appended to a new array and
+ * counted into counts[0..3], or counts[4..7] when the claim is a what-if
+ * ("what_if": a configuration other than the one the verdicts assume, judged
+ * but counted apart from them). */
 static json_t *judge_all(const struct claim_ctx *c, int *counts)
 {
 	json_t *claims = json_array();
@@ -37,10 +43,53 @@ static json_t *judge_all(const struct claim_ctx *c, int *counts)
 	json_t *cl;
 	json_array_foreach(json_object_get(c->pub, "claims"), i, cl) {
 		json_t *v = claim_judge(c, cl);
-		count(counts, v);
+		json_t *wi = json_object_get(cl, "what_if");
+		if (json_is_string(wi))
+			json_object_set(v, "what_if", wi);
+		count(json_is_string(wi) ? counts + 4 : counts, v);
 		json_array_append_new(claims, v);
 	}
 	return claims;
+}
+
+/*
+ * The several-tables form's "report_metrics": for each table that names some,
+ * per row with a sweep point and per published column, the emulated runs'
+ * summary of each metric (emulated_runs_json(): n, mean, sd, min, max; null
+ * when the runs lack it).  Returns: a new array (empty when no table names any).
+ */
+static json_t *table_metrics(const struct claim_ctx *c)
+{
+	json_t *out = json_array();
+	size_t ti, ri, mi;
+	json_t *tb, *row, *m;
+	json_array_foreach(json_object_get(c->pub, "tables"), ti, tb) {
+		json_t *ms = json_object_get(tb, "report_metrics");
+		if (!json_array_size(ms))
+			continue;
+		json_t *rows = json_array();
+		json_array_foreach(json_object_get(tb, "rows"), ri, row) {
+			json_t *pt = json_object_get(row, "point");
+			if (!json_is_object(pt))
+				continue;
+			json_t *cols = json_array();
+			const char *col;
+			json_t *pv;
+			json_object_foreach(json_object_get(row, "values"), col, pv) {
+				json_t *vals = json_object();
+				json_array_foreach(ms, mi, m) {
+					const char *mn = json_string_value(m);
+					json_object_set_new(vals, mn, emulated_runs_json(c, col, pt, mn));
+				}
+				json_array_append_new(cols, json_pack("{s:s,s:o}", "column", col, "metrics", vals));
+			}
+			json_array_append_new(rows, json_pack("{s:O,s:O,s:o}", "test", json_object_get(row, "test"),
+							      "point", pt, "columns", cols));
+		}
+		json_array_append_new(out, json_pack("{s:O,s:O,s:o}", "table", json_object_get(tb, "id"), "metrics", ms,
+						     "rows", rows));
+	}
+	return out;
 }
 
 /* The single-table form: one emulated table and one set of verdicts per group. */
@@ -99,7 +148,7 @@ json_t *verdict_seed(const struct verdict_seed_in *in)
 	if (*in->note)
 		json_object_set_new(o, "note", json_string(in->note));
 	json_object_set_new(o, "tables", json_array());
-	int counts[4] = { 0, 0, 0, 0 };
+	int counts[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };   /* [4..7]: what-if claims */
 	if (!json_object_get(pub, "table")) {
 		/* the several-tables form: the published tables, claims on rows with a sweep point */
 		json_object_set(o, "published_tables", json_object_get(pub, "tables"));
@@ -109,6 +158,10 @@ json_t *verdict_seed(const struct verdict_seed_in *in)
 			struct claim_ctx c = { pub, json_object_get(in->res, "runs"), NULL, NULL, 1, empty,
 					       published_runs(pub) };
 			json_object_set_new(o, "claims", judge_all(&c, counts));
+			json_t *tm = table_metrics(&c);
+			if (json_array_size(tm))
+				json_object_set(o, "table_metrics", tm);
+			json_decref(tm);
 			json_decref(empty);
 			json_object_set_new(o, "noise", noise_seed(o, published_runs(pub)));
 		}
@@ -129,5 +182,9 @@ json_t *verdict_seed(const struct verdict_seed_in *in)
 	}
 	json_object_set_new(o, "summary", json_pack("{s:i,s:i,s:i,s:i}", "reproduced", counts[0], "not_reproduced",
 						    counts[1], "inconclusive", counts[2], "not_checked", counts[3]));
+	if (counts[4] + counts[5] + counts[6] + counts[7])
+		json_object_set_new(json_object_get(o, "summary"), "what_if",
+				    json_pack("{s:i,s:i,s:i,s:i}", "reproduced", counts[4], "not_reproduced", counts[5],
+					      "inconclusive", counts[6], "not_checked", counts[7]));
 	return o;
 }

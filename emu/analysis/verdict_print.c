@@ -6,8 +6,10 @@
  * only the JSON model verdict_seed() built, so the text, the markdown and
  * results/reproduce.json always agree.  The single-table form prints one aligned
  * table per group (published, emulated mean, sd [min, max] n, error per kernel)
- * and its claims; the several-tables form prints the published rows and the
- * claims.  Both end with the seed's noise lists and the verdict counts.
+ * and its claims; the several-tables form prints the published rows, the
+ * emulated means of the tables' "report_metrics" and the claims (a what-if
+ * claim with its reason).  Both end with the seed's noise lists and the verdict
+ * counts (what-if verdicts counted apart).
  */
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +109,59 @@ static void print_summary(json_t *o, FILE *f, int md)
 		(long long)json_integer_value(json_object_get(sm, "not_reproduced")),
 		(long long)json_integer_value(json_object_get(sm, "inconclusive")),
 		(long long)json_integer_value(json_object_get(sm, "not_checked")));
+	json_t *wi = json_object_get(sm, "what_if");
+	if (wi)
+		fprintf(f, md ? "What-if claims (not counted above): %lld reproduced, %lld not reproduced, %lld "
+				"inconclusive, %lld not checked.\n"
+			      : "  what-if claims (not counted above): %lld reproduced, %lld not reproduced, %lld "
+				"inconclusive, %lld not checked\n",
+			(long long)json_integer_value(json_object_get(wi, "reproduced")),
+			(long long)json_integer_value(json_object_get(wi, "not_reproduced")),
+			(long long)json_integer_value(json_object_get(wi, "inconclusive")),
+			(long long)json_integer_value(json_object_get(wi, "not_checked")));
+}
+
+/*
+ * The "table_metrics" of seed object @o (the tables' "report_metrics"): one
+ * aligned table per published table, a line per row and column with the number
+ * of runs and each metric's mean over them ("-" when the runs lack it).
+ */
+static void print_table_metrics(json_t *o, FILE *f, int md)
+{
+	size_t ti, ri, ci, mi;
+	json_t *tm, *row, *col, *m;
+	json_array_foreach(json_object_get(o, "table_metrics"), ti, tm) {
+		json_t *ms = json_object_get(tm, "metrics");
+		int nm = (int)json_array_size(ms);
+		fprintf(f, md ? "\nEmulated `%s` (mean over runs):\n\n" : "  emulated %s (mean over runs):\n",
+			json_string_value(json_object_get(tm, "table")) ?: "");
+		struct rtable rt;
+		rtable_init(&rt, 3 + nm, 1, 3u);
+		rtable_add(&rt, NULL);
+		rtable_setf(&rt, 0, "row");
+		rtable_setf(&rt, 1, "column");
+		rtable_setf(&rt, 2, "runs");
+		json_array_foreach(ms, mi, m) rtable_setf(&rt, 3 + (int)mi, "%s", json_string_value(m));
+		json_array_foreach(json_object_get(tm, "rows"), ri, row) {
+			json_array_foreach(json_object_get(row, "columns"), ci, col) {
+				rtable_add(&rt, NULL);
+				rtable_setf(&rt, 0, "%s", ci ? "" : json_string_value(json_object_get(row, "test")) ?: "");
+				rtable_setf(&rt, 1, "%s", json_string_value(json_object_get(col, "column")));
+				json_int_t n = 0;
+				json_array_foreach(ms, mi, m) {
+					json_t *ru = json_object_get(json_object_get(col, "metrics"), json_string_value(m));
+					char b[64];
+					fmt_num(b, sizeof b, json_object_get(ru, "mean"));
+					rtable_setf(&rt, 3 + (int)mi, "%s", b);
+					if (json_integer_value(json_object_get(ru, "n")) > n)
+						n = json_integer_value(json_object_get(ru, "n"));
+				}
+				rtable_setf(&rt, 2, "%lld", (long long)n);
+			}
+		}
+		rtable_print(&rt, f, md ? "" : "    ", md);
+		rtable_free(&rt);
+	}
 }
 
 void verdict_print(json_t *pub, json_t *o, FILE *f, int md)
@@ -156,6 +211,7 @@ void verdict_print(json_t *pub, json_t *o, FILE *f, int md)
 				free(p);
 			}
 		}
+		print_table_metrics(o, f, md);
 		json_t *cl;
 		if (json_array_size(json_object_get(o, "claims")))
 			fprintf(f, md ? "\nClaims:\n\n" : "  claims:\n");
@@ -164,6 +220,10 @@ void verdict_print(json_t *pub, json_t *o, FILE *f, int md)
 				json_string_value(json_object_get(cl, "verdict")), json_string_value(json_object_get(cl, "id")),
 				json_string_value(json_object_get(cl, "kind")), json_string_value(json_object_get(cl, "text")),
 				json_string_value(json_object_get(cl, "detail")));
+			const char *wi = json_string_value(json_object_get(cl, "what_if"));
+			if (wi)
+				fprintf(f, md ? "  What-if (not counted in the summary): %s\n"
+					      : "      what-if (not counted in the summary): %s\n", wi);
 			print_claim_noise(cl, f, md);
 		}
 		print_seed_noise(o, f, md);
