@@ -42,7 +42,8 @@
 static void write_text(const char *name, const char *text)
 {
 	char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+	assert_true(n > 0 && (size_t)n < sizeof path);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);

@@ -116,7 +116,7 @@ static void add_metric(struct cmp *c, const char *name, enum mkind k, int better
 
 static void build(struct cmp *c, char **files)
 {
-	c->run_labels = calloc((size_t)c->nfiles, sizeof *c->run_labels);
+	c->run_labels = calloc(c->nfiles > 0 ? (size_t)c->nfiles : 1, sizeof *c->run_labels);
 	/* columns */
 	for (int f = 0; f < c->nfiles; f++) {
 		json_t *runs = json_object_get(c->docs[f], "runs");
