@@ -4,7 +4,8 @@
  * counts: which pages each window brings in, which windows the reader waits for
  * at once (sync) and which are submitted ahead of it (async), the page states
  * between reads, the ahead window's state, RA_FLAG_INCACHE after 256 cached
- * pages and handle_ra_miss.
+ * pages and handle_ra_miss; and that a read running out of memory partway
+ * leaves no page of it locked.
  *
  * Harness: tests/kharness.h (a forked child runs SimGrid and the body as an
  * actor on cpu0).  The machine: 4 MiB of 4 KiB pages, a 50 MB/s disk; ra_pages
@@ -232,6 +233,41 @@ static int b_thrash(struct tctx *x)
 	return 0;
 }
 
+/* Memory runs out in the middle of a read (readahead off: one request for
+ * the run of missing pages): the pages already put in the page cache for it
+ * are read, as read_pages() submits what it allocated, so none is left
+ * locked; the read itself fails.  Untimed, so that the allocator fails at
+ * once instead of waiting for the OOM killer's rate limit. */
+static int b_oom_partway(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	struct mm_file *f = mm_file_create(k, "f", 64 * k->phys.page_size, 0, 0);
+	CHECK(f);
+	mm_set_untimed(k, true);
+	static uint32_t held[2048];
+	uint32_t n = 0, pfn;
+	while (n < 2048 && (pfn = mm_page_alloc(k, &x->task, k->pagecache_cls, MM_GFP_KERNEL)) != PFN_NONE)
+		held[n++] = pfn;
+	CHECK(n > 16 && n < 2048);
+	for (int i = 0; i < 16; i++)
+		mm_page_free(k, &x->task, held[--n]);
+	struct mm_read_stats st = { 0 };
+	uint64_t ps = k->phys.page_size;
+	CHECK(mm_file_read(k, &x->task, f, 0, 64 * ps, &st) < 64 * ps);
+	x->out[0] = f->nr_cached;
+	/* the sixteen freed pages went into the page cache, the seventeenth
+	 * allocation failed */
+	CHECK_EQ(f->nr_cached, 16);
+	for (uint32_t i = 0; i < 64; i++)
+		CHECK(f->pfn[i] == PFN_NONE || (!page_test(kh_page(x, f->pfn[i]), PG_locked) &&
+						 page_test(kh_page(x, f->pfn[i]), PG_uptodate)));
+	CHECK_EQ(k->read_pending, 0);
+	while (n)
+		mm_page_free(k, &x->task, held[--n]);
+	mm_set_untimed(k, false);
+	return 0;
+}
+
 static void test_windows(void **state)
 {
 	run(MACHINE, K_LRU, b_windows, NULL);
@@ -249,6 +285,13 @@ static void test_thrash(void **state)
 	run(MACHINE, K_LRU, b_thrash, NULL);
 }
 
+static void test_oom_partway(void **state)
+{
+	double out[16];
+	run(MACHINE, "{\"reclaim\":\"lru2q\",\"vm\":{\"ra_pages\":0}}", b_oom_partway, out);
+	assert_int_equal((int)out[0], 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_incache),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_thrash),
+		cmocka_unit_test(test_oom_partway),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -276,8 +276,15 @@ static int read_pages_run(struct mm_kernel *k, struct mm_task *t, struct mm_file
 	for (uint32_t i = idx; i <= idx + n; i++) {
 		bool need = i < idx + n && f->pfn[i] == PFN_NONE;
 		bool raced = false;
-		if (need && add_page(k, t, f, i, true, &raced) == PFN_NONE)
+		if (need && add_page(k, t, f, i, true, &raced) == PFN_NONE) {
+			/* out of memory partway: the pages already inserted locked
+			 * for this run are read all the same (read_pages submits what
+			 * __do_page_cache_readahead allocated), else they would stay
+			 * locked and never become uptodate */
+			if (run_len)
+				start_read(k, t, f, run_start, run_len, wait);
 			return -1;
+		}
 		if (need && !raced) {
 			if (run_len == 0)
 				run_start = i;
