@@ -99,26 +99,26 @@ static void print_seed_noise(json_t *o, FILE *f, int md)
 		fprintf(f, "%scannot judge (fewer than two runs or no published value): %lld comparisons\n", item, cj);
 }
 
-/* The verdict counts of seed object @o. */
+/* One line of the four verdict counts of @c (a summary object), after @lead and
+ * ending with @end. */
+static void print_counts(FILE *f, const char *lead, json_t *c, const char *end)
+{
+	fprintf(f, "%s%lld reproduced, %lld not reproduced, %lld inconclusive, %lld not checked%s", lead,
+		(long long)json_integer_value(json_object_get(c, "reproduced")),
+		(long long)json_integer_value(json_object_get(c, "not_reproduced")),
+		(long long)json_integer_value(json_object_get(c, "inconclusive")),
+		(long long)json_integer_value(json_object_get(c, "not_checked")), end);
+}
+
+/* The verdict counts of seed object @o, what-if claims on a line of their own. */
 static void print_summary(json_t *o, FILE *f, int md)
 {
 	json_t *sm = json_object_get(o, "summary");
-	fprintf(f, md ? "\nSummary: %lld reproduced, %lld not reproduced, %lld inconclusive, %lld not checked.\n"
-		      : "  summary: %lld reproduced, %lld not reproduced, %lld inconclusive, %lld not checked\n",
-		(long long)json_integer_value(json_object_get(sm, "reproduced")),
-		(long long)json_integer_value(json_object_get(sm, "not_reproduced")),
-		(long long)json_integer_value(json_object_get(sm, "inconclusive")),
-		(long long)json_integer_value(json_object_get(sm, "not_checked")));
+	print_counts(f, md ? "\nSummary: " : "  summary: ", sm, md ? ".\n" : "\n");
 	json_t *wi = json_object_get(sm, "what_if");
 	if (wi)
-		fprintf(f, md ? "What-if claims (not counted above): %lld reproduced, %lld not reproduced, %lld "
-				"inconclusive, %lld not checked.\n"
-			      : "  what-if claims (not counted above): %lld reproduced, %lld not reproduced, %lld "
-				"inconclusive, %lld not checked\n",
-			(long long)json_integer_value(json_object_get(wi, "reproduced")),
-			(long long)json_integer_value(json_object_get(wi, "not_reproduced")),
-			(long long)json_integer_value(json_object_get(wi, "inconclusive")),
-			(long long)json_integer_value(json_object_get(wi, "not_checked")));
+		print_counts(f, md ? "What-if claims (not counted above): " : "  what-if claims (not counted above): ",
+			     wi, md ? ".\n" : "\n");
 }
 
 /*
