@@ -23,6 +23,8 @@
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
 
+#include "emu/engine/engine.h"
+
 #define ACTORS 64
 #define HOSTS 8
 #define CALLS 1280000L   /* per kind, over all actors */
@@ -41,6 +43,18 @@ static double now(void)
 
 static void passer(int argc, char **argv);
 
+/* Start @n actors running @fn, actor i on host cpu(i % HOSTS) with argument i. */
+static void spawn(int n, void (*fn)(int, char **))
+{
+	for (int i = 0; i < n; i++) {
+		char id[16], host[16];
+		snprintf(id, sizeof id, "%d", i);
+		snprintf(host, sizeof host, "cpu%d", i % HOSTS);
+		char *args[] = { "a", id, NULL };
+		sg_actor_create("a", sg_host_by_name(host), fn, 2, args);
+	}
+}
+
 /* Payments: sleeps of 1-100 us, a different sequence per actor.  The last payer
  * to finish times the phase and starts the hand-off phase. */
 static void payer(int argc, char **argv)
@@ -57,13 +71,7 @@ static void payer(int argc, char **argv)
 	for (int i = 0; i < HOSTS; i++)
 		token[i] = sg_sem_init(i % 2 == 0 ? 1 : 0);
 	t0 = now();
-	for (int i = 0; i < HOSTS; i++) {
-		char id[16], host[8];
-		snprintf(id, sizeof id, "%d", i);
-		snprintf(host, sizeof host, "h%d", i);
-		char *args[] = { "pass", id, NULL };
-		sg_actor_create("pass", sg_host_by_name(host), passer, 2, args);
-	}
+	spawn(HOSTS, passer);
 }
 
 /* Hand-offs: pairs of actors pass a token through each other's semaphore, with a
@@ -82,23 +90,6 @@ static void passer(int argc, char **argv)
 		ns_pass = (now() - t0) / (double)(n * HOSTS) * 1e9;
 }
 
-static int write_platform(char *path, size_t len)
-{
-	snprintf(path, len, "/tmp/bench_simcall-XXXXXX.xml");
-	int fd = mkstemps(path, 4);
-	if (fd < 0)
-		return -1;
-	FILE *f = fdopen(fd, "w");
-	if (!f)
-		return -1;
-	fputs("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-	      "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n", f);
-	for (int i = 0; i < HOSTS; i++)
-		fprintf(f, "<host id=\"h%d\" speed=\"700Mf\"/>\n", i);
-	fputs("</zone>\n</platform>\n", f);
-	return fclose(f);
-}
-
 int main(int argc, char **argv)
 {
 	static const char usage[] = "usage: bench_simcall   (no options: ns of host CPU per SimGrid "
@@ -111,30 +102,26 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_simcall: bad option %s\n%s", argv[1], usage);
 		return 2;
 	}
-	char platform[64];
-	if (write_platform(platform, sizeof platform)) {
+	struct machine_cfg m;   /* the platform mmemu writes: hosts cpu0..cpu7 at 700 MHz */
+	memset(&m, 0, sizeof m);
+	m.cpus = HOSTS;
+	m.clock = 700e6;
+	char platform[512];
+	if (sim_write_platform(&m, platform, sizeof platform)) {
 		perror("bench_simcall: platform");
 		return 1;
 	}
-	int sargc = 2;
-	char *sargv[] = { "bench_simcall", "--log=root.thres:critical", NULL };
-	simgrid_init(&sargc, sargv);
+	sim_simgrid_init();
 	simgrid_load_platform(platform);
+	unlink(platform);
 	per_actor = CALLS / ACTORS;
 	live = ACTORS;
-	for (int i = 0; i < ACTORS; i++) {
-		char id[16], host[8];
-		snprintf(id, sizeof id, "%d", i);
-		snprintf(host, sizeof host, "h%d", i % HOSTS);
-		char *args[] = { "pay", id, NULL };
-		sg_actor_create("pay", sg_host_by_name(host), payer, 2, args);
-	}
+	spawn(ACTORS, payer);
 	t0 = now();
 	simgrid_run();
 	printf("payment (sg_actor_sleep_for), %d actors on %d hosts: %.0f ns per call\n", ACTORS, HOSTS,
 	       ns_pay);
 	printf("spinlock hand-off (acquire + 1 us sleep + release), %d actors: %.0f ns per hand-off\n",
 	       HOSTS, ns_pass);
-	unlink(platform);
 	return 0;
 }
