@@ -184,7 +184,8 @@ static const struct bad_case bad_cases[] = {
 	/* engine */
 	{ "engine-quantum-fast.json", "engine.quantum", "expected a time" },
 	{ "engine-quantum-2s.json", "engine.quantum", "expected a value in [0s, 1s]" },
-	{ "engine-unknown-key.json", "engine.speed", "unknown key (expected one of: quantum, max_time, lookahead)" },
+	{ "engine-unknown-key.json", "engine.speed", "unknown key (expected one of: quantum, max_time, lookahead, slack)" },
+	{ "engine-slack-1s.json", "engine.slack", "expected a value in [0s, 10ms]" },
 };
 
 #define NBAD (sizeof bad_cases / sizeof bad_cases[0])

@@ -8,6 +8,12 @@
  * (mem_latency) after the holder's release, and the unfair hand-off of a
  * test-and-set lock (a releasing CPU that asks again at once wins over the waiter,
  * which is still waiting for the line).
+ *
+ * With engine.slack (10 us here) A runs ahead of B and takes and releases the
+ * lock at 3-4 us before B, at 0, has run at all; B then asks at an earlier time in
+ * host order.  B asking inside A's hold waits for its end and the line, without a
+ * SimGrid call; B asking before A's hold, but holding into it, finds the conflict
+ * at its release and takes the wait itself (after A's hold and the line).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,7 +46,9 @@ struct ctx {
 
 static struct ctx X;   /* one per child process */
 
-static void setup(int ncpu)
+/* A machine of @ncpu CPUs at 1 GHz and tasks a and b; with @slack > 0 their
+ * world looks ahead (it has no end) and lets them run @slack apart. */
+static void setup_slack(int ncpu, double slack)
 {
 	memset(&X, 0, sizeof X);
 	X.costs.atomic = 100;
@@ -49,6 +57,10 @@ static void setup(int ncpu)
 	X.k.costs = &X.costs;
 	X.k.clock = 1e9;
 	X.s.s.engine.quantum = 10e-6;
+	if (slack > 0) {
+		tm_world_init(&X.s.s.world, 0);
+		X.s.s.world.slack = slack;
+	}
 	struct machine_cfg m;
 	memset(&m, 0, sizeof m);
 	m.cpus = ncpu;
@@ -62,6 +74,11 @@ static void setup(int ncpu)
 	mm_spin_init(&X.l);
 	for (int i = 0; i < 2; i++)
 		mm_task_init(&X.t[i], &X.k, i % ncpu, i ? "b" : "a");
+}
+
+static void setup(int ncpu)
+{
+	setup_slack(ncpu, 0);
 }
 
 static void start(int i, void (*fn)(int, char **))
@@ -252,6 +269,88 @@ static void test_unfair_handoff(void **state)
 	assert_int_equal((int)o[4], 3);
 }
 
+/* ---- slack: bookings out of host order ---- */
+
+static void a_ahead(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	mm_charge(t, 3000);                  /* 3 us of work: no payment (slack) */
+	mm_spin_lock(&X.k, t, &X.l);         /* at 3 us */
+	mm_charge(t, 900);
+	mm_spin_unlock(&X.k, t, &X.l);       /* hold [3 us, 4 us) booked */
+	X.out[0] = simgrid_get_clock();      /* 0: nothing paid yet */
+	X.out[1] = (double)t->tm.executes;
+	mm_sync(t);
+}
+
+static double b_start;   /* B's work before it asks, cycles */
+
+static void b_behind(int argc, char **argv)
+{
+	struct mm_task *t = sg_actor_self_get_data();
+	X.out[2] = (double)X.l.acquisitions;   /* A has been and gone */
+	mm_charge(t, b_start);
+	mm_spin_lock(&X.k, t, &X.l);
+	X.out[3] = tm_now(&t->tm);           /* when B holds it */
+	mm_charge(t, 900);
+	mm_spin_unlock(&X.k, t, &X.l);
+	X.out[4] = tm_now(&t->tm);           /* when B's hold is over */
+	X.out[5] = (double)X.l.contended;
+	X.out[6] = X.l.wait_s;
+	X.out[7] = (double)X.l.bounces;
+	X.out[8] = X.l.hold_s;
+	mm_sync(t);
+}
+
+static void body_slack(void)
+{
+	setup_slack(2, 10e-6);
+	start(0, a_ahead);
+	start(1, b_behind);
+	simgrid_run();
+}
+
+static void test_slack_out_of_order(void **state)
+{
+	double o[NOUT];
+	/* B asks at 3.5 us, inside A's hold: it waits until 4 us and the line
+	 * (200 ns) comes over, 0.7 us in all; after its RMW (100 ns) it is at
+	 * 4.3 us, and it holds 1000 cycles in all */
+	b_start = 3500;
+	run(body_slack, o);
+	assert_true(o[0] == 0);
+	assert_int_equal((int)o[1], 0);
+	assert_int_equal((int)o[2], 1);
+	assert_true(o[3] > 4.299e-6 && o[3] < 4.301e-6);
+	assert_true(o[4] > 5.199e-6 && o[4] < 5.201e-6);
+	assert_int_equal((int)o[5], 1);
+	assert_true(o[6] > 0.699e-6 && o[6] < 0.701e-6);
+	assert_int_equal((int)o[7], 1);                    /* the line came over once */
+	assert_true(o[8] > 1.999e-6 && o[8] < 2.001e-6);   /* 1 us each */
+
+	/* B asks at 2.5 us, before A's hold, and gets it at once: RMW and the line
+	 * from A's CPU (the last holder B knows of) take it to 2.8 us, and its
+	 * 1,200 cycles of hold to 3.7 us, into
+	 * A's hold.  At its release B takes the wait: after A's hold (4 us) and the
+	 * line (200 ns), B's hold is [4.2, 5.4) us: 1.7 us of waiting */
+	b_start = 2500;
+	run(body_slack, o);
+	assert_true(o[3] > 2.799e-6 && o[3] < 2.801e-6);
+	assert_true(o[4] > 5.399e-6 && o[4] < 5.401e-6);
+	assert_int_equal((int)o[5], 1);
+	assert_true(o[6] > 1.699e-6 && o[6] < 1.701e-6);
+	assert_int_equal((int)o[7], 1);
+
+	/* B asks at 4.5 us, after A's hold: no wait, only the RMW and the line */
+	b_start = 4500;
+	run(body_slack, o);
+	assert_true(o[3] > 4.799e-6 && o[3] < 4.801e-6);
+	assert_true(o[4] > 5.699e-6 && o[4] < 5.701e-6);
+	assert_int_equal((int)o[5], 0);
+	assert_true(o[6] == 0);
+	assert_int_equal((int)o[7], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_contended_waits_for_release),
 		cmocka_unit_test(test_unfair_handoff),
 		cmocka_unit_test(test_line_transfer),
+		cmocka_unit_test(test_slack_out_of_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

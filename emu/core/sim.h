@@ -37,6 +37,7 @@ struct engine_cfg {
 	double quantum;       /* seconds of simulated time between forced payments */
 	double max_time;      /* simulated seconds after which the run is stopped (0 = none) */
 	bool lookahead;       /* timemodel.h lookahead on (else every observation pays) */
+	double slack;         /* seconds an actor may run ahead of the others (0: exact) */
 };
 
 struct sim;

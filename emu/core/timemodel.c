@@ -26,6 +26,7 @@ void tm_init(struct tm *t, double quantum_s, double clock_hz)
 	t->wake = 0;
 	t->ahead = 0;
 	t->check = t->quantum;
+	t->holding = 0;
 }
 
 void tm_world_init(struct tm_world *w, double end)
@@ -33,6 +34,7 @@ void tm_world_init(struct tm_world *w, double end)
 	w->n = 0;
 	w->ndead = 0;
 	w->off = 0;
+	w->slack = 0;
 	w->end = end > 0 ? end : INFINITY;
 }
 
@@ -143,7 +145,16 @@ void tm_look(struct tm *t)
 	}
 	double now = simgrid_get_clock();
 	/* cycles that fit before anyone else can act */
-	double room = (tm_horizon(t) - now - t->wait) * t->clock;
+	double slack = t->w ? t->w->slack : 0;
+	double room = (tm_horizon(t) + slack - now - t->wait) * t->clock;
+	if (t->holding && slack > 0 && room > -INFINITY) {
+		/* slack: a spinlock holder runs its critical section to the end
+		 * before it pays, so nobody finds the lock held meanwhile */
+		t->ahead = 0;
+		t->check = t->pending + t->quantum;
+		t->deferred++;
+		return;
+	}
 	if (t->pending < room) {
 		t->ahead = room;
 		t->check = room > t->quantum ? room : t->quantum;

@@ -55,6 +55,7 @@ struct tm {
 	double wake;          /* published: when this actor can next act */
 	double ahead;         /* pending may grow to this before anyone can act (0: unknown) */
 	double check;         /* tm_charge() looks again at this many pending cycles */
+	int holding;          /* spinlocks held (with slack, no payment in between) */
 };
 
 /** tm_init() - set up a per-actor time account; @quantum_s seconds at @clock_hz. */

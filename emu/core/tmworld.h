@@ -26,6 +26,8 @@ struct tm_world {
 	unsigned n, ndead;
 	double end;                   /* the run's time limit (+inf: none) */
 	int off;                      /* lookahead switched off (engine.lookahead) */
+	double slack;                 /* seconds an actor may run ahead of the others
+				       * (engine.slack; 0: exact, docs/architecture.md) */
 };
 
 /** tm_world_init() - an empty world; @end: the run's time limit (0 = none). */

@@ -50,6 +50,8 @@ const struct mm_param engine_params[] = {
 		 "stop the simulation at this simulated time (0: when the workload ends)"),
 	MM_PARAM(struct engine_cfg, lookahead, "lookahead", MM_P_BOOL, 1, 0, "true",
 		 "skip payments no other actor could observe (same results, fewer simcalls; docs/architecture.md)"),
+	MM_PARAM(struct engine_cfg, slack, "slack", MM_P_TIME, 0, 0.01, "0",
+		 "let an actor run this far ahead of the others; shared resources book out of order (0: exact; docs/architecture.md, Slack)"),
 	MM_PARAM_END
 };
 
@@ -373,6 +375,7 @@ int sim_start(struct sim_state *st, json_t *spec, const char *file, struct mm_er
 
 	tm_world_init(&s->world, s->engine.max_time);
 	s->world.off = !s->engine.lookahead;
+	s->world.slack = s->engine.slack;
 	for (int i = 0; i < s->machine->ndisks; i++) {
 		/* run-to-run variance: where the platter is when the run starts */
 		struct mm_rng rng;

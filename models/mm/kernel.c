@@ -187,6 +187,9 @@ void mm_kernel_fini(struct mm_kernel *k)
 		mm_spin_destroy(&k->lru_lock[i]);
 		mm_spin_destroy(&k->zone_lock[i]);
 	}
+	for (int i = 0; i < MM_MAX_CPUS; i++) {
+		mm_busq_destroy(&k->bus_q[i]);
+	}
 	if (k->kswapd_wait)
 		sg_cond_destroy(k->kswapd_wait);
 	if (k->kswapd_mx)

@@ -139,6 +139,22 @@ struct mm_shrinker {
 };
 struct mm_pcobj;
 
+/* One booking of a front-side bus, with slack (membus.c). */
+struct mm_busb {
+	double bt;      /* booking time: when the copy ended */
+	double begin;   /* when the copy began */
+	double need;    /* bus time it needs */
+	double end;     /* end of its service */
+};
+
+/* A bus's bookings made since the simulated clock, in booking-time order; base:
+ * the latest end of service of older ones. */
+struct mm_busq {
+	struct mm_busb *b;
+	size_t n, cap;
+	double base;
+};
+
 struct mm_kernel {
 	struct sim *s;
 	struct mm_kernel_cfg cfg;
@@ -223,6 +239,7 @@ struct mm_kernel {
 	 * transfers booked so far, and what they cost */
 	double bus_free[MM_MAX_CPUS];
 	double bus_busy_s[MM_MAX_CPUS];     /* bus time booked */
+	struct mm_busq bus_q[MM_MAX_CPUS];   /* bookings, with engine.slack > 0 only */
 	double bus_stall_s;                 /* CPU time stalled waiting for a bus */
 	uint64_t bus_transfers;             /* bookings (copy batches) */
 };
@@ -347,6 +364,27 @@ static inline void mm_charge(struct mm_task *t, double cycles)
 {
 	if (!t->k->untimed)
 		tm_charge(&t->tm, cycles);
+}
+
+/**
+ * mm_busq_book() - book @need seconds of bus for a copy that began at @begin and
+ * ended at @bt, served in booking-time order although bookings come out of it
+ * (membus.c); *@end: when its service ends.  Returns: the stall to charge to the
+ * booking CPU, seconds: its own and the one it adds to later bookings.
+ */
+double mm_busq_book(struct mm_busq *q, double clock, double bt, double begin, double need,
+		    double *end);
+
+/** mm_busq_destroy() - free a bus's booking list (membus.c).  Returns: nothing. */
+void mm_busq_destroy(struct mm_busq *q);
+
+/**
+ * mm_slack() - Returns: how far (seconds) @t may run ahead of the other actors
+ * (engine.slack), 0 when the time model is exact or @t is untimed.
+ */
+static inline double mm_slack(const struct mm_task *t)
+{
+	return t->tm.w && !t->k->untimed ? t->tm.w->slack : 0;
 }
 
 /** mm_sync() - pay @t's pending cycles (a synchronisation point); nothing when untimed. */

@@ -30,6 +30,83 @@
 
 #include "emu/core/sim.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/engine.h>
+
+/*
+ * With slack (engine.slack > 0) a booking can come, in host order, after bookings
+ * made at later simulated times by CPUs running ahead.  The bus is still served
+ * in booking-time order: the bookings made since the simulated clock are kept in
+ * that order (booking time, start of the copy, bus time needed, end of service;
+ * older ones are folded into one end, since nobody can book before the clock).
+ * A late booking takes its place in the order, the later ones are served after
+ * it, and the stall that adds to them (already charged to their CPUs) is charged
+ * to the late booking instead: the total stall is the one of time order, only
+ * who pays part of it changes.  @clock: the simulated clock; @bt: the booking
+ * time; @begin: when the copy began; @need: its bus time.  *@end: when its
+ * service ends.  Returns: the stall to charge, seconds.
+ */
+double mm_busq_book(struct mm_busq *q, double clock, double bt, double begin, double need,
+		    double *end)
+{
+	size_t drop = 0;
+	while (drop < q->n && q->b[drop].bt < clock) {
+		if (q->b[drop].end > q->base)
+			q->base = q->b[drop].end;
+		drop++;
+	}
+	if (drop) {
+		memmove(q->b, q->b + drop, (q->n - drop) * sizeof *q->b);
+		q->n -= drop;
+	}
+	size_t p = q->n;
+	while (p > 0 && q->b[p - 1].bt > bt)
+		p--;
+	double prior = p > 0 ? q->b[p - 1].end : q->base;
+	if (prior < q->base)
+		prior = q->base;
+	double start = begin > prior ? begin : prior;
+	*end = start + need;
+	double stall = *end > bt ? *end - bt : 0;
+	/* the ones after us in time order move back by what we took */
+	double prev = *end;
+	for (size_t i = p; i < q->n; i++) {
+		struct mm_busb *x = &q->b[i];
+		double s = x->begin > prev ? x->begin : prev;
+		double e = s + x->need;
+		if (e <= x->end)
+			break;   /* absorbed: nothing after it moves */
+		double was = x->end > x->bt ? x->end - x->bt : 0;
+		double now_ = e > x->bt ? e - x->bt : 0;
+		stall += now_ - was;
+		x->end = e;
+		prev = e;
+	}
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 16;
+		struct mm_busb *b = realloc(q->b, cap * sizeof *b);
+		if (!b) {   /* no memory: later bookings wait for ours all the same */
+			if (*end > q->base)
+				q->base = *end;
+			return stall;
+		}
+		q->b = b;
+		q->cap = cap;
+	}
+	memmove(q->b + p + 1, q->b + p, (q->n - p) * sizeof *q->b);
+	q->b[p] = (struct mm_busb){ bt, begin, need, *end };
+	q->n++;
+	return stall;
+}
+
+void mm_busq_destroy(struct mm_busq *q)
+{
+	free(q->b);
+	memset(q, 0, sizeof *q);
+}
+
 double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, double factor,
 		       double cpu_cycles)
 {
@@ -45,15 +122,21 @@ double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, d
 	double now = tm_now(&t->tm);
 	double need = (double)bytes * factor / m->bus.bandwidth;
 	double start = now - cpu_cycles / t->tm.clock;   /* when the copying began */
-	if (start < k->bus_free[bus])
-		start = k->bus_free[bus];
-	double end = start + need;
-	k->bus_free[bus] = end;
+	double end, stall;
+	if (mm_slack(t) > 0) {
+		stall = mm_busq_book(&k->bus_q[bus], simgrid_get_clock(), now, start, need, &end);
+	} else {
+		if (start < k->bus_free[bus])
+			start = k->bus_free[bus];
+		end = start + need;
+		stall = end > now ? end - now : 0;
+	}
+	if (end > k->bus_free[bus])
+		k->bus_free[bus] = end;
 	k->bus_busy_s[bus] += need;
 	k->bus_transfers++;
-	if (end <= now)
+	if (!(stall > 0))
 		return 0;
-	double stall = end - now;
 	k->bus_stall_s += stall;
 	mm_charge(t, stall * t->tm.clock);
 	return stall;

@@ -34,7 +34,73 @@ void mm_spin_init(struct mm_spinlock *l)
 
 void mm_spin_destroy(struct mm_spinlock *l)
 {
-	(void)l;   /* nothing left: a waiter's semaphore lives only while it waits */
+	/* a waiter's semaphore lives only while it waits: only the timeline is left */
+	tl_destroy(&l->tl);
+}
+
+/*
+ * With slack (engine.slack > 0), a free lock may still be held at our own time:
+ * an actor up to slack ahead of us took and released it at later simulated
+ * times, or one behind us did so at earlier ones.  The lock's timeline has every
+ * hold since the simulated clock; a free acquirer waits until the hold it falls
+ * into ends and the line comes over, without a SimGrid call.  Returns: true if it
+ * waited.
+ */
+static bool slack_acquire(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
+{
+	double now = tm_now(&t->tm);
+	tl_prune(&l->tl, simgrid_get_clock());
+	double free = tl_free_at(&l->tl, now);
+	/* the line is where the lock was last held in simulated time, not in
+	 * host order (an actor ahead takes it many times in a row) */
+	l->last_cpu = tl_tag_before(&l->tl, now, l->last_cpu);
+	if (!(free > now))
+		return false;
+	double wait = free - now + machine_line_transfer(k->costs, l->last_cpu, t->cpu);
+	tm_defer_wait(&t->tm, wait);
+	l->contended++;
+	l->wait_s += wait;
+	t->spin_s += wait;
+	l->bounces++;
+	return true;
+}
+
+/*
+ * With slack, at the release: the hold [t_acq, now) is booked in the timeline.
+ * If it overlaps a hold booked out of order (by an actor ahead of us, at a later
+ * time), one of the two should have waited for the other: the holder that comes
+ * second in host order takes the wait, shifted to the first gap wide enough.
+ * Returns: the hold time.
+ */
+static double slack_release(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
+{
+	double held = tm_now(&t->tm) - l->t_acq;
+	tl_prune(&l->tl, simgrid_get_clock());
+	double s = tl_fit(&l->tl, l->t_acq, held);
+	if (s > l->t_acq) {
+		/* after the hold we wait for, the line comes over, as in time order */
+		double x = machine_line_transfer(k->costs, tl_tag_before(&l->tl, s, t->cpu), t->cpu);
+		if (x > 0)
+			s = tl_fit(&l->tl, s + x, held);
+		double wait = s - l->t_acq;
+		tm_defer_wait(&t->tm, wait);
+		if (!l->holder_waited)
+			l->contended++;
+		l->wait_s += wait;
+		t->spin_s += wait;
+	}
+	/* the hold booked after ours in simulated time found the line on the CPU
+	 * before ours; it should have found it on ours: the transfer it missed
+	 * is ours to pay (the holder that comes second in host order pays) */
+	const struct tl_iv *next = tl_next(&l->tl, s + held);
+	if (next && next->tag != t->cpu && next->tag == tl_tag_before(&l->tl, s, next->tag)) {
+		l->bounces++;
+		double x = machine_line_transfer(k->costs, t->cpu, next->tag);
+		mm_charge(t, x * k->clock);
+		held += x;   /* inside our hold, as an acquirer's transfer is */
+	}
+	tl_book(&l->tl, s, s + held, t->cpu);
+	return held;
 }
 
 void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
@@ -42,6 +108,8 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 	bool waited = false;
 	if (l->held)
 		mm_sync(t);      /* the holder is another actor, blocked: wait in time */
+	else if (mm_slack(t) > 0)
+		waited = slack_acquire(k, t, l);   /* free now, maybe not at our time */   /* free now, maybe not at our time */
 	else
 		mm_observe(t);   /* free: pay only if somebody could come meanwhile */
 	if (l->held && !k->untimed) {
@@ -86,6 +154,8 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		waited = true;
 	}
 	l->held = true;
+	l->holder_waited = waited;
+	t->tm.holding++;
 	l->t_acq = k->untimed ? 0 : tm_now(&t->tm);   /* the hold includes the RMW below */
 	l->acquisitions++;
 	/* spin_lock_irq: one locked RMW on the lock word; the line moves if another
@@ -103,11 +173,19 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 
 void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 {
-	if (l->waiters)
-		mm_sync(t);      /* a waiter is woken at the release: its time must be ours */
-	else
-		mm_observe(t);
-	double held = k->untimed ? 0 : tm_now(&t->tm) - l->t_acq;
+	double held;
+	if (mm_slack(t) > 0) {
+		held = slack_release(k, t, l);
+		if (l->waiters)
+			mm_sync(t);
+	} else {
+		if (l->waiters)
+			mm_sync(t);      /* a waiter is woken at the release: its time must be ours */
+		else
+			mm_observe(t);
+		held = k->untimed ? 0 : tm_now(&t->tm) - l->t_acq;
+	}
+	t->tm.holding--;
 	l->hold_s += held;
 	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
 		t->lru_hold_s += held;

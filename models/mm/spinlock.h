@@ -11,6 +11,8 @@
 
 #include <simgrid/forward.h>
 
+#include "emu/core/timeline.h"
+
 struct mm_kernel;
 struct mm_task;
 struct sim;
@@ -37,6 +39,8 @@ struct mm_spinlock {
 	double wait_s;             /* simulated seconds spent waiting */
 	double hold_s;             /* simulated seconds held (acquire to release) */
 	double t_acq;              /* when the current holder got it */
+	bool holder_waited;        /* the current holder's acquisition was contended */
+	struct timeline tl;        /* hold intervals, with engine.slack > 0 only */
 };
 
 /** mm_spin_init() - set up a spinlock (inside a simulation). */
