@@ -27,6 +27,12 @@
  * unregistered actor might act unseen) and the actor is alone on its CPU and pays
  * with sleeps (or through a pay hook that says so: pay_wake, a scheduled task on
  * the CPU it owns); otherwise tm_observe() is tm_sync() and the quantum rule holds.
+ *
+ * Slack (world->slack > 0, engine.slack): the horizon is pushed back by the slack,
+ * so an actor may run that far past the others before it pays, and a spinlock
+ * holder (holding > 0) does not pay until its release.  What it observes then
+ * may be out of time order: the spinlocks and buses that observation points
+ * guard book out of order (docs/architecture.md, "Slack").  At 0, exact as above.
  */
 #ifndef MMEMU_TIMEMODEL_H
 #define MMEMU_TIMEMODEL_H

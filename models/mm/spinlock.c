@@ -10,6 +10,10 @@
  * its own, which the release gives to the head of the queue, and keeps its CPU
  * (docs/architecture.md, "Spinlocks are not sg_mutexes").  (A mutex and condition
  * did the same with about twice the SimGrid calls.)
+ *
+ * With engine.slack > 0 a lock also keeps its holds in a timeline (slack_acquire,
+ * slack_release): acquirers come out of time order, a free lock may have been
+ * held at the acquirer's own time, and overlaps are settled at the release.
  */
 #include "models/mm/spinlock.h"
 #include "models/mm/kernel.h"
