@@ -113,7 +113,7 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 	if (l->held)
 		mm_sync(t);      /* the holder is another actor, blocked: wait in time */
 	else if (mm_slack(t) > 0)
-		waited = slack_acquire(k, t, l);   /* free now, maybe not at our time */   /* free now, maybe not at our time */
+		waited = slack_acquire(k, t, l);   /* free now, maybe not at our time */
 	else
 		mm_observe(t);   /* free: pay only if somebody could come meanwhile */
 	if (l->held && !k->untimed) {
