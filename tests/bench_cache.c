@@ -1,6 +1,6 @@
 /*
  * bench_cache.c - simulated references per host CPU-second of the cache
- * hierarchy (models/cache.c) with the DS10's two levels and TLB (64 KiB 2-way
+ * hierarchy (models/hw/cache.c) with the DS10's two levels and TLB (64 KiB 2-way
  * virtually indexed L1, 2 MiB direct-mapped physically indexed L2, 128-entry
  * TLB, 8 KiB pages), on three reference streams of 4 MiB with scattered frames:
  * a sequential read every 32 bytes (bw_mem rd), a pointer chase every 128 bytes
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "models/cache.h"
+#include "models/hw/cache.h"
 
 #define PAGES 512   /* 4 MiB of 8 KiB pages */
 static uint32_t frames[PAGES];

@@ -25,7 +25,7 @@
 #include <simgrid/host.h>
 
 #include "emu/engine/engine.h"
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/mm/kernel.h"
 
 #ifndef MSG

@@ -1,5 +1,5 @@
 /*
- * test_cache.c - the cache hierarchy and TLB (models/cache.c): exact hit and miss
+ * test_cache.c - the cache hierarchy and TLB (models/hw/cache.c): exact hit and miss
  * counts of small reference patterns worked out by hand, conflict misses of two
  * pages of the same colour and none for different colours, virtual indexing,
  * the TLB's LRU, the time of dependent and independent references, and every
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "models/cache.h"
+#include "models/hw/cache.h"
 
 /* translation table for the tests: vpn -> pfn */
 static uint32_t map[64];

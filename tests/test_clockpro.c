@@ -28,7 +28,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/mm/kernel.h"
 
 #define MSG 600

@@ -1,6 +1,6 @@
 /*
  * test_dbench.c - the dbench workload (workloads/dbench.c) and the ext2 model
- * (models/mm/ext2.c) on the shipped small loadfile: exact operation, byte and
+ * (models/fs/ext2.c) on the shipped small loadfile: exact operation, byte and
  * kmap counts per kernel (pkmap: every copy through kmap_high; atomic: the 36
  * pages file reads copy go through kmap_atomic, the rest keep kmap_high), the
  * same counts per client for two clients, mode 4 looping over the loadfile, and
@@ -175,7 +175,7 @@ static void test_slack(void **state)
 }
 
 /*
- * The front-side buses (machine.bus, models/mm/membus.c).  The small loadfile
+ * The front-side buses (machine.bus, models/hw/membus.c).  The small loadfile
  * copies 290,816 bytes of ReadX and WriteX, 4 new directory blocks of 4,096
  * bytes (\clients, client1, ~dmtmp, WORD) and 9 directory-entry writes of 32
  * bytes through prepare_write/commit_write (5 entries added below \clients, the

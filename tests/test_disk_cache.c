@@ -1,5 +1,5 @@
 /*
- * test_disk_cache.c - the drive's read cache (models/disk.c, disk.h): segments,
+ * test_disk_cache.c - the drive's read cache (models/hw/disk.c, disk.h): segments,
  * prefetch after a media read, prefetch hits served without seek or rotation.
  *
  * Harness: tests/kharness.h (a forked child runs SimGrid; the body calls disk_io()
@@ -26,7 +26,7 @@
 #include <cmocka.h>
 #include <simgrid/actor.h>
 
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/mm/kernel.h"
 
 #include "tests/kharness.h"

@@ -1,5 +1,5 @@
 /*
- * test_ext3.c - ext3's metadata buffers (models/mm/ext3.c) on a small i386 kernel
+ * test_ext3.c - ext3's metadata buffers (models/fs/ext3.c) on a small i386 kernel
  * with highmem (1 GiB: ZONE_NORMAL holds the block device's buffer pages,
  * ZONE_HIGHMEM the file data).  Harness: tests/kharness.h (a forked child runs
  * the body as an actor).
@@ -25,7 +25,7 @@
 
 #include <cmocka.h>
 
-#include "models/mm/ext3.h"
+#include "models/fs/ext3.h"
 #include "tests/kharness.h"
 
 static const char *const MACHINE =

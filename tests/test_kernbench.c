@@ -1,6 +1,6 @@
 /*
  * test_kernbench.c - the kernbench workload (workloads/kernbench.c) on tiny trees:
- * exact and invariant checks of the scheduler wiring (models/mm/task.c).
+ * exact and invariant checks of the scheduler wiring (models/sched/task.c).
  *
  * Each case writes a one-run scenario (1 GHz CPUs, so cycles = ns), runs the
  * built `mmemu run` on it ($MMEMU, set by meson test) and reads the metrics:
@@ -262,7 +262,7 @@ static void test_pipeline(void **state)
 	}
 }
 
-/* Wake-up preemption (wake_preempt; models/sched.c, 2.6.10 TASK_PREEMPTS_CURR).
+/* Wake-up preemption (wake_preempt; models/sched/sched.c, 2.6.10 TASK_PREEMPTS_CURR).
  * One CPU, the two-job pipeline: every wake-up is a sync one onto the waker's
  * CPU (pipe, wait4: wake_up_interruptible_sync) or of a job with the same
  * sleep_avg as the running one (both forked by make with 0.9 s: CURRENT_BONUS

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/mm/kernel.h"
 
 #define MSG 1000

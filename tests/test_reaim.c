@@ -198,7 +198,7 @@ static void test_job_mix(void **state)
 	json_decref(r);
 }
 
-/* A write-back controller (models/raid.h) takes the O_SYNC writes of
+/* A write-back controller (models/hw/raid.h) takes the O_SYNC writes of
  * sync_disk_rw: none goes through to the drives, and the test ends sooner than
  * with the drive alone (each 1 KiB O_SYNC write then waits for a rotation). */
 static void test_controller(void **state)

@@ -1,5 +1,5 @@
 /*
- * test_sched.c - the CPU scheduler model (models/sched.c).
+ * test_sched.c - the CPU scheduler model (models/sched/sched.c).
  *
  * Each case runs SimGrid in a forked child (SimGrid runs once per process) on
  * hosts of 1 GHz, so one cycle is one nanosecond.  Work is given in ms (1e6
@@ -28,7 +28,7 @@
 #include <simgrid/host.h>
 
 #include "emu/engine/engine.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 
 #define NOUT 64
 #define NT 8

@@ -1,7 +1,7 @@
 /*
  * test_slabobj.c - the lowmem kernel objects of seed 003 on small i386 kernels
  * with highmem (tests/kharness.h: a forked child runs the body as an actor):
- *  - buffer heads and radix-tree nodes (models/mm/bufhead.c): how many a write,
+ *  - buffer heads and radix-tree nodes (models/fs/bufhead.c): how many a write,
  *    a read and a truncate make and free, which slab page each lands in
  *    (78 buffer heads, 14 nodes a page), that their pages are lowmem while the
  *    file's are highmem;
@@ -26,8 +26,8 @@
 #include <cmocka.h>
 
 #include "models/alloc/alloc.h"
-#include "models/mm/bufhead.h"
-#include "models/mm/dcache.h"
+#include "models/fs/bufhead.h"
+#include "models/fs/dcache.h"
 #include "models/mm/vmscan.h"
 #include "tests/kharness.h"
 

@@ -3,7 +3,7 @@
  * keep with engine.slack > 0.  Exact answers on small hand-made timelines:
  * where a late request finds the resource free, which gap a hold fits in,
  * merging, tags and pruning; and the
- * front-side bus's booking queue (models/mm/membus.c), whose late bookings take
+ * front-side bus's booking queue (models/hw/membus.c), whose late bookings take
  * the stall they add to later ones.
  */
 #include <setjmp.h>

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "models/machine.h"
+#include "models/hw/machine.h"
 #include "tests/clitest.h"
 
 static const char machine_json[] =

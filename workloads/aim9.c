@@ -13,7 +13,7 @@
  *   creat-clo   1000 x (creat + close) of one file, then unlink: the first creat
  *               allocates the dentry (dentry_cache), each creat after an unlink
  *               allocates the inode (ext3_inode_cache) and adds the directory
- *               entry (ext2 model: models/mm/ext2.c, fs/namei.c), the others find
+ *               entry (ext2 model: models/fs/ext2.c, fs/namei.c), the others find
  *               it and truncate (inode update); every creat takes a struct file
  *               (filp slab), every close frees it.  The unlinked dentry stays in
  *               the dcache as a negative dentry and is reused (d_instantiate).
@@ -54,7 +54,7 @@
 #include <simgrid/host.h>
 
 #include "emu/core/sim.h"
-#include "models/mm/ext2.h"
+#include "models/fs/ext2.h"
 #include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
 #include "models/mm/kobj.h"

@@ -1,7 +1,7 @@
 /*
  * dbench.c - the `dbench` workload of seed 002: N clients replay an NBench
  * loadfile (workloads/loadfile.c) against an ext2-like file system on the mm
- * core (models/mm/ext2.c for metadata, filemap.c for data), each client a process
+ * core (models/fs/ext2.c for metadata, filemap.c for data), each client a process
  * on the SMP scheduler (workloads/smp.c) working in its own directory
  * (workloads.md, "dbench"; dbench 1.x's child.c and fileio.c).
  *
@@ -46,12 +46,12 @@
 #include <simgrid/host.h>
 
 #include "emu/core/sim.h"
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/kmap/kmap.h"
-#include "models/mm/ext2.h"
+#include "models/fs/ext2.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 #include "workloads/loadfile.h"
 #include "workloads/smp.h"
 #include "workloads/workload.h"
@@ -585,7 +585,7 @@ static void db_finish(struct sim *s)
 	sim_metric(s, "page_cache_hit_ratio",
 		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
 	sim_metric(s, "swap_outs", (double)s->vs->ev[MM_PSWPOUT]);
-	/* the front-side buses (machine.bus, models/mm/membus.c) */
+	/* the front-side buses (machine.bus, models/hw/membus.c) */
 	sim_metric(s, "bus_stall_s", k->bus_stall_s);
 	double busy = 0;
 	for (int i = 0; i < MM_MAX_CPUS; i++)

@@ -30,9 +30,9 @@
  * and when the at-rest pass starts.
  *
  * Kernel objects: models/mm/kobj.c (slab pages of a type, kernel stacks,
- * page-table pages), models/mm/dcache.c (every file's dentry and inode, on the
+ * page-table pages), models/fs/dcache.c (every file's dentry and inode, on the
  * unused lists that shrink_slab prunes under pressure; a pruned file looked up
- * again is made again), models/mm/bufhead.c (the page cache's buffer heads and
+ * again is made again), models/fs/bufhead.c (the page cache's buffer heads and
  * radix-tree nodes, living as long as their pages), and the block device's
  * metadata pages (ext3 inode tables and directory blocks, below).
  */
@@ -45,12 +45,12 @@
 
 #include "emu/core/sim.h"
 #include "models/mm/kernel.h"
-#include "models/mm/bufhead.h"
-#include "models/mm/dcache.h"
+#include "models/fs/bufhead.h"
+#include "models/fs/dcache.h"
 #include "models/mm/kobj.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 #include "workloads/smp.h"
 #include "workloads/workload.h"
 

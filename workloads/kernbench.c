@@ -1,6 +1,6 @@
 /*
  * kernbench.c - the `kernbench` workload of seed 001: a synthetic `make -j N` of
- * a kernel tree on the mm core and the SMP scheduler model (models/sched.h).
+ * a kernel tree on the mm core and the SMP scheduler model (models/sched/sched.h).
  *
  * Design.  A `make` actor (no CPU of its own: it only waits) starts `files`
  * compile jobs, keeping at most `jobs` running (a SimGrid semaphore of `jobs`
@@ -17,7 +17,7 @@
  * switches), time slices expiring while others wait give involuntary switches.
  *
  * With asm_size > 0 a compile job is gcc -pipe's cc1 | as: cc1 writes its
- * assembly a page at a time into a one-page pipe (models/mm/pipe.h) to an `as`
+ * assembly a page at a time into a one-page pipe (models/fs/pipe.h) to an `as`
  * actor, which writes the object; the driver (folded into cc1's task) waits in
  * wait4 for as, make in wait4 for its jobs, so sleeps and wake-ups come from the
  * pipeline too.
@@ -41,14 +41,14 @@
 #include <simgrid/semaphore.h>
 
 #include "emu/core/sim.h"
-#include "models/disk.h"
-#include "models/mm/ext3.h"
+#include "models/hw/disk.h"
+#include "models/fs/ext3.h"
 #include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
-#include "models/mm/pipe.h"
+#include "models/fs/pipe.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 #include "workloads/smp.h"
 #include "workloads/workload.h"
 
@@ -135,7 +135,7 @@ static const struct mm_param kb_params[] = {
 		 "the compiler pipeline: user-mode CPU cycles of one as (assembler) run, spent as its input arrives (calibration)"),
 	MM_PARAM_ENUM(struct kb_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
 	MM_PARAM(struct kb_cfg, wake_preempt, "wake_preempt", MM_P_BOOL, 1, 0, "false",
-		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
+		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
 	MM_PARAM(struct kb_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at the end (tests)"),
 	MM_PARAM_END

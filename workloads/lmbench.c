@@ -1,5 +1,5 @@
 /*
- * lmbench.c - seed 004's memory benchmarks on the cache hierarchy (models/cache.h):
+ * lmbench.c - seed 004's memory benchmarks on the cache hierarchy (models/hw/cache.h):
  * lmbench's lat_mem_rd and bw_mem, and an in-place radix-2 FFT (the `lmbench`
  * workload runs all three, the `fft` workload the FFT alone), each run as a new
  * process whose anonymous pages come from the kernel's allocator and colouring
@@ -13,7 +13,7 @@
  *   word every 32 bytes of a source and writes it to a destination of the same
  *   size; bcopy (libc) moves every 8-byte word; MB/s with MB = 10^6 bytes of SIZE.
  *   Independent references: the hierarchy charges each line fill at its level's
- *   bandwidth (models/cache.c).
+ *   bandwidth (models/hw/cache.c).
  * fft: an in-place iterative radix-2 complex FFT (16-byte elements, N = SIZE / 16):
  *   the bit-reversal swaps, then log2 N stages of N/2 butterflies, each loading and
  *   storing its two elements; `butterfly_cycles` of arithmetic each (twiddles are
@@ -41,7 +41,7 @@
 
 #include "emu/core/rng.h"
 #include "emu/core/sim.h"
-#include "models/cache.h"
+#include "models/hw/cache.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
 #include "workloads/workload.h"

@@ -1,7 +1,7 @@
 /*
  * reaim.c - the `reaim` workload of seed 001 (re-aim 7 / AIM7 multiuser): user
  * processes running the tests of a real reaim workfile, on the mm core, the
- * process model (models/mm/proc.h) and the SMP scheduler (models/sched.h).
+ * process model (models/mm/proc.h) and the SMP scheduler (models/sched/sched.h).
  *
  * Design.  A driver actor (no CPU of its own) runs load steps.  A step with N
  * users forks N user processes from the driver's address space (mm_as_fork: the
@@ -68,12 +68,12 @@
 
 #include "emu/core/rng.h"
 #include "emu/core/sim.h"
-#include "models/disk.h"
-#include "models/mm/ext3.h"
+#include "models/hw/disk.h"
+#include "models/fs/ext3.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 #include "workloads/workfile.h"
 #include "workloads/smp.h"
 #include "workloads/workload.h"
@@ -182,7 +182,7 @@ static const struct mm_param ru_params[] = {
 		 "run the mm and process invariant checkers at the end (tests)"),
 	MM_PARAM_ENUM(struct ru_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
 	MM_PARAM(struct ru_cfg, wake_preempt, "wake_preempt", MM_P_BOOL, 1, 0, "false",
-		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
+		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
 	MM_PARAM_END
 };
 

@@ -18,7 +18,7 @@
 
 #include "emu/core/err.h"
 #include "models/reclaim/reclaim.h"
-#include "models/vmstat.h"
+#include "models/mm/vmstat.h"
 
 struct replay {
 	struct reclaim *r;

@@ -14,7 +14,7 @@
 #include <simgrid/host.h>
 
 #include "emu/core/sim.h"
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/mm/vmscan.h"
 
 int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_err *e)

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 
 #include "emu/core/err.h"
-#include "models/machine.h"
+#include "models/hw/machine.h"
 #include "models/mm/kernel.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 
 struct sim;
 

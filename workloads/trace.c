@@ -21,8 +21,8 @@
 
 #include "emu/core/sim.h"
 #include "emu/core/timemodel.h"
-#include "models/disk.h"
-#include "models/machine.h"
+#include "models/hw/disk.h"
+#include "models/hw/machine.h"
 #include "models/reclaim/reclaim.h"
 #include "workloads/replay.h"
 #include "workloads/tracefile.h"

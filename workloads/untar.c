@@ -4,7 +4,7 @@
  * linux-2.6.16 on the 4-way 1.5 GB box).
  *
  * Two processes joined by a pipe (2.6.16 fs/pipe.c: 16 pipe buffers of a page,
- * models/mm/pipe.h), each on a CPU of its own as on the 4-way box:
+ * models/fs/pipe.h), each on a CPU of its own as on the 4-way box:
  *   bzip2 -d  reads the tarball through the page cache (cold: disk reads with
  *             readahead, mm_file_read), spends `bunzip2_cycles` of user CPU per
  *             byte it writes, and writes the tar stream into the pipe in
@@ -12,7 +12,7 @@
  *   tar       reads the pipe in 10 KiB records (tar's default blocking factor
  *             20 x 512), and for each file of the tree that starts in a record:
  *             open(O_CREAT) (path walk of `depth` components, ext2 model:
- *             models/mm/ext2.c; the directory page searched and its entry
+ *             models/fs/ext2.c; the directory page searched and its entry
  *             added; a new inode; a dentry and an inode from the slab,
  *             __GFP_KERNRCLM, kept: the tree stays), then writes the record's
  *             data into the page cache (generic_file_write of new pages:
@@ -38,10 +38,10 @@
 #include <simgrid/host.h>
 
 #include "emu/core/sim.h"
-#include "models/mm/ext2.h"
+#include "models/fs/ext2.h"
 #include "models/mm/kernel.h"
 #include "models/mm/kobj.h"
-#include "models/mm/pipe.h"
+#include "models/fs/pipe.h"
 #include "workloads/workload.h"
 
 #define MIB (UINT64_C(1) << 20)

@@ -11,7 +11,7 @@
 #include "models/alloc/alloc.h"
 #include "models/coloring/coloring.h"
 #include "models/kmap/kmap.h"
-#include "models/machine.h"
+#include "models/hw/machine.h"
 #include "models/mm/kernel.h"
 #include "models/reclaim/reclaim.h"
 #include "workloads/workload.h"
@@ -102,7 +102,7 @@ int cmd_list(int argc, char **argv)
 		mm_params_doc(machine_bus_params, stdout);
 		printf("machine.disks[]:\n");
 		mm_params_doc(disk_params, stdout);
-		printf("machine.disks[].controller (a write-back RAID controller, models/raid.h):\n");
+		printf("machine.disks[].controller (a write-back RAID controller, models/hw/raid.h):\n");
 		mm_params_doc(ctl_params, stdout);
 		printf("machine.variation (run-to-run variance, docs/scenario.md):\n");
 		machine_variation_doc(stdout);

@@ -51,7 +51,7 @@ struct tm {
 	uint64_t deferred;    /* observation points passed without a payment (lookahead) */
 	const int *sharers;   /* actors bound to this CPU, or NULL (unknown) */
 	/* optional payment hook (a scheduled task pays through its CPU scheduler,
-	 * models/mm/task.c); NULL: the built-in sleep/execute rule below */
+	 * models/sched/task.c); NULL: the built-in sleep/execute rule below */
 	void (*pay)(struct tm *t, double cycles);
 	int pay_wake;         /* the pay hook spends exactly cycles/clock on a CPU the
 			       * actor alone uses and publishes its end as wake (a

@@ -35,13 +35,13 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/alloc/alloc.h"
 #include "models/coloring/coloring.h"
 #include "models/kmap/kmap.h"
 #include "models/mm/kernel.h"
 #include "models/reclaim/reclaim.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 
 const struct mm_param engine_params[] = {
 	MM_PARAM(struct engine_cfg, quantum, "quantum", MM_P_TIME, 0, 1, "\"10us\"",

@@ -19,8 +19,8 @@
 
 #include "emu/core/err.h"
 #include "emu/core/sim.h"
-#include "models/machine.h"
-#include "models/vmstat.h"
+#include "models/hw/machine.h"
+#include "models/mm/vmstat.h"
 #include "workloads/workload.h"
 
 extern const struct mm_param engine_params[];

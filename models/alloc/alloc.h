@@ -46,7 +46,7 @@
 #include "emu/core/err.h"
 #include "emu/core/params.h"
 #include "models/mm/zone.h"
-#include "models/vmstat.h"
+#include "models/mm/vmstat.h"
 
 #define ALLOC_OPS_VERSION 3
 

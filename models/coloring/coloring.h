@@ -20,7 +20,7 @@
 #include "emu/core/err.h"
 #include "emu/core/params.h"
 #include "emu/core/rng.h"
-#include "models/vmstat.h"
+#include "models/mm/vmstat.h"
 
 #define COLORING_OPS_VERSION 2
 

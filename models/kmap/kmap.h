@@ -19,7 +19,7 @@
 
 #include "emu/core/err.h"
 #include "emu/core/params.h"
-#include "models/vmstat.h"
+#include "models/mm/vmstat.h"
 
 #define KMAP_OPS_VERSION 2
 

@@ -11,7 +11,7 @@
 #include <simgrid/forward.h>
 
 #include "models/kmap/kmap.h"
-#include "models/machine.h"
+#include "models/hw/machine.h"
 #include "models/mm/spinlock.h"
 
 struct pkmap_cfg {

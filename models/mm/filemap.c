@@ -38,10 +38,9 @@
 #include "emu/core/sim.h"
 #include <simgrid/engine.h>
 #include <simgrid/semaphore.h>
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/kmap/kmap.h"
-#include "models/mm/ext3.h"
-#include "models/mm/bufhead.h"
+#include "models/fs/fs.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"

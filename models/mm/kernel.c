@@ -10,21 +10,21 @@
  * vmscan.c (reclaim, kswapd and its wake-up), filemap.c, proc.c and fmap.c.
  */
 #include "models/mm/kernel.h"
-#include "models/disk.h"
+#include "models/hw/disk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <simgrid/cond.h>
+#include <simgrid/engine.h>
 #include <simgrid/mutex.h>
 #include <simgrid/semaphore.h>
 
 #include "emu/core/sim.h"
 #include "models/coloring/coloring.h"
 #include "models/kmap/kmap.h"
-#include "models/mm/ext3.h"
-#include "models/mm/bufhead.h"
+#include "models/fs/fs.h"
 #include "models/mm/fmap.h"
 #include "models/mm/mm_check.h"
 #include "models/mm/proc.h"
@@ -208,4 +208,30 @@ int mm_kernel_check(struct mm_kernel *k, struct mm_err *e)
 			       "%llu frees of a free, reserved or listed page (bad_page)",
 			       (unsigned long long)k->alloc->st.bad_free);
 	return mm_check(&k->phys, e);
+}
+
+double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, double factor,
+		       double cpu_cycles)
+{
+	const struct machine_cfg *m = k->s ? k->s->machine : NULL;
+	if (!m || m->bus.bandwidth <= 0 || k->untimed || bytes == 0 || factor <= 0)
+		return 0;
+	mm_observe(t);   /* the bus is seen by every CPU on it */
+	int per = m->costs.cpus_per_bus > 0 ? (int)m->costs.cpus_per_bus : MM_MAX_CPUS;
+	int cpu = t->cpu >= 0 ? t->cpu : 0;
+	int bus = cpu / per;
+	if (bus >= MM_MAX_CPUS)
+		bus = MM_MAX_CPUS - 1;
+	double now = tm_now(&t->tm);
+	double need = (double)bytes * factor / m->bus.bandwidth;
+	double start = now - cpu_cycles / t->tm.clock;   /* when the copying began */
+	double stall = membus_serve(&k->bus_free[bus], &k->bus_q[bus], mm_slack(t) > 0,
+				    simgrid_get_clock(), now, start, need);
+	k->bus_busy_s[bus] += need;
+	k->bus_transfers++;
+	if (!(stall > 0))
+		return 0;
+	k->bus_stall_s += stall;
+	mm_charge(t, stall * t->tm.clock);
+	return stall;
 }

@@ -27,7 +27,8 @@
 #include "emu/core/timemodel.h"
 #include "models/alloc/alloc.h"
 #include "models/coloring/coloring.h"
-#include "models/machine.h"
+#include "models/hw/machine.h"
+#include "models/hw/membus.h"
 #include "models/mm/spinlock.h"
 #include "models/mm/swap.h"
 #include "models/mm/zone.h"
@@ -139,22 +140,6 @@ struct mm_shrinker {
 };
 struct mm_pcobj;
 
-/* One booking of a front-side bus, with slack (membus.c). */
-struct mm_busb {
-	double bt;      /* booking time: when the copy ended */
-	double begin;   /* when the copy began */
-	double need;    /* bus time it needs */
-	double end;     /* end of its service */
-};
-
-/* A bus's bookings made since the simulated clock, in booking-time order; base:
- * the latest end of service of older ones. */
-struct mm_busq {
-	struct mm_busb *b;
-	size_t n, cap;
-	double base;
-};
-
 struct mm_kernel {
 	struct sim *s;
 	struct mm_kernel_cfg cfg;
@@ -213,7 +198,7 @@ struct mm_kernel {
 	bool pagecache_dma;                /* may page cache come from ZONE_DMA */
 	uint64_t pagecache_pages;
 
-	/* optional CPU scheduler (models/sched.h), set by a workload that creates one;
+	/* optional CPU scheduler (models/sched/sched.h), set by a workload that creates one;
 	 * NULL: tasks pay cycles with the time model alone (no wiring is active) */
 	struct sched *sched;
 
@@ -367,18 +352,6 @@ static inline void mm_charge(struct mm_task *t, double cycles)
 }
 
 /**
- * mm_busq_book() - book @need seconds of bus for a copy that began at @begin and
- * ended at @bt, served in booking-time order although bookings come out of it
- * (membus.c); *@end: when its service ends.  Returns: the stall to charge to the
- * booking CPU, seconds: its own and the one it adds to later bookings.
- */
-double mm_busq_book(struct mm_busq *q, double clock, double bt, double begin, double need,
-		    double *end);
-
-/** mm_busq_destroy() - free a bus's booking list (membus.c).  Returns: nothing. */
-void mm_busq_destroy(struct mm_busq *q);
-
-/**
  * mm_slack() - Returns: how far (seconds) @t may run ahead of the other actors
  * (engine.slack), 0 when the time model is exact or @t is untimed.
  */
@@ -399,7 +372,7 @@ static inline void mm_sync(struct mm_task *t)
  * @bytes bytes, @factor bus bytes each (machine.bus copy_bytes or clear_bytes),
  * over the front-side bus of its CPU: book them on that bus in time order and
  * charge the stall when the bus could not serve them within @cpu_cycles
- * (models/mm/membus.c).  Nothing without machine.bus.bandwidth or when untimed.
+ * (membus_serve() of models/hw/membus.c).  Nothing without machine.bus.bandwidth or when untimed.
  * Returns: the stall charged, seconds.
  */
 double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, double factor,

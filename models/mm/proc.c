@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "emu/core/sim.h"
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/mm/fmap.h"
 #include "models/mm/vmscan.h"
 

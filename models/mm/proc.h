@@ -127,7 +127,7 @@ int64_t mm_touch(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, uint3
 
 /**
  * mm_as_pfn() - the page-table entry of heap page @idx of @as, as a TLB refill
- * reads it (models/cache.h).
+ * reads it (models/hw/cache.h).
  * Returns: the frame of a present page, or PFN_NONE (empty, swapped, beyond).
  */
 uint32_t mm_as_pfn(const struct mm_as *as, uint32_t idx);

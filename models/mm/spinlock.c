@@ -17,7 +17,7 @@
  */
 #include "models/mm/spinlock.h"
 #include "models/mm/kernel.h"
-#include "models/mm/ext3.h"
+#include "models/fs/fs.h"
 
 #include <math.h>
 #include <stdio.h>

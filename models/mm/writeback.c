@@ -42,7 +42,7 @@
 #include <simgrid/semaphore.h>
 
 #include "emu/core/sim.h"
-#include "models/disk.h"
+#include "models/hw/disk.h"
 #include "models/mm/kernel.h"
 #include "models/mm/vmscan.h"
 

@@ -29,7 +29,7 @@
 #include "emu/core/err.h"
 #include "emu/core/params.h"
 #include "models/mm/page.h"
-#include "models/vmstat.h"
+#include "models/mm/vmstat.h"
 
 #define MM_MAX_ORDER 11         /* upper bound on any allocator's MAX_ORDER (2.6: 11) */
 #define MM_MAX_CPUS 64

@@ -28,7 +28,7 @@
 
 #include "emu/core/err.h"
 #include "emu/core/params.h"
-#include "models/vmstat.h"
+#include "models/mm/vmstat.h"
 
 #define RECLAIM_OPS_VERSION 1
 #define RECLAIM_NO_FRAME UINT32_MAX

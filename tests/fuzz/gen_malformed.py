@@ -142,10 +142,10 @@ def params(mmemu):
         where = {"machine section": "machine", "machine.costs": "machine.costs",
                  "machine.bus (shared front-side buses, docs/membus.md)": "machine.bus",
                  "machine.disks[]": "machine.disks[0]",
-                 "machine.disks[].controller (a write-back RAID controller, models/raid.h)":
+                 "machine.disks[].controller (a write-back RAID controller, models/hw/raid.h)":
                      "machine.disks[0].controller",
                  "machine.variation (run-to-run variance, docs/scenario.md)": "machine.variation",
-                 "machine.caches (the cache hierarchy and TLB, models/cache.h)": "machine.caches",
+                 "machine.caches (the cache hierarchy and TLB, models/hw/cache.h)": "machine.caches",
                  "machine.caches.levels[] (from L1 outwards)": "machine.caches.levels[0]",
                  "machine.caches.tlb": "machine.caches.tlb",
                  "kernel vm knobs (kernels.NAME.vm)": "kernels.k.vm",

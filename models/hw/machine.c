@@ -14,7 +14,7 @@
  * is its own drive (zone layout, firmware, wear); it scales the media rate and the
  * seek times together and leaves the spindle speed, which is servo-controlled.
  */
-#include "models/machine.h"
+#include "models/hw/machine.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -25,7 +25,7 @@
  * the prefetch where it has not got that far yet, and the prefetch limit moves
  * to cache_lookahead past it.  A miss takes the least recently used segment.  A
  * write drops the segments it overlaps (write caching is not modelled here).
- * A disk with a write-back controller ("controller": {"cache": ...}, models/raid.h)
+ * A disk with a write-back controller ("controller": {"cache": ...}, models/hw/raid.h)
  * completes writes that fit in the cache when they have crossed the bus, and
  * writes them to the drives (this model) in the background.
  */
@@ -37,7 +37,7 @@
 #include <jansson.h>
 
 #include "emu/core/params.h"
-#include "models/raid.h"
+#include "models/hw/raid.h"
 
 enum disk_queue { DISK_FIFO, DISK_ELEVATOR };
 
@@ -55,7 +55,7 @@ struct disk_cfg {
 	int64_t cache_segments;
 	uint64_t cache_lookahead;   /* bytes read ahead past a read */
 	double interface_bw;  /* bytes/s from the buffer to the host */
-	struct ctl_cfg ctl;   /* its controller ("controller": models/raid.h); cache 0: none */
+	struct ctl_cfg ctl;   /* its controller ("controller": models/hw/raid.h); cache 0: none */
 };
 
 extern const struct mm_param disk_params[];

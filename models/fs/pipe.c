@@ -10,10 +10,10 @@
  * bytes at the machine's copy bandwidth.  Pipes live between two tasks of one
  * simulation; SimGrid runs one actor at a time, so no lock is needed.
  */
-#include "models/mm/pipe.h"
+#include "models/fs/pipe.h"
 
 #include "models/mm/kernel.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 
 void mm_pipe_init(struct mm_pipe *p, uint32_t size)
 {

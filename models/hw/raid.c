@@ -7,7 +7,7 @@
  * reports it, which for a write-back cache is when the data is in the cache
  * (drivers/scsi/aacraid: the adapter's FIB completes the command), not when the
  * drives have it.  The drives behind the controller are the disk's own model
- * (models/disk.c: seek, rotation, media rate, elevator): destaging is a write in
+ * (models/hw/disk.c: seek, rotation, media rate, elevator): destaging is a write in
  * that queue.  Not modelled: the controller's read cache and read-ahead, striping
  * over several spindles (an array is one disk here), cache replacement beyond
  * "dirty data waits for its destage".
@@ -16,7 +16,7 @@
  * controller, in bus order (the bus serves one transfer at a time, so their times
  * only grow); it publishes its next acknowledgement time for lookahead.
  */
-#include "models/raid.h"
+#include "models/hw/raid.h"
 
 #include "emu/core/timemodel.h"
 

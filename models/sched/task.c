@@ -4,7 +4,7 @@
  *
  * Models what an mm path of Linux 2.6.15 gets from kernel/sched.c: system cycles
  * are paid on the task's CPU without preemption (no CONFIG_PREEMPT), user cycles
- * through the CPU scheduler (models/sched.c) when the workload has one; a task
+ * through the CPU scheduler (models/sched/sched.c) when the workload has one; a task
  * that blocks gives up its CPU (schedule()) and waits for one when woken
  * (mm_block/mm_unblock); timed naps are schedule_timeout()-style sleeps
  * (mm_sleep); and a disk request is waited for as lock_page() and
@@ -12,7 +12,7 @@
  * (mm_disk_wait).  Untimed (mm_set_untimed), naps and disk waits take no time.
  */
 #include "models/mm/kernel.h"
-#include "models/disk.h"
+#include "models/hw/disk.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -21,7 +21,7 @@
 #include <simgrid/engine.h>
 
 #include "emu/core/sim.h"
-#include "models/sched.h"
+#include "models/sched/sched.h"
 
 struct mm_task *mm_current(void)
 {

@@ -24,7 +24,7 @@
  * of the positioning sleep, a lower bound of the transfer's end, +inf while idle;
  * it sets a requester's wake slot to now when it completes its request.
  */
-#include "models/disk.h"
+#include "models/hw/disk.h"
 
 #include "emu/core/timemodel.h"
 

@@ -2,7 +2,7 @@
  * machine.h - the hardware description of a scenario's machine section.
  *
  * Scalars come from one params table (machine_params); disks are an array of
- * objects, each loaded with disk_params (models/disk.h).  Everything here is a
+ * objects, each loaded with disk_params (models/hw/disk.h).  Everything here is a
  * hardware constant with a source or a declared calibration parameter; the same
  * values apply to every kernel of a comparison unless a kernel overrides the
  * machine section explicitly (as seed 000's mem=1024m kernel does).
@@ -22,8 +22,8 @@
 #include <jansson.h>
 
 #include "emu/core/params.h"
-#include "models/cache.h"
-#include "models/disk.h"
+#include "models/hw/cache.h"
+#include "models/hw/disk.h"
 #include "models/mm/zone.h"
 
 #define MACHINE_MAX_DISKS 8
@@ -81,7 +81,7 @@ struct machine_variation {
 };
 
 /*
- * machine.bus: the front-side buses as a shared resource (models/mm/membus.c).
+ * machine.bus: the front-side buses as a shared resource (models/hw/membus.c).
  * The CPUs are grouped cpus_per_bus to a bus (costs.cpus_per_bus; 0 = one bus).
  * Copies and page clearing take bus time in proportion to the bytes they move;
  * a bandwidth of 0 (the default) means no bus model, and then nothing changes.
@@ -101,8 +101,8 @@ struct machine_cfg {
 	int ndisks;
 	struct disk_cfg disks[MACHINE_MAX_DISKS];
 	struct machine_variation var;
-	struct cache_cfg caches;  /* machine.caches (models/cache.h); nlevels 0: none */
-	struct machine_bus bus;   /* machine.bus (models/mm/membus.c); bandwidth 0: none */
+	struct cache_cfg caches;  /* machine.caches (models/hw/cache.h); nlevels 0: none */
+	struct machine_bus bus;   /* machine.bus (models/hw/membus.c); bandwidth 0: none */
 };
 
 extern const struct mm_param machine_params[];

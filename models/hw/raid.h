@@ -5,7 +5,7 @@
  * takes writes.  A write that fits in the cache's free space completes when its
  * data has crossed the controller's bus (one command overhead + bytes / bus rate,
  * the bus serving one transfer at a time); the controller then destages it to the
- * drives (a write request in the disk's own queue, models/disk.c) and frees the
+ * drives (a write request in the disk's own queue, models/hw/disk.c) and frees the
  * space when that write ends.  A write that does not fit waits for the drives
  * (write-through).  Reads go to the drives (the controller's read cache is not
  * modelled).  cache = 0 is a controller without write-back (the default of a

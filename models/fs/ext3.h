@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "emu/core/err.h"
+#include "models/fs/fs.h"
 #include "models/mm/kernel.h"
 
 /** A workload's `fs` parameter: where its files live (MM_PARAM_ENUM choices). */
@@ -24,7 +25,7 @@ extern const char *const mm_fs_names[];
 	"file system of the workload's files: none (data pages only, as before) or ext3 "       \
 	"(2.6.10 ext3's bitmap, inode table, indirect and journal buffers in each disk's "      \
 	"lowmem block-device page cache, touched through touch_buffer -> "                     \
-	"mark_page_accessed; models/mm/ext3.c)"
+	"mark_page_accessed; models/fs/ext3.c)"
 
 /** Which buffer a touch is for (counters only). */
 enum ext3_buf { EXT3_BITMAP, EXT3_INODE, EXT3_INDIRECT, EXT3_JOURNAL, EXT3_NBUF };
@@ -59,29 +60,5 @@ int mm_ext3_enable(struct mm_kernel *k, const char *file, const char *path, stru
  * ext3 is off.  Returns: 0, or -1 if memory ran out.
  */
 int mm_ext3_members(struct mm_kernel *k, struct mm_file *f, uint64_t bytes);
-
-/** mm_ext3_free_all() - free @k's ext3 state (its files are the kernel's). */
-void mm_ext3_free_all(struct mm_kernel *k);
-
-/** mm_ext3_metrics() - touch counts per buffer kind and commits. Returns: nothing. */
-void mm_ext3_metrics(struct mm_kernel *k, struct sim *s);
-
-/* ---- called by filemap.c (no-ops when ext3 is off or @f is a block device) ---- */
-
-/** mm_ext3_map() - ext3_get_block of page @idx of @f: the indirect blocks on its
- * path (@alloc: ext3_new_block's bitmap and ext3_splice_branch's inode too). */
-void mm_ext3_map(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx, bool alloc);
-/** mm_ext3_size() - ext3_commit_write of page @idx past i_disksize: the inode block. */
-void mm_ext3_size(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx);
-/** mm_ext3_time() - update_atime (@write false) or inode_update_time (@write
- * true) of the file holding page @idx: its inode block, once per second per
- * file (1 s granularity). */
-void mm_ext3_time(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
-		  bool write);
-/** mm_ext3_truncate() - ext3_truncate freeing [@first, @first+@n) of @f. */
-void mm_ext3_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
-		      uint32_t n);
-/** mm_ext3_fsync() - ext3_sync_file: commit the running transaction of @f's disk. */
-void mm_ext3_fsync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f);
 
 #endif

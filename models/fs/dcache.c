@@ -28,7 +28,7 @@
  * Costs: one page_op per object allocated or freed (kobj.c), one atomic per
  * dentry or inode looked at by a prune (the dcache_lock / inode_lock walk).
  */
-#include "models/mm/dcache.h"
+#include "models/fs/dcache.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -25,15 +25,11 @@
  * bus (machine_line_transfer() stays a constant), the other traffic of a CPU
  * (instruction and struct page misses), the memory controller's own limit.
  */
-#include "models/machine.h"
-#include "models/mm/kernel.h"
-
-#include "emu/core/sim.h"
+#include "models/hw/membus.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include <simgrid/engine.h>
 
 /*
  * With slack (engine.slack > 0) a booking can come, in host order, after bookings
@@ -107,37 +103,19 @@ void mm_busq_destroy(struct mm_busq *q)
 	memset(q, 0, sizeof *q);
 }
 
-double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, double factor,
-		       double cpu_cycles)
+double membus_serve(double *free, struct mm_busq *q, bool slack, double clock, double now,
+		    double start, double need)
 {
-	const struct machine_cfg *m = k->s ? k->s->machine : NULL;
-	if (!m || m->bus.bandwidth <= 0 || k->untimed || bytes == 0 || factor <= 0)
-		return 0;
-	mm_observe(t);   /* the bus is seen by every CPU on it */
-	int per = m->costs.cpus_per_bus > 0 ? (int)m->costs.cpus_per_bus : MM_MAX_CPUS;
-	int cpu = t->cpu >= 0 ? t->cpu : 0;
-	int bus = cpu / per;
-	if (bus >= MM_MAX_CPUS)
-		bus = MM_MAX_CPUS - 1;
-	double now = tm_now(&t->tm);
-	double need = (double)bytes * factor / m->bus.bandwidth;
-	double start = now - cpu_cycles / t->tm.clock;   /* when the copying began */
 	double end, stall;
-	if (mm_slack(t) > 0) {
-		stall = mm_busq_book(&k->bus_q[bus], simgrid_get_clock(), now, start, need, &end);
+	if (slack) {
+		stall = mm_busq_book(q, clock, now, start, need, &end);
 	} else {
-		if (start < k->bus_free[bus])
-			start = k->bus_free[bus];
+		if (start < *free)
+			start = *free;
 		end = start + need;
 		stall = end > now ? end - now : 0;
 	}
-	if (end > k->bus_free[bus])
-		k->bus_free[bus] = end;
-	k->bus_busy_s[bus] += need;
-	k->bus_transfers++;
-	if (!(stall > 0))
-		return 0;
-	k->bus_stall_s += stall;
-	mm_charge(t, stall * t->tm.clock);
+	if (end > *free)
+		*free = end;
 	return stall;
 }

@@ -16,7 +16,7 @@
  * the superblock lock of the block allocator is not modelled; there is no
  * journal (ext2).
  */
-#include "models/mm/ext2.h"
+#include "models/fs/ext2.h"
 
 #include <string.h>
 

@@ -47,7 +47,7 @@
  *   the idle rebalance_tick's load_balance/move_tasks.  Busy CPUs do not balance.
  * - a task moved while waiting calls sg_actor_set_host on itself when it resumes.
  */
-#include "models/sched.h"
+#include "models/sched/sched.h"
 
 #include <math.h>
 #include <stdio.h>

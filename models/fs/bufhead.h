@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "models/fs/fs.h"
 #include "models/mm/kobj.h"
 
 /* i386 2.6.16: struct buffer_head is 48 bytes + the slab's 4-byte bufctl: 78 a
@@ -42,27 +43,5 @@ struct mm_pcobj {
  * workload's files exist, before any page is cached.
  * Returns: 0, or -1 when host memory ran out. */
 int mm_pcobj_enable(struct mm_kernel *k);
-
-/** mm_pcobj_free_all() - free @k's bookkeeping (called by mm_kernel_fini). */
-void mm_pcobj_free_all(struct mm_kernel *k);
-
-/* ---- called by filemap.c (no-ops when k->pcobj is NULL) ---- */
-
-/** mm_pcobj_preload() - radix_tree_preload for page @idx of @f: the nodes on
- * its path that do not exist yet are allocated (may sleep). */
-void mm_pcobj_preload(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx);
-/** mm_pcobj_insert() - radix_tree_insert of page @idx of @f (after a preload;
- * never sleeps). */
-void mm_pcobj_insert(struct mm_kernel *k, struct mm_file *f, uint32_t idx);
-/** mm_pcobj_trim() - free the nodes on @idx's path that hold no page (a
- * preload whose insert did not happen; radix_tree_delete's freeing). */
-void mm_pcobj_trim(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx);
-/** mm_pcobj_bh() - create_empty_buffers on page @pfn (prepare_write of a file
- * page, getblk of a block-device page): one buffer head per 4 KiB block. */
-void mm_pcobj_bh(struct mm_kernel *k, struct mm_task *t, uint32_t pfn);
-/** mm_pcobj_remove() - the page @pfn at @idx of @f leaves the page cache
- * (truncate, reclaim): try_to_free_buffers and radix_tree_delete. */
-void mm_pcobj_remove(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t idx,
-		     uint32_t pfn);
 
 #endif

@@ -35,7 +35,7 @@
  * disk's mapping: bitmaps, the inode table block, 64 indirect slots per file,
  * the journal.
  */
-#include "models/mm/ext3.h"
+#include "models/fs/ext3.h"
 
 #include <math.h>
 #include <stdio.h>

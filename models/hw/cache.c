@@ -16,7 +16,7 @@
  * reference O(levels x ways) in the worst case; per page change one TLB look-up
  * and, on a TLB miss, one callback.
  */
-#include "models/cache.h"
+#include "models/hw/cache.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -150,7 +150,7 @@ json_t *cache_cfg_dump(const struct cache_cfg *c)
 
 void cache_params_doc(FILE *out)
 {
-	fprintf(out, "machine.caches (the cache hierarchy and TLB, models/cache.h):\n");
+	fprintf(out, "machine.caches (the cache hierarchy and TLB, models/hw/cache.h):\n");
 	mm_params_doc(cache_params, out);
 	fprintf(out, "machine.caches.levels[] (from L1 outwards):\n");
 	mm_params_doc(cache_level_params, out);

@@ -24,7 +24,7 @@
  *    largest index cached and 2.6.16 never shrinks it); the root is a node too.
  * Costs: kmem_cache_alloc/free's, charged in kobj.c (one page_op per object).
  */
-#include "models/mm/bufhead.h"
+#include "models/fs/bufhead.h"
 
 #include <stdlib.h>
 #include <string.h>
