@@ -5,7 +5,7 @@
  * blocked on its own semaphore, released by another actor).  64 actors on 8
  * hosts, as seed 002's 64 dbench clients on the 8-way, each sleeping a
  * pseudo-random 1-100 us per call.  It gives the floor under any change that
- * keeps the number of SimGrid calls: docs/seeds/002.md section 7 uses it to say
+ * keeps the number of SimGrid calls: docs/performance.md, "Seed 002", uses it to say
  * why a cheaper primitive cannot reach the seed's 3-minute budget.  Not a test:
  * prints ns of host CPU per call (docs/performance.md).
  *
