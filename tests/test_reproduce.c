@@ -137,7 +137,7 @@ static void verdicts(void **state)
 				   " \"values\": { \"base\": 1.5, \"new\": 2 } } ] } ],"
 				   " \"claims\": [ { \"id\": \"f\", \"kind\": \"flat\", \"table\": \"t\" } ] }\n");
 	write_emulated();
-	assert_int_equal(sh("reproduce --no-run --published %s/pub --runs %s/runs --out %s", dir, dir, dir), 0);
+	assert_int_equal(sh("reproduce -v --no-run --published %s/pub --runs %s/runs --out %s", dir, dir, dir), 0);
 	json_t *d = load_reproduce();
 	json_t *seeds = json_object_get(d, "seeds");
 	assert_int_equal(json_array_size(seeds), 3);
@@ -192,7 +192,7 @@ static void verdicts(void **state)
 	free(out);
 	free(md);
 	/* one seed only */
-	assert_int_equal(sh("reproduce 901 --no-run --published %s/pub --runs %s/runs --out %s", dir, dir, dir), 0);
+	assert_int_equal(sh("reproduce 901 -v --no-run --published %s/pub --runs %s/runs --out %s", dir, dir, dir), 0);
 	d = load_reproduce();
 	assert_int_equal(json_array_size(json_object_get(d, "seeds")), 1);
 	json_decref(d);
@@ -286,7 +286,7 @@ static json_t *tables_reproduce(const char *pub, const char *num, const char *te
 	write_text(path, text);
 	write_tables_emulated();
 	const char *o = num + strlen(num) - 1;
-	assert_int_equal(sh("reproduce --no-run --published %s/%s --runs %s/runs3 --out %s/o%s", dir, pub, dir, dir, o), 0);
+	assert_int_equal(sh("reproduce -v --no-run --published %s/%s --runs %s/runs3 --out %s/o%s", dir, pub, dir, dir, o), 0);
 	snprintf(path, sizeof path, "%s/o%s/reproduce.json", dir, o);
 	json_error_t je;
 	json_t *d = json_load_file(path, 0, &je);
@@ -321,18 +321,18 @@ static void tables_form(void **state)
 	/* the details: published and emulated values, the verdict's reason */
 	assert_string_equal(detail_of(s, "rel-ok"),
 			    "one {\"workload.n\":1}: elapsed_s new/base - 1: published +12.5% (112.5 vs 100), "
-			    "emulated +12.0% (95% CI +12.0% .. +12.0%) (112 vs 100) (need +11.0% .. +14.0%)");
+			    "emulated +12.0% (deterministic in the model: the same in every paired run) (112 vs 100) (need +11.0% .. +14.0%)");
 	assert_string_equal(detail_of(s, "rel-bad"),
 			    "three {\"workload.n\":3}: elapsed_s new/base - 1: published +10.0% (330 vs 300), "
-			    "emulated +10.0% (95% CI +10.0% .. +10.0%) (330 vs 300) (need +11.0% .. +14.0%) [out of range]");
+			    "emulated +10.0% (deterministic in the model: the same in every paired run) (330 vs 300) (need +11.0% .. +14.0%) [out of range]");
 	assert_string_equal(detail_of(s, "flat-bad"),
 			    "two {\"workload.n\":2}: elapsed_s new/base - 1: published +0.5% (201 vs 200), "
-			    "emulated +0.5% (95% CI +0.5% .. +0.5%, equivalence (TOST) p=0) (201 vs 200) (need |.| <= 1.0%); "
+			    "emulated +0.5% (deterministic in the model: the same in every paired run) (201 vs 200) (need |.| <= 1.0%); "
 			    "three {\"workload.n\":3}: elapsed_s new/base - 1: published +10.0% (330 vs 300), "
-			    "emulated +10.0% (95% CI +10.0% .. +10.0%, equivalence (TOST) p=1) (330 vs 300) (need |.| <= 1.0%) [not flat]");
+			    "emulated +10.0% (deterministic in the model: the same in every paired run) (330 vs 300) (need |.| <= 1.0%) [not flat]");
 	assert_string_equal(detail_of(s, "diff-bad"),
 			    "three {\"workload.n\":3}: sys_s new - base: published +0.5 (10.5 vs 10), "
-			    "emulated +2 (95% CI +2 .. +2) (12 vs 10) (need 0.29 .. 1.64) [out of range]");
+			    "emulated +2 (deterministic in the model: the same in every paired run) (12 vs 10) (need 0.29 .. 1.64) [out of range]");
 	assert_string_equal(detail_of(s, "nopoint"), "no emulated sweep point for row \"peak\" of table \"scalar\"");
 	assert_string_equal(detail_of(s, "nopoint-flat"), "no emulated sweep point for row \"peak\" of table \"scalar\"");
 	assert_string_equal(detail_of(s, "no-row"), "no row \"ghost\" in published table \"kb\"");
@@ -357,7 +357,8 @@ static void tables_form(void **state)
 	assert_non_null(strstr(out, "    [reproduced] rel-ok (relative): \n"));
 	assert_non_null(strstr(out, "    [not reproduced] diff-bad (difference): \n"));
 	assert_non_null(strstr(out, "    [not checked] nopoint (relative): \n"));
-	assert_non_null(strstr(out, "  summary: 4 reproduced, 4 not reproduced, 0 inconclusive, 5 not checked\n"));
+	assert_non_null(strstr(out, "  summary: 13 claims: 4 reproduced ("));
+	assert_non_null(strstr(out, "), 4 not reproduced, 0 inconclusive, 5 not checked; "));
 	assert_null(strstr(out, "what-if"));
 	assert_null(strstr(out, "mean over runs"));
 	free(out);
@@ -428,13 +429,13 @@ static void what_if_metrics(void **state)
 		fail_msg("no metrics table in:\n%s", out);
 	assert_non_null(strstr(out, "    [reproduced] wi-ok (relative): \n      one {\"workload.n\":1}: "));
 	assert_non_null(strstr(out, "      what-if (not counted in the summary): 64 MiB\n"));
-	assert_non_null(strstr(out, "  summary: 0 reproduced, 1 not reproduced, 0 inconclusive, 0 not checked\n"
-				    "  what-if claims (not counted above): 1 reproduced, 0 not reproduced, 0 inconclusive, "
-				    "0 not checked\n"));
+	assert_non_null(strstr(out, "  summary: 1 claims: 0 reproduced (0 by mechanism, 0 by construction, 0 calibrated), "
+				    "1 not reproduced, 0 inconclusive, 0 not checked; 0 fragile, 0 robust, 1 untested\n"
+				    "  what-if claims (not counted above): 1 claims: 1 reproduced ("));
 	free(out);
 	/* the markdown says it too */
 	out = slurp("o5/reproduce.md");
-	assert_non_null(strstr(out, "What-if claims (not counted above): 1 reproduced"));
+	assert_non_null(strstr(out, "What-if claims (not counted above): 1 claims: 1 reproduced"));
 	free(out);
 
 	/* bad values: usage errors naming the path */
@@ -450,7 +451,7 @@ static void what_if_metrics(void **state)
 		char buf[4096];
 		whatif_variant(buf, sizeof buf, bad[i].from, bad[i].to);
 		write_text("pub5/905.json", buf);
-		assert_int_equal(sh("reproduce --no-run --published %s/pub5 --runs %s/runs3 --out %s/o5", dir, dir, dir), 2);
+		assert_int_equal(sh("reproduce -v --no-run --published %s/pub5 --runs %s/runs3 --out %s/o5", dir, dir, dir), 2);
 		char *err = slurp("err");
 		if (!strstr(err, bad[i].want))
 			fail_msg("case %zu: stderr \"%s\"", i, err);
@@ -572,7 +573,7 @@ static void noise(void **state)
 	(void)state;
 	write_text("pub3/903.json", noise_published);
 	write_noise_emulated();
-	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
+	assert_int_equal(sh("reproduce -v --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
 	char path[512];
 	snprintf(path, sizeof path, "%s/o3/reproduce.json", dir);
 	json_error_t je;
@@ -637,7 +638,7 @@ static void noise(void **state)
 	snprintf(buf, sizeof buf, "%.*s\"published_runs\": 4, %s", (int)(at - pub4), pub4, at);
 	write_text("pub3/903.json", buf);
 	free(pub4);
-	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
+	assert_int_equal(sh("reproduce -v --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
 	d = json_load_file(path, 0, &je);
 	assert_non_null(d);
 	sn = json_object_get(json_array_get(json_object_get(d, "seeds"), 0), "noise");
@@ -649,7 +650,7 @@ static void noise(void **state)
 	snprintf(buf, sizeof buf, "%.*s\"published_runs\": 0, %s", (int)(strstr(noise_published, "\"metric\"") - noise_published),
 		 noise_published, strstr(noise_published, "\"metric\""));
 	write_text("pub3/903.json", buf);
-	assert_int_equal(sh("reproduce --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 2);
+	assert_int_equal(sh("reproduce -v --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 2);
 	char *err = slurp("err");
 	assert_non_null(strstr(err, "pub3/903.json: published_runs: expected an integer in [1, 1000000]"));
 	free(err);
@@ -664,14 +665,14 @@ static void noise(void **state)
 	out = slurp("out");
 	assert_non_null(strstr(out, "seed 903: left out of `reproduce all` (too slow): run `mmemu reproduce 903`"));
 	free(out);
-	assert_int_equal(sh("reproduce 903 --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
+	assert_int_equal(sh("reproduce 903 -v --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 0);
 	out = slurp("out");
 	assert_null(strstr(out, "left out"));
 	free(out);
 	snprintf(buf, sizeof buf, "%.*s\"in_all\": false, %s", (int)(metric - noise_published),
 		 noise_published, metric);
 	write_text("pub3/903.json", buf);
-	assert_int_equal(sh("reproduce 903 --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 2);
+	assert_int_equal(sh("reproduce 903 -v --no-run --published %s/pub3 --runs %s/runs3 --out %s/o3", dir, dir, dir), 2);
 	err = slurp("err");
 	assert_non_null(strstr(err, "pub3/903.json: in_all_reason: expected a string"));
 	free(err);
@@ -732,7 +733,7 @@ static void write_runs(const char *path, int nruns, const double v[2][2][8], con
 static json_t *run_tv(const char *sub)
 {
 	char path[512];
-	assert_int_equal(sh("reproduce --no-run --published %s/pub6 --runs %s/%s --out %s/o6", dir, dir, sub, dir), 0);
+	assert_int_equal(sh("reproduce -v --no-run --published %s/pub6 --runs %s/%s --out %s/o6", dir, dir, sub, dir), 0);
 	snprintf(path, sizeof path, "%s/o6/reproduce.json", dir);
 	json_error_t je;
 	json_t *d = json_load_file(path, 0, &je);
@@ -783,7 +784,8 @@ static void three_valued(void **state)
 	assert_non_null(strstr(detail_of(s, "rel-edge"), "(95% CI +3.2% .. +6.8%)"));
 	json_decref(d);
 	char *out = slurp("out");
-	assert_non_null(strstr(out, "  summary: 3 reproduced, 2 not reproduced, 3 inconclusive, 0 not checked\n"));
+	assert_non_null(strstr(out, "  summary: 8 claims: 3 reproduced ("));
+	assert_non_null(strstr(out, "), 2 not reproduced, 3 inconclusive, 0 not checked; "));
 	/* published noise: runs per table, the published spreads; the noise sources */
 	assert_non_null(strstr(out, "published numbers: t: mean of 3 runs, spreads (lo, hi) given\n"));
 	assert_non_null(strstr(out, "published spread: base [99, 101], new [103, 107]: the published difference exceeds it"));
@@ -936,7 +938,7 @@ static void several_scenarios(void **state)
 		assert_true(json_number_value(json_object_get(json_object_get(json_array_get(cells, i), "emulated"), "value")) == -2.0);
 	json_decref(d);
 	/* --no-run reads both parts' results back: the same verdicts */
-	assert_int_equal(sh("reproduce --no-run --published %s/pub4 --runs %s/runs4 --out %s/o4", dir, dir, dir), 0);
+	assert_int_equal(sh("reproduce -v --no-run --published %s/pub4 --runs %s/runs4 --out %s/o4", dir, dir, dir), 0);
 	d = json_load_file(path, 0, &je);
 	assert_non_null(d);
 	seeds = json_object_get(d, "seeds");
@@ -957,7 +959,7 @@ static void several_scenarios(void **state)
 			 "  \"tables\": [ { \"id\": \"t\", \"metric\": \"m\", \"rows\": [] } ], \"claims\": [] }\n",
 			 bad[i]);
 		write_text("bad4/905.json", text);
-		assert_int_equal(sh("reproduce --no-run --published %s/bad4 --runs %s/runs4 --out %s/o4", dir, dir, dir), 2);
+		assert_int_equal(sh("reproduce -v --no-run --published %s/bad4 --runs %s/runs4 --out %s/o4", dir, dir, dir), 2);
 		char *out = slurp("out"), *err = slurp("err");
 		int nl = 0;
 		for (char *q = err; *q; q++)

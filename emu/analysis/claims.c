@@ -12,6 +12,9 @@
  */
 #include "emu/analysis/claims.h"
 
+#include "emu/analysis/basis.h"
+#include "emu/analysis/headline.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +67,9 @@ int claim_support_outcome(size_t yes, size_t n)
 
 char *claim_ci_text(char *b, size_t n, const struct stats_ci *ci, double level, int pct)
 {
-	if (pct)
+	if (ci->lo == ci->hi)
+		snprintf(b, n, "deterministic in the model: the same in every paired run");
+	else if (pct)
 		snprintf(b, n, "%.0f%% CI %+.1f%% .. %+.1f%%", 100 * level, 100 * ci->lo, 100 * ci->hi);
 	else
 		snprintf(b, n, "%.0f%% CI %+.4g .. %+.4g", 100 * level, ci->lo, ci->hi);
@@ -178,5 +183,7 @@ json_t *claim_judge(const struct claim_ctx *c, json_t *cl)
 		json_object_set_new(o, "base_seeds", by_seed);
 	noise_attach(o, &vd.nz);
 	free(vd.detail);
+	basis_claim(c, cl, o);
+	headline_claim(o);
 	return o;
 }

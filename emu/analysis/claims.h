@@ -67,7 +67,8 @@ int claim_support_outcome(size_t yes, size_t n);
 
 /**
  * claim_ci_text() - "95% CI +1.2% .. +3.4%" (@pct: in percent) or "95% CI 0.1 ..
- * 0.3" into @b.  Returns: @b.
+ * 0.3" into @b; an interval of zero width (the runs do not vary) is
+ * "deterministic in the model".  Returns: @b.
  */
 char *claim_ci_text(char *b, size_t n, const struct stats_ci *ci, double level, int pct);
 
@@ -105,6 +106,27 @@ claim_judge_fn claim_rows_rank, claim_rows_within;
  * Returns: a new JSON object (missing numbers are null).
  */
 json_t *claim_table_cell(const struct claim_ctx *c, const char *kernel, json_t *pt);
+
+/**
+ * claim_points() - the single-table form's points of @claim named by @key: a list
+ * as given, or "all"/absent: every published row's point.
+ * Returns: a new reference to an array.
+ */
+json_t *claim_points(const struct claim_ctx *c, json_t *claim, const char *key);
+
+/**
+ * claim_table_rows() - the rows of @table a several-tables claim @cl names:
+ * "row", "rows", or every row of the table.
+ * Returns: a new array, or NULL with *@missing the name of a row @table lacks.
+ */
+json_t *claim_table_rows(json_t *table, json_t *cl, const char **missing);
+
+/**
+ * claim_rank_entry() - entry @e of a rank claim's order: a kernel name, or
+ * {"kernel", "point"}; *@pt is its point (default @rowpt).
+ * Returns: the kernel name, or NULL.
+ */
+const char *claim_rank_entry(json_t *e, json_t *rowpt, json_t **pt);
 
 /**
  * claim_kind_find() - the registry line of kind @name in the single-table form

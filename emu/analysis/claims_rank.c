@@ -43,8 +43,7 @@ static json_t *one_row(const struct claim_ctx *c, json_t *cl, json_t **table, st
 	return NULL;
 }
 
-/* Entry @e of an order: its kernel and point (default @rowpt). */
-static const char *entry(json_t *e, json_t *rowpt, json_t **pt)
+const char *claim_rank_entry(json_t *e, json_t *rowpt, json_t **pt)
 {
 	*pt = rowpt;
 	if (json_is_string(e))
@@ -68,8 +67,8 @@ void claim_rows_rank(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 	int all = CLAIM_YES;
 	for (size_t i = 0; i + 1 < json_array_size(order); i++) {
 		json_t *pa, *pb;
-		const char *ka = entry(json_array_get(order, i), rowpt, &pa);
-		const char *kb = entry(json_array_get(order, i + 1), rowpt, &pb);
+		const char *ka = claim_rank_entry(json_array_get(order, i), rowpt, &pa);
+		const char *kb = claim_rank_entry(json_array_get(order, i + 1), rowpt, &pb);
 		double *xa = NULL, *xb = NULL;
 		size_t na = ka ? emulated_samples(c, ka, pa, metric, &xa) : 0;
 		size_t nb = kb ? emulated_samples(c, kb, pb, metric, &xb) : 0;
@@ -103,6 +102,10 @@ void claim_rows_rank(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 					 pb ? pb : json_null(), "emulated_higher", ma, "emulated_lower", mb);
 		json_object_set_new(cell, "ci", hci ? emulated_ci_json(&ci, CLAIM_LEVEL) : json_null());
 		json_object_set_new(cell, "outcome", json_string(claim_outcome_name(o)));
+		if (strcmp(pubs, "-")) {
+			json_object_set_new(cell, "published_higher", json_real(pva));
+			json_object_set_new(cell, "published_lower", json_real(pvb));
+		}
 		json_array_append_new(vd->cells, cell);
 		free(sa);
 		free(sb);

@@ -39,9 +39,7 @@ json_t *claim_table_cell(const struct claim_ctx *c, const char *kernel, json_t *
 	return o;
 }
 
-/* The claim's points (@key): a list as given, or "all"/absent: every published row's point.
- * Returns: a new reference to an array. */
-static json_t *claim_points(const struct claim_ctx *c, json_t *claim, const char *key)
+json_t *claim_points(const struct claim_ctx *c, json_t *claim, const char *key)
 {
 	json_t *pts = json_object_get(claim, key);
 	if (json_is_array(pts))
@@ -91,7 +89,10 @@ void claim_direction(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 				o = lo > 0 ? CLAIM_YES : hi <= 0 ? CLAIM_NO : CLAIM_UNSURE;
 			else
 				o = hi < 0 ? CLAIM_YES : lo >= 0 ? CLAIM_NO : CLAIM_UNSURE;
-			snprintf(cit, sizeof cit, "%.0f%% CI %+.1f%% .. %+.1f%%", 100 * CLAIM_LEVEL, lo, hi);
+			if (lo == hi)
+				claim_ci_text(cit, sizeof cit, &ci, CLAIM_LEVEL, 1);
+			else
+				snprintf(cit, sizeof cit, "%.0f%% CI %+.1f%% .. %+.1f%%", 100 * CLAIM_LEVEL, lo, hi);
 		}
 		all = o < all ? o : all;
 		char *s = report_json_text(pt);

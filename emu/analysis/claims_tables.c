@@ -64,38 +64,50 @@ static int rows_open(const struct claim_ctx *c, json_t *cl, struct rows *r, stru
 	return 0;
 }
 
-/* The rows of claim @cl: "row", "rows", or every row of the table; each must name
- * its sweep point.  Returns: 0, or -1 when @vd is "not checked". */
-static int rows_select(json_t *cl, struct rows *r, struct verdict *vd)
+json_t *claim_table_rows(json_t *table, json_t *cl, const char **missing)
 {
-	char why[400];
 	json_t *want = json_object_get(cl, "rows"), *rows = json_array();
+	*missing = NULL;
 	if (json_is_string(json_object_get(cl, "row")))
 		want = json_pack("[O]", json_object_get(cl, "row"));
 	else
 		json_incref(want);
 	size_t i, j;
 	json_t *row, *w;
-	if (json_is_array(want)) {
-		json_array_foreach(want, i, w) {
-			json_t *found = NULL;
-			json_array_foreach(json_object_get(r->table, "rows"), j, row)
-				if (json_equal(json_object_get(row, "test"), w))
-					found = row;
-			if (!found) {
-				snprintf(why, sizeof why, "no row \"%s\" in published table \"%s\"",
-					 json_string_value(w) ?: "?", r->tid);
-				json_decref(want);
-				json_decref(rows);
-				verdict_not_checked(vd, why);
-				return -1;
-			}
-			json_array_append(rows, found);
+	if (!json_is_array(want)) {
+		json_array_extend(rows, json_object_get(table, "rows"));
+		return rows;
+	}
+	json_array_foreach(want, i, w) {
+		json_t *found = NULL;
+		json_array_foreach(json_object_get(table, "rows"), j, row)
+			if (json_equal(json_object_get(row, "test"), w))
+				found = row;
+		if (!found) {
+			*missing = json_string_value(w) ?: "?";
+			json_decref(want);
+			json_decref(rows);
+			return NULL;
 		}
-	} else {
-		json_array_extend(rows, json_object_get(r->table, "rows"));
+		json_array_append(rows, found);
 	}
 	json_decref(want);
+	return rows;
+}
+
+/* The rows of claim @cl (claim_table_rows()); each must name its sweep point.
+ * Returns: 0, or -1 when @vd is "not checked". */
+static int rows_select(json_t *cl, struct rows *r, struct verdict *vd)
+{
+	char why[400];
+	const char *missing;
+	json_t *rows = claim_table_rows(r->table, cl, &missing), *row;
+	size_t i;
+	if (!rows) {
+		snprintf(why, sizeof why, "no row \"%s\" in published table \"%s\"", missing, r->tid);
+		verdict_not_checked(vd, why);
+		return -1;
+	}
 	json_array_foreach(rows, i, row) {
 		if (!json_is_object(json_object_get(row, "point"))) {
 			snprintf(why, sizeof why, "no emulated sweep point for row \"%s\" of table \"%s\"",
@@ -254,7 +266,7 @@ void claim_rows_flat(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 				 : x.ci.lo > m + 1e-9 || x.ci.hi < -m - 1e-9 ? CLAIM_NO : CLAIM_UNSURE;
 		all = o < all ? o : all;
 		char tost[64] = "";
-		if (x.hci)
+		if (x.hci && x.ci.lo != x.ci.hi)
 			snprintf(tost, sizeof tost, ", equivalence (TOST) p=%.3g", p);
 		VERDICT_DETAIL(vd, "%s%s %s: %s %s/%s - 1: published %s, emulated %+.1f%% (%s%s) (%.6g vs %.6g) "
 				   "(need |.| <= %.1f%%)%s",

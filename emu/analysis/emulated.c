@@ -105,6 +105,12 @@ missing:
 	return 0;
 }
 
+size_t emulated_keyed_samples(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric,
+			      double **out, struct report_key **keys)
+{
+	return select_runs(c, kernel, pt, metric, out, keys);
+}
+
 size_t emulated_samples(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric,
 			double **out)
 {

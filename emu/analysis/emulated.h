@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "emu/analysis/report.h"
 #include "emu/analysis/stats.h"
 
 /**
@@ -48,6 +49,14 @@ int emulated_run_in(const struct claim_ctx *c, json_t *r, const char *kernel, js
  */
 size_t emulated_samples(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric,
 			double **out);
+
+/**
+ * emulated_keyed_samples() - emulated_samples() with each run's base seed and
+ * run index in *@keys (malloc'ed; NULL when a run lacks them).
+ * Returns: the number of values, as emulated_samples().
+ */
+size_t emulated_keyed_samples(const struct claim_ctx *c, const char *kernel, json_t *pt, const char *metric,
+			      double **out, struct report_key **keys);
 
 /**
  * emulated_pair_samples() - the samples of baseline @b (*@xb, *@nb) and kernel

@@ -70,7 +70,9 @@ json_t *noise_compare(const struct claim_ctx *c, struct noise *nz, const char *l
 	char tb[160], tk[160], sg[80], pub[200];
 	fmt_stat(tb, sizeof tb, &sb);
 	fmt_stat(tk, sizeof tk, &sk);
-	if (have_w)
+	if (sb.sd == 0 && sk.sd == 0)
+		snprintf(sg, sizeof sg, "deterministic in the model (no run differs from another)");
+	else if (have_w)
 		snprintf(sg, sizeof sg, "%s (%s p=%.3g)", sig ? "differ significantly" : "do not differ significantly",
 			 test, w.p);
 	else

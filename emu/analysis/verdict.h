@@ -49,8 +49,24 @@ void verdict_print_header(FILE *f);
 
 /**
  * verdict_print() - print seed object @o (verdict_seed() of published file @pub)
- * to @f as text (@md 0) or as a markdown section (@md 1).  Returns: nothing.
+ * to @f as text (@md 0) or as a markdown section (@md 1): the stock kernel's
+ * level, one line per claim (verdict, basis, emulated value with its interval,
+ * published value, robustness), the sensitivity table, then (@verbose, and
+ * always in markdown) the tables, each claim's detail and noise, and the counts.
+ * Returns: nothing.
  */
-void verdict_print(json_t *pub, json_t *o, FILE *f, int md);
+void verdict_print(json_t *pub, json_t *o, FILE *f, int md, int verbose);
+
+/**
+ * verdict_totals() - the cross-seed table of the seed objects @objs (their
+ * summaries after sens_mark()) and the command's @elapsed seconds.
+ * Returns: {"seeds": [one row per seed: claims, mechanism_reproduced,
+ * by_construction, calibrated, not_reproduced, inconclusive, not_checked,
+ * fragile, untested, host_seconds], "all": the sums, with wall_seconds}.
+ */
+json_t *verdict_totals(json_t *objs, double elapsed);
+
+/** verdict_print_totals() - print verdict_totals() @totals as text or markdown. Returns: nothing. */
+void verdict_print_totals(json_t *totals, FILE *f, int md);
 
 #endif

@@ -44,8 +44,19 @@ static void fmt_num(char *b, size_t n, json_t *v)
 		snprintf(b, n, "%.4g", x);
 }
 
+/* The basis of claim @cl and its reason (the detailed report). */
+static void print_claim_basis(json_t *cl, FILE *f, int md)
+{
+	const char *b = json_string_value(json_object_get(cl, "basis"));
+	if (b)
+		fprintf(f, md ? "  Basis: %s (%s: %s)\n" : "      basis: %s (%s: %s)\n", b,
+			json_string_value(json_object_get(cl, "basis_source")) ?: "",
+			json_string_value(json_object_get(cl, "basis_reason")) ?: "");
+}
+
 static void print_claim_noise(json_t *cl, FILE *f, int md)
 {
+	print_claim_basis(cl, f, md);
 	const char *n = json_string_value(json_object_get(cl, "noise"));
 	if (n && *n)
 		fprintf(f, md ? "  Noise: %s\n" : "      noise: %s\n", n);
@@ -99,15 +110,26 @@ static void print_seed_noise(json_t *o, FILE *f, int md)
 		fprintf(f, "%scannot judge (fewer than two runs or no published value): %lld comparisons\n", item, cj);
 }
 
-/* One line of the four verdict counts of @c (a summary object), after @lead and
- * ending with @end. */
+/* One line of the verdict counts of @c (a summary object), the reproduced ones by
+ * basis, after @lead and ending with @end. */
 static void print_counts(FILE *f, const char *lead, json_t *c, const char *end)
 {
-	fprintf(f, "%s%lld reproduced, %lld not reproduced, %lld inconclusive, %lld not checked%s", lead,
-		(long long)json_integer_value(json_object_get(c, "reproduced")),
-		(long long)json_integer_value(json_object_get(c, "not_reproduced")),
-		(long long)json_integer_value(json_object_get(c, "inconclusive")),
-		(long long)json_integer_value(json_object_get(c, "not_checked")), end);
+	json_t *by = json_object_get(c, "reproduced_by_basis");
+	long long r = (long long)json_integer_value(json_object_get(c, "reproduced"));
+	long long nr = (long long)json_integer_value(json_object_get(c, "not_reproduced"));
+	long long inc = (long long)json_integer_value(json_object_get(c, "inconclusive"));
+	long long nc = (long long)json_integer_value(json_object_get(c, "not_checked"));
+	fprintf(f, "%s%lld claims: %lld reproduced (%lld by mechanism, %lld by construction, %lld calibrated), "
+		   "%lld not reproduced, %lld inconclusive, %lld not checked",
+		lead, r + nr + inc + nc, r, (long long)json_integer_value(json_object_get(by, "mechanism")),
+		(long long)json_integer_value(json_object_get(by, "by construction")),
+		(long long)json_integer_value(json_object_get(by, "calibrated")), nr, inc, nc);
+	json_t *fr = json_object_get(c, "fragile");
+	if (json_is_integer(fr))
+		fprintf(f, "; %lld fragile, %lld robust, %lld untested", (long long)json_integer_value(fr),
+			(long long)json_integer_value(json_object_get(c, "robust")),
+			(long long)json_integer_value(json_object_get(c, "untested")));
+	fputs(end, f);
 }
 
 /* The verdict counts of seed object @o, what-if claims on a line of their own. */
@@ -119,6 +141,114 @@ static void print_summary(json_t *o, FILE *f, int md)
 	if (wi)
 		print_counts(f, md ? "What-if claims (not counted above): " : "  what-if claims (not counted above): ",
 			     wi, md ? ".\n" : "\n");
+}
+
+/* The stock kernel's absolute level against the published one (verdict.c's "stock_level"). */
+static void print_stock_level(json_t *o, FILE *f, int md)
+{
+	json_t *sl = json_object_get(o, "stock_level");
+	if (!json_is_object(sl))
+		return;
+	double med = json_number_value(json_object_get(sl, "median_ratio"));
+	fprintf(f, md ? "\n%sStock kernel's absolute level: %s emulated/published x%.3g (median of %lld values, x%.3g .. x%.3g)%s\n"
+		      : "  %sstock level: %s emulated/published x%.3g (median of %lld values, x%.3g .. x%.3g)%s\n",
+		json_is_true(json_object_get(sl, "off")) ? (md ? "**Warning:** " : "WARNING: ") : "",
+		json_string_value(json_object_get(sl, "kernel")), med,
+		(long long)json_integer_value(json_object_get(sl, "n")),
+		json_number_value(json_object_get(sl, "min_ratio")), json_number_value(json_object_get(sl, "max_ratio")),
+		json_is_true(json_object_get(sl, "off"))
+			? ": off by more than 50%, so the relative verdicts compare kernels at another operating point"
+			: "");
+}
+
+/* Append claim @cl's line (verdict, basis, claim, where, emulated, published,
+ * robustness) to @rt, the claim's id prefixed by @group when not empty. */
+static void claim_row(struct rtable *rt, json_t *cl, const char *group)
+{
+	json_t *h = json_object_get(cl, "headline");
+	rtable_add(rt, NULL);
+	rtable_setf(rt, 0, "%s", json_string_value(json_object_get(cl, "verdict")));
+	rtable_setf(rt, 1, "%s", json_string_value(json_object_get(cl, "basis")) ?: "-");
+	rtable_setf(rt, 2, "%s%s%s%s", group && *group ? "[" : "", group && *group ? group : "",
+		    group && *group ? "] " : "", json_string_value(json_object_get(cl, "id")));
+	json_t *of = json_object_get(h, "of");
+	const char *at = json_string_value(json_object_get(h, "at")) ?: "";
+	if (json_is_integer(of))
+		rtable_setf(rt, 3, "%s (worst of %lld)", at, (long long)json_integer_value(of));
+	else
+		rtable_setf(rt, 3, "%s", at);
+	rtable_setf(rt, 4, "%s", json_string_value(json_object_get(h, "emulated")) ?: "-");
+	rtable_setf(rt, 5, "%s", json_string_value(json_object_get(h, "published")) ?: "-");
+	const char *rb = json_string_value(json_object_get(cl, "robustness"));
+	const char *rd = json_string_value(json_object_get(cl, "robustness_detail"));
+	rtable_setf(rt, 6, "%s%s%s", rb ? rb : "untested", rd && *rd ? ": " : "", rd && *rd ? rd : "");
+}
+
+/*
+ * The seed's judgement constants and what each end of their ranges did to the
+ * verdicts (seed object's "sensitivity", from the last `reproduce --sensitivity`).
+ */
+static void print_sensitivity(json_t *o, FILE *f, int md)
+{
+	json_t *sn = json_object_get(o, "sensitivity");
+	if (!json_is_object(sn))
+		return;
+	size_t i, j;
+	json_t *r, *fl;
+	fprintf(f, md ? "\nSensitivity (%s):\n\n" : "  sensitivity (%s):\n",
+		json_string_value(json_object_get(sn, "from")) ?: "");
+	struct rtable rt;
+	rtable_init(&rt, 4, 1, 0xfu);
+	rtable_add(&rt, NULL);
+	rtable_setf(&rt, 0, "judgement constant");
+	rtable_setf(&rt, 1, "rerun at");
+	rtable_setf(&rt, 2, "range source");
+	rtable_setf(&rt, 3, "verdicts that flip");
+	json_array_foreach(json_object_get(sn, "runs"), i, r) {
+		char *v = report_json_text(json_object_get(r, "value"));
+		char *cur = report_json_text(json_object_get(r, "current"));
+		rtable_add(&rt, NULL);
+		rtable_setf(&rt, 0, "%s = %s", json_string_value(json_object_get(r, "path")), cur ? cur : "?");
+		rtable_setf(&rt, 1, "%s", v ? v : "?");
+		rtable_setf(&rt, 2, "%s", json_string_value(json_object_get(r, "source")) ?: "");
+		char b[1500] = "";
+		size_t bl = 0;
+		json_array_foreach(json_object_get(r, "flips"), j, fl)
+			bl += (size_t)snprintf(b + bl, bl < sizeof b ? sizeof b - bl : 0, "%s%s: %s -> %s", j ? "; " : "",
+					       json_string_value(json_object_get(fl, "claim")),
+					       json_string_value(json_object_get(fl, "from")),
+					       json_string_value(json_object_get(fl, "to")));
+		const char *err = json_string_value(json_object_get(r, "error"));
+		rtable_setf(&rt, 3, "%s", err ? err : bl ? b : "none");
+		free(v);
+		free(cur);
+	}
+	rtable_print(&rt, f, md ? "" : "    ", md);
+	rtable_free(&rt);
+}
+
+/* One line per claim of seed object @o: the short report. */
+static void print_claim_lines(json_t *o, FILE *f, int md)
+{
+	struct rtable rt;
+	rtable_init(&rt, 7, 1, 0x7fu);
+	rtable_add(&rt, NULL);
+	const char *hd[] = { "verdict", "basis", "claim", "at", "emulated (95% interval)", "published", "robustness" };
+	for (int i = 0; i < 7; i++)
+		rtable_setf(&rt, i, "%s", hd[i]);
+	size_t i, gi;
+	json_t *cl, *g;
+	json_array_foreach(json_object_get(o, "claims"), i, cl) claim_row(&rt, cl, NULL);
+	json_t *tables = json_object_get(o, "tables");
+	json_array_foreach(tables, gi, g) {
+		const char *lbl = json_array_size(tables) > 1 ? json_string_value(json_object_get(g, "label")) : NULL;
+		json_array_foreach(json_object_get(g, "claims"), i, cl) claim_row(&rt, cl, lbl);
+	}
+	if (rt.nrows > 1) {
+		fputs(md ? "\n" : "", f);
+		rtable_print(&rt, f, md ? "" : "    ", md);
+	}
+	rtable_free(&rt);
 }
 
 /*
@@ -164,13 +294,14 @@ static void print_table_metrics(json_t *o, FILE *f, int md)
 	}
 }
 
-void verdict_print(json_t *pub, json_t *o, FILE *f, int md)
+/* The seed's title, source, scenarios, status and note. */
+static void print_header(json_t *o, FILE *f, int md, int verbose)
 {
 	const char *seed = json_string_value(json_object_get(o, "seed"));
 	const char *title = json_string_value(json_object_get(o, "title"));
 	const char *status = json_string_value(json_object_get(o, "status"));
 	fprintf(f, md ? "## Seed %s: %s\n\n" : "seed %s: %s\n", seed, title ? title : "");
-	if (json_object_get(o, "source"))
+	if (verbose && json_object_get(o, "source"))
 		fprintf(f, md ? "Source: %s  \n" : "  source: %s\n", json_string_value(json_object_get(o, "source")));
 	json_t *scn = json_object_get(o, "scenario");
 	char names[600] = "";
@@ -188,6 +319,11 @@ void verdict_print(json_t *pub, json_t *o, FILE *f, int md)
 	fprintf(f, md ? "Scenario: `%s` — %s  \n" : "  scenario: %s (%s)\n", names, status);
 	if (json_object_get(o, "note"))
 		fprintf(f, md ? "Note: %s  \n" : "  note: %s\n", json_string_value(json_object_get(o, "note")));
+}
+
+/* The published and emulated tables, each claim's detail and noise, the seed's noise lists. */
+static void print_details(json_t *pub, json_t *o, FILE *f, int md)
+{
 	json_t *tables = json_object_get(o, "tables");
 	json_t *ptabs = json_object_get(o, "published_tables");
 	if (ptabs) {
@@ -227,15 +363,10 @@ void verdict_print(json_t *pub, json_t *o, FILE *f, int md)
 			print_claim_noise(cl, f, md);
 		}
 		print_seed_noise(o, f, md);
-		if (json_object_get(o, "claims"))
-			print_summary(o, f, md);
-		fputc('\n', f);
 		return;
 	}
-	if (json_array_size(tables) == 0) {
-		fputc('\n', f);
+	if (json_array_size(tables) == 0)
 		return;
-	}
 	fprintf(f, md ? "Metric: %s (%s), %s is better; cells: published / emulated mean over runs / its sd [min, max] "
 			"and runs / error = emulated/published - 1\n\n"
 		      : "  metric: %s (%s), %s is better; cells: published, emulated mean over runs, sd [min, max] runs, "
@@ -314,6 +445,106 @@ void verdict_print(json_t *pub, json_t *o, FILE *f, int md)
 		}
 	}
 	print_seed_noise(o, f, md);
-	print_summary(o, f, md);
+}
+
+void verdict_print(json_t *pub, json_t *o, FILE *f, int md, int verbose)
+{
+	print_header(o, f, md, verbose || md);
+	print_stock_level(o, f, md);
+	print_claim_lines(o, f, md);
+	print_sensitivity(o, f, md);
+	if (verbose || md)
+		print_details(pub, o, f, md);
+	if (json_object_get(o, "summary") && (json_object_get(o, "claims") || json_array_size(json_object_get(o, "tables"))))
+		print_summary(o, f, md);
 	fputc('\n', f);
+}
+
+json_t *verdict_totals(json_t *objs, double elapsed)
+{
+	json_t *rows = json_array();
+	long long t[9] = { 0 };
+	size_t i;
+	json_t *o;
+	json_array_foreach(objs, i, o) {
+		json_t *sm = json_object_get(o, "summary"), *by = json_object_get(sm, "reproduced_by_basis");
+		long long v[9] = {
+			json_integer_value(json_object_get(sm, "reproduced")) +
+				json_integer_value(json_object_get(sm, "not_reproduced")) +
+				json_integer_value(json_object_get(sm, "inconclusive")) +
+				json_integer_value(json_object_get(sm, "not_checked")),
+			json_integer_value(json_object_get(by, "mechanism")),
+			json_integer_value(json_object_get(by, "by construction")),
+			json_integer_value(json_object_get(by, "calibrated")),
+			json_integer_value(json_object_get(sm, "not_reproduced")),
+			json_integer_value(json_object_get(sm, "inconclusive")),
+			json_integer_value(json_object_get(sm, "not_checked")),
+			json_integer_value(json_object_get(sm, "fragile")),
+			json_integer_value(json_object_get(sm, "untested")),
+		};
+		for (int k = 0; k < 9; k++)
+			t[k] += v[k];
+		json_array_append_new(rows, json_pack("{s:O,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}", "seed",
+						      json_object_get(o, "seed"), "claims", v[0], "mechanism_reproduced",
+						      v[1], "by_construction", v[2], "calibrated", v[3], "not_reproduced",
+						      v[4], "inconclusive", v[5], "not_checked", v[6], "fragile", v[7],
+						      "untested", v[8], "host_seconds",
+						      json_number_value(json_object_get(o, "host_seconds"))));
+	}
+	return json_pack("{s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}}", "seeds", rows, "all", "claims", t[0],
+			 "mechanism_reproduced", t[1], "by_construction", t[2], "calibrated", t[3], "not_reproduced",
+			 t[4], "inconclusive", t[5], "not_checked", t[6], "fragile", t[7], "untested", t[8],
+			 "wall_seconds", elapsed);
+}
+
+/* "1 h 02 min", "3 min 05 s", "42 s" of @s seconds. */
+static void fmt_duration(char *b, size_t n, double s)
+{
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(b, n, "%ld h %02ld min", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(b, n, "%ld min %02ld s", t / 60, t % 60);
+	else
+		snprintf(b, n, "%ld s", t);
+}
+
+void verdict_print_totals(json_t *totals, FILE *f, int md)
+{
+	static const char *const keys[] = { "claims", "mechanism_reproduced", "by_construction", "calibrated",
+					    "not_reproduced", "inconclusive", "not_checked", "fragile" };
+	static const char *const heads[] = { "seed", "claims", "mechanism-reproduced", "by construction",
+					     "calibrated", "not reproduced", "inconclusive", "not checked", "fragile",
+					     "wall time" };
+	struct rtable rt;
+	rtable_init(&rt, 10, 1, 1u);
+	rtable_add(&rt, NULL);
+	for (int k = 0; k < 10; k++)
+		rtable_setf(&rt, k, "%s", heads[k]);
+	size_t i;
+	json_t *r;
+	char d[64];
+	json_array_foreach(json_object_get(totals, "seeds"), i, r) {
+		rtable_add(&rt, NULL);
+		rtable_setf(&rt, 0, "%s", json_string_value(json_object_get(r, "seed")));
+		for (int k = 0; k < 8; k++)
+			rtable_setf(&rt, 1 + k, "%lld", (long long)json_integer_value(json_object_get(r, keys[k])));
+		fmt_duration(d, sizeof d, json_number_value(json_object_get(r, "host_seconds")));
+		rtable_setf(&rt, 9, "%s (simulations)", d);
+	}
+	json_t *all = json_object_get(totals, "all");
+	rtable_add(&rt, NULL);
+	rtable_setf(&rt, 0, "all");
+	for (int k = 0; k < 8; k++)
+		rtable_setf(&rt, 1 + k, "%lld", (long long)json_integer_value(json_object_get(all, keys[k])));
+	fmt_duration(d, sizeof d, json_number_value(json_object_get(all, "wall_seconds")));
+	rtable_setf(&rt, 9, "%s (this command)", d);
+	fputs(md ? "## All seeds\n\nWhat-if claims are not counted; fragile: a verdict that flips when one judgement "
+		   "constant is set to an end of its range (last `reproduce --sensitivity`); wall time: the host "
+		   "time of each seed's simulations (kept ones included), and of the whole command.\n\n"
+		 : "all seeds (what-if claims not counted; wall time: each seed's simulations, then this command):\n",
+	      f);
+	rtable_print(&rt, f, md ? "" : "  ", md);
+	fputc('\n', f);
+	rtable_free(&rt);
 }

@@ -20,8 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "emu/cli/cli.h"
+#include "emu/cli/reproduce.h"
 #include "emu/analysis/published.h"
 #include "emu/analysis/report.h"
 #include "emu/analysis/verdict.h"
@@ -32,12 +34,14 @@
 
 static const char reproduce_usage[] =
 	"usage: mmemu reproduce [SEED|all] [-j N] [--seeds K] [--no-run] [--published DIR]\n"
-	"                       [--runs DIR] [--out DIR] [--fresh] [-q]\n"
-	"Run the seed scenarios and print, per seed, the published table beside the\n"
-	"emulated one (one emulated table per value of sweep axes the publication does\n"
-	"not have) and a verdict per claim: reproduced, not reproduced or not checked,\n"
-	"with relative errors (emulated/published - 1). Seeds without a scenario are\n"
-	"listed as not yet modelled.\n"
+	"                       [--runs DIR] [--out DIR] [--fresh] [--sensitivity] [-v] [-q]\n"
+	"Run the seed scenarios and print, per seed, one line per published claim: its\n"
+	"verdict (reproduced, not reproduced, inconclusive, not checked), its basis\n"
+	"(mechanism, by construction, calibrated), the emulated value with its 95%\n"
+	"interval, the published value and its robustness (from the last sensitivity\n"
+	"run kept in the runs directory); then, for several seeds, one table across\n"
+	"them.  The published and emulated tables and the noise are in --verbose and in\n"
+	"reproduce.md.  Seeds without a scenario are listed as not yet modelled.\n"
 	"  SEED             a seed number (\"000\" or \"0\"); default all\n"
 	"  -j, --jobs N     parallel simulations (default 2)\n"
 	"      --seeds K    run every seed scenario with K base seeds (its own and the\n"
@@ -50,31 +54,12 @@ static const char reproduce_usage[] =
 	"                   same mmemu executable reuses it (mmemu sweep's kept results)\n"
 	"      --fresh      rerun every simulation, even those kept\n"
 	"      --out DIR    where reproduce.json and reproduce.md go (default results)\n"
-	"  -q, --quiet      no tables on stdout (files are still written)\n"
+	"      --sensitivity  also rerun each seed with each judgement constant its\n"
+	"                   scenarios declare at each end of its range, one at a time,\n"
+	"                   and record which verdicts flip (DIR/sensitivity.json)\n"
+	"  -v, --verbose    the tables, each claim's detail and noise on stdout too\n"
+	"  -q, --quiet      nothing on stdout (files are still written)\n"
 	"Exit: 0 (whatever the verdicts), 1 a simulation failed, 2 bad input or usage.\n";
-
-/* One scenario of a seed (a seed of several scenarios has one per part). */
-struct seed {
-	char path[1100];
-	json_t *pub;
-	const char *id;
-	const char *scenario;
-	struct scenario sc;
-	int loaded;
-	json_t *res;          /* emulated results */
-	char status[1024];
-	char results_path[1400];
-	char note[400];
-	int part, nparts;     /* entry @part of the seed's @nparts (scenario parts x base seeds) */
-	int rep;              /* the base seed is the scenario's + @rep (--seeds) */
-	int merged;           /* a later part: its runs were merged into part 0 */
-};
-
-/* The options of one invocation. */
-struct opts {
-	const char *pubdir, *runsdir, *outdir, *want;
-	int jobs, norun, quiet, nseeds, fresh;
-};
 
 /*
  * The published seeds that @o->want names, one struct seed per scenario part, in
@@ -263,12 +248,18 @@ static int read_seeds(struct seed *seeds, int ns)
 static void merge_parts(struct seed *seeds, int ns)
 {
 	for (int i = 0; i < ns; i++) {
+		json_t *runs = json_object_get(seeds[i].res, "runs");
+		seeds[i].own = json_is_array(runs) ? json_copy(runs) : NULL;
+		seeds[i].wall = json_number_value(json_object_get(json_object_get(seeds[i].res, "host"), "wall_seconds"));
+	}
+	for (int i = 0; i < ns; i++) {
 		struct seed *s = &seeds[i];
 		if (s->part != 0 || s->nparts < 2)
 			continue;
 		for (int k = 1; k < s->nparts; k++) {
 			struct seed *q = &seeds[i + k];
 			q->merged = 1;
+			s->wall += q->wall;
 			size_t sl = strlen(s->status);
 			char seedtxt[48] = "";
 			if (q->rep && q->loaded)
@@ -327,10 +318,21 @@ static void model_noise(const struct seed *s, json_t *srcs)
 		add_src(srcs, "scheduler tick phase (per run)");
 }
 
-/* Judge every seed, print the text (unless quiet), write reproduce.json and
- * reproduce.md.  Returns: 0, or 1 when a file could not be written. */
-static int report(const struct opts *o, struct seed *seeds, int ns)
+/* Returns: the wall clock in seconds (the cross-seed table's wall time). */
+static double now_wall(void)
 {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Judge every seed, rerun it for --sensitivity, mark every verdict robust or
+ * fragile, print the text (unless quiet) and the cross-seed table, write
+ * reproduce.json and reproduce.md.  @t0: when the command started.
+ * Returns: 0, 1 when a file could not be written or a rerun failed, 2 on bad input. */
+static int report(const struct opts *o, struct seed *seeds, int ns, double t0)
+{
+	double elapsed = now_wall() - t0;
 	struct mm_err e = { "" };
 	int rc = 0;
 	json_t *doc = json_pack("{s:s,s:{s:s,s:s},s:[]}", "format", "mmemu-reproduce/1", "tool", "name", "mmemu",
@@ -339,6 +341,7 @@ static int report(const struct opts *o, struct seed *seeds, int ns)
 	size_t mdlen = 0;
 	FILE *mf = open_memstream(&md, &mdlen);
 	verdict_print_header(mf);
+	json_t *objs = json_object_get(doc, "seeds");
 	for (int i = 0; i < ns; i++) {
 		struct seed *s = &seeds[i];
 		if (s->merged)
@@ -351,11 +354,30 @@ static int report(const struct opts *o, struct seed *seeds, int ns)
 					      strncmp(s->status, "run failed", 10) == 0, srcs };
 		json_t *v = verdict_seed(&in);
 		json_decref(srcs);
-		if (!o->quiet)
-			verdict_print(s->pub, v, stdout, 0);
-		verdict_print(s->pub, v, mf, 1);
-		json_array_append_new(json_object_get(doc, "seeds"), v);
+		json_object_set_new(v, "host_seconds", json_real(s->wall));
+		json_array_append_new(objs, v);
 	}
+	if (o->sensitivity) {
+		int src = sens_run(o, seeds, ns, objs);
+		if (src)
+			rc = src;
+	}
+	sens_mark(o, objs);
+	size_t oi = 0;
+	for (int i = 0; i < ns; i++) {
+		struct seed *s = &seeds[i];
+		if (s->merged)
+			continue;
+		json_t *v = json_array_get(objs, oi++);
+		if (!o->quiet)
+			verdict_print(s->pub, v, stdout, 0, o->verbose);
+		verdict_print(s->pub, v, mf, 1, 1);
+	}
+	json_object_set_new(doc, "totals", verdict_totals(objs, elapsed));
+	if (!o->quiet && json_array_size(objs) > 1)
+		verdict_print_totals(json_object_get(doc, "totals"), stdout, 0);
+	if (json_array_size(objs) > 1)
+		verdict_print_totals(json_object_get(doc, "totals"), mf, 1);
 	fclose(mf);
 	char path[1200];
 	snprintf(path, sizeof path, "%s/reproduce.json", o->outdir);
@@ -382,19 +404,20 @@ int cmd_reproduce(int argc, char **argv)
 		{ "published", required_argument, NULL, 'p' }, { "runs", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },      { "quiet", no_argument, NULL, 'q' },
 		{ "seeds", required_argument, NULL, 's' },    { "fresh", no_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },        { "sensitivity", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	if (cli_wants_help(argc, argv)) {
 		fputs(reproduce_usage, stdout);
 		return 0;
 	}
-	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1, 0 };
+	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1, 0, 0, 0 };
 	int opt;
 	long l;
 	char msg[1300];
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":j:q", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":j:qv", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			if (report_parse_long(optarg, 1, 1024, &l)) {
@@ -416,6 +439,8 @@ int cmd_reproduce(int argc, char **argv)
 		case 'r': o.runsdir = optarg; break;
 		case 'o': o.outdir = optarg; break;
 		case 'q': o.quiet = 1; break;
+		case 'v': o.verbose = 1; break;
+		case 'S': o.sensitivity = 1; break;
 		case ':':
 			snprintf(msg, sizeof msg, "option %s needs a value", argv[optind - 1]);
 			return cli_usage_error("reproduce", "%s", msg);
@@ -429,6 +454,9 @@ int cmd_reproduce(int argc, char **argv)
 	if (argc - optind == 1)
 		o.want = argv[optind];
 
+	if (o.sensitivity && o.nseeds > 1)
+		return cli_usage_error("reproduce", "--sensitivity runs one base seed: drop --seeds");
+	double t0 = now_wall();
 	struct seed *seeds;
 	int ns, rc = find_seeds(&o, &seeds, &ns) ? 2 : 0;
 	if (rc == 0)
@@ -437,12 +465,14 @@ int cmd_reproduce(int argc, char **argv)
 		rc = o.norun ? read_seeds(seeds, ns) : run_seeds(&o, seeds, ns);
 	if (rc != 2) {
 		merge_parts(seeds, ns);
-		if (report(&o, seeds, ns))
-			rc = 1;
+		int r2 = report(&o, seeds, ns, t0);
+		if (r2)
+			rc = r2;
 	}
 	for (int i = 0; i < ns; i++) {
 		json_decref(seeds[i].pub);
 		json_decref(seeds[i].res);
+		json_decref(seeds[i].own);
 		if (seeds[i].loaded)
 			scenario_free(&seeds[i].sc);
 	}

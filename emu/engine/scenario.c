@@ -2,6 +2,7 @@
  * scenario.c - loading, validating and expanding scenario files (see scenario.h).
  */
 #include "emu/engine/scenario.h"
+#include "emu/engine/judgement.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,18 @@
 #endif
 
 static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
-					"sweep", "runs", "seed", "engine", NULL };
+					"sweep", "runs", "seed", "engine", "judgement", NULL };
+
+/* The canonical JSON the hash is taken of: sorted, compact, without the
+ * "judgement" declarations (they qualify constants, they are not the model). */
+static char *canon_json(json_t *root)
+{
+	json_t *copy = json_copy(root);
+	json_object_del(copy, "judgement");
+	char *canon = copy ? json_dumps(copy, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	json_decref(copy);
+	return canon;
+}
 
 static int check_keys(json_t *o, const char *const *keys, const char *file, const char *path,
 		      struct mm_err *e)
@@ -491,7 +503,9 @@ static int expand(struct scenario *sc, json_t *set, struct mm_err *e)
 	if (sc->npoints < 0)
 		goto fail;
 
-	char *canon = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT);
+	if (judgement_check(root, file, e))
+		goto fail;
+	char *canon = canon_json(root);
 	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
 	free(canon);
 
@@ -561,7 +575,7 @@ int scenario_reseed(struct scenario *sc, int64_t seed)
 		return -1;
 	sc->seed = seed;
 	json_object_set_new(sc->root, "seed", json_integer(seed));
-	char *canon = json_dumps(sc->root, JSON_SORT_KEYS | JSON_COMPACT);
+	char *canon = canon_json(sc->root);
 	if (!canon)
 		return -1;
 	snprintf(sc->hash, sizeof sc->hash, "%016llx", (unsigned long long)mm_hash64(canon));
