@@ -30,6 +30,8 @@ static const struct claim_kind registry[] = {
 	{ "difference", 1, claim_rows_difference },
 	{ "rank", 1, claim_rows_rank },
 	{ "within", 1, claim_rows_within },
+	{ "value", 1, claim_rows_value },
+	{ "spread", 1, claim_rows_spread },
 	{ NULL, 0, NULL },
 };
 
@@ -183,7 +185,26 @@ json_t *claim_judge(const struct claim_ctx *c, json_t *cl)
 		json_object_set_new(o, "base_seeds", by_seed);
 	noise_attach(o, &vd.nz);
 	free(vd.detail);
+	/* one published run inside the model's run-to-run noise can neither be
+	 * confirmed nor refuted by the emulated direction */
+	const char *ev = json_string_value(json_object_get(cl, "evidence"));
+	json_t *ns = json_object_get(o, "noise_summary");
+	if (ev && !strcmp(ev, "single run") && !strcmp(vd.v, "not reproduced") &&
+	    json_integer_value(json_object_get(ns, "inside_noise")) > 0) {
+		json_object_set_new(o, "verdict", json_string("inconclusive"));
+		size_t dl = strlen(json_string_value(json_object_get(o, "detail")));
+		char *d = malloc(dl + 200);
+		snprintf(d, dl + 200, "%s; a single published run, inside the model's run-to-run noise: not a band, "
+				      "so not refuted [inconclusive]",
+			 json_string_value(json_object_get(o, "detail")));
+		json_object_set_new(o, "detail", json_string(d));
+		free(d);
+	}
+	if (json_is_true(json_object_get(cl, "any")))
+		json_object_set_new(o, "any", json_true());
+	if (ev)
+		json_object_set_new(o, "evidence", json_string(ev));
 	basis_claim(c, cl, o);
-	headline_claim(o);
+	headline_claim(o, cl);
 	return o;
 }

@@ -13,6 +13,14 @@
  *           each kernel is within tolerance (in the metric's unit, e.g. 10
  *           percentage points) of the published value: reproduced; every run
  *           of one kernel outside: not reproduced; otherwise inconclusive.
+ *   value   `table`, `row`/`rows`, `metric`, `expect` {kernel: [lo, hi]}: every
+ *           run of each kernel inside its range (a bound the thread states,
+ *           "at most 8"; a derived metric "A-B" for a gain): reproduced; no run
+ *           inside for some kernel: not reproduced; otherwise inconclusive.
+ *   spread  `table`, `row`/`rows`, `metric`, `kernels`, `tolerance`: each
+ *           kernel's runs spread (max - min) by at most tolerance x their mean
+ *           ("fairly repeatable"): reproduced, else not reproduced; fewer than
+ *           two runs: inconclusive.
  */
 #include <math.h>
 #include <stdio.h>
@@ -169,5 +177,89 @@ void claim_rows_within(const struct claim_ctx *c, json_t *cl, struct verdict *vd
 	json_decref(want);
 	if (!n)
 		return verdict_not_checked(vd, "no row with an emulated point");
+	vd->v = claim_outcome_name(all);
+}
+
+void claim_rows_value(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *tid = json_string_value(json_object_get(cl, "table"));
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	json_t *table = published_table(c->pub, tid), *ex = json_object_get(cl, "expect");
+	if (!table || !metric || !json_object_size(ex))
+		return verdict_not_checked(vd, "claim lacks table, metric or expect {kernel: [lo, hi]}");
+	const char *missing;
+	json_t *rows = claim_table_rows(table, cl, &missing), *row, *range;
+	if (!rows)
+		return verdict_not_checked(vd, "a row the claim names is not in its table");
+	int all = CLAIM_YES, first = 1;
+	size_t i;
+	const char *k;
+	json_array_foreach(rows, i, row) {
+		json_t *pt = json_object_get(row, "point");
+		json_object_foreach(ex, k, range) {
+			double lo = json_number_value(json_array_get(range, 0)), hi = json_number_value(json_array_get(range, 1)), *x = NULL;
+			size_t n = json_is_object(pt) ? emulated_samples(c, k, pt, metric, &x) : 0, in = 0;
+			if (!n) {
+				json_decref(rows);
+				return verdict_not_checked(vd, "a kernel lacks its emulated runs at the row's point");
+			}
+			for (size_t r = 0; r < n; r++)
+				in += x[r] >= lo - 1e-9 && x[r] <= hi + 1e-9;
+			int o = claim_support_outcome(in, n);
+			all = o < all ? o : all;
+			struct stats_summary st;
+			stats_summarize(x, n, &st);
+			VERDICT_DETAIL(vd, "%s%s %s %s = %.4g (need [%g, %g]; %zu of %zu runs)%s", first ? "" : "; ",
+				       json_string_value(json_object_get(row, "test")) ?: "?", k, metric, st.mean, lo, hi, in,
+				       n, claim_outcome_tag(o, " [out of range]"));
+			first = 0;
+			json_array_append_new(vd->cells,
+					      json_pack("{s:s,s:s,s:s,s:f,s:[f,f],s:o,s:I,s:s}", "row",
+							json_string_value(json_object_get(row, "test")) ?: "?", "kernel", k,
+							"metric", metric, "emulated", st.mean, "expect", lo, hi, "runs",
+							emulated_summary_json(&st), "runs_in_range", (json_int_t)in,
+							"outcome", claim_outcome_name(o)));
+			free(x);
+		}
+	}
+	json_decref(rows);
+	vd->v = claim_outcome_name(all);
+}
+
+void claim_rows_spread(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	json_t *table = published_table(c->pub, json_string_value(json_object_get(cl, "table")));
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	json_t *kernels = json_object_get(cl, "kernels"), *tol = json_object_get(cl, "tolerance"), *row, *k;
+	const char *missing;
+	json_t *rows = table && metric && json_array_size(kernels) && json_is_number(tol)
+			       ? claim_table_rows(table, cl, &missing)
+			       : NULL;
+	if (!rows)
+		return verdict_not_checked(vd, "claim lacks table, rows, metric, kernels or tolerance");
+	int all = CLAIM_YES, first = 1;
+	size_t i, ki;
+	json_array_foreach(rows, i, row) {
+		json_t *pt = json_object_get(row, "point");
+		json_array_foreach(kernels, ki, k) {
+			double *x = NULL;
+			size_t n = json_is_object(pt) ? emulated_samples(c, json_string_value(k), pt, metric, &x) : 0;
+			if (!n) {
+				json_decref(rows);
+				return verdict_not_checked(vd, "a kernel lacks its emulated runs at the row's point");
+			}
+			struct stats_summary st;
+			stats_summarize(x, n, &st);
+			double rel = st.mean != 0 ? (st.max - st.min) / st.mean : INFINITY;
+			int o = n < 2 ? CLAIM_UNSURE : rel <= json_number_value(tol) + 1e-12 ? CLAIM_YES : CLAIM_NO;
+			all = o < all ? o : all;
+			VERDICT_DETAIL(vd, "%s%s %s %s: %zu runs spread %.2f%% of their mean (need <= %g%%)%s", first ? "" : "; ",
+				       json_string_value(json_object_get(row, "test")) ?: "?", json_string_value(k), metric, n,
+				       100 * rel, 100 * json_number_value(tol), claim_outcome_tag(o, " [too spread]"));
+			first = 0;
+			free(x);
+		}
+	}
+	json_decref(rows);
 	vd->v = claim_outcome_name(all);
 }

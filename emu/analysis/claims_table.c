@@ -12,6 +12,7 @@
  *   value          a metric of given kernels inside [lo, hi] (e.g. a residency),
  *                  run by run
  *   relative       the 95% interval of kernel/baseline - 1 inside expect_range
+ *                  (at every point; with "any" at one point at least)
  *   series-varies  a time series changes at least min_changes times, run by run
  * Per-run checks are reproduced when every run passes, not reproduced when none
  * does, inconclusive otherwise.  Two-kernel kinds also record the noise of each
@@ -276,7 +277,8 @@ void claim_relative(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 		return verdict_not_checked(vd, "claim lacks baseline, kernel or expect_range [lo, hi]");
 	double lo = json_number_value(json_array_get(range, 0)), hi = json_number_value(json_array_get(range, 1));
 	json_t *pts = claim_points(c, cl, "points");
-	int all = CLAIM_YES;
+	/* "any": one point inside the range reproduces it (a sighting, or an end of a span) */
+	int any = json_is_true(json_object_get(cl, "any")), all = any ? CLAIM_NO : CLAIM_YES;
 	size_t i;
 	json_t *pt;
 	json_array_foreach(pts, i, pt) {
@@ -297,7 +299,7 @@ void claim_relative(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 			o = claim_range_outcome(ci.lo, ci.hi, lo, hi);
 			claim_ci_text(cit, sizeof cit, &ci, CLAIM_LEVEL, 1);
 		}
-		all = o < all ? o : all;
+		all = any ? (o > all ? o : all) : (o < all ? o : all);
 		VERDICT_DETAIL(vd, "%s%s: %s/%s - 1 = %+.1f%% (%s) (need %+.1f%% .. %+.1f%%)%s", i ? "; " : "", s, k, b,
 			       100 * r, cit, 100 * lo, 100 * hi, claim_outcome_tag(o, " [out of range]"));
 		double pb, pk, pd = NAN;

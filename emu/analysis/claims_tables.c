@@ -10,7 +10,8 @@
  * kind, on a shared row walk (rows_open(), rows_select(), row_compare(),
  * row_cell()):
  *   relative    the 95% interval of kernel/baseline - 1 inside expect_range at
- *               every row (outside it at one row: not reproduced)
+ *               every row (outside it at one row: not reproduced); with "any"
+ *               (a sighting, not a ceiling) at one row at least
  *   flat        kernel/baseline - 1 equivalent to 0 within tolerance (TOST, 5%)
  *   difference  the 95% interval of kernel - baseline inside expect_range
  * Anything between is "inconclusive", as is a row with fewer than two runs.
@@ -222,13 +223,14 @@ void claim_rows_relative(const struct claim_ctx *c, json_t *cl, struct verdict *
 	double lo, hi;
 	if (rows_open(c, cl, &r, vd) || expect_range(cl, &r, &lo, &hi, vd) || rows_select(cl, &r, vd))
 		return;
-	int all = CLAIM_YES;
+	/* "any": a sighting ("I've seen 30%"): one row inside the range reproduces it */
+	int any = json_is_true(json_object_get(cl, "any")), all = any ? CLAIM_NO : CLAIM_YES;
 	for (size_t i = 0; i < json_array_size(r.list); i++) {
 		struct row_cmp x;
 		if (row_compare(c, &r, i, 0, &x, vd))
 			goto out;
 		int o = x.hci ? claim_range_outcome(x.ci.lo, x.ci.hi, lo, hi) : CLAIM_UNSURE;
-		all = o < all ? o : all;
+		all = any ? (o > all ? o : all) : (o < all ? o : all);
 		VERDICT_DETAIL(vd, "%s%s %s: %s %s/%s - 1: published %s, emulated %+.1f%% (%s) (%.6g vs %.6g) "
 				   "(need %+.1f%% .. %+.1f%%)%s",
 			       i ? "; " : "", x.test, x.s, r.metric, r.k, r.b, x.pubs, 100 * x.e, x.cit, x.ek, x.eb,

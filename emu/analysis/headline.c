@@ -47,15 +47,20 @@ static void cell_label(json_t *cell, char *b, size_t n)
 	}
 }
 
-/* "%+.1f%%" or "%.4g" of @v. */
-static void fmt_val(char *b, size_t n, double v, int pct)
+/* "%+.1f%%" (more decimals when @w, the width it must show, is small) or "%.4g" of @v. */
+static void fmt_val_w(char *b, size_t n, double v, int pct, double w)
 {
 	if (!isfinite(v))
 		snprintf(b, n, "-");
 	else if (pct)
-		snprintf(b, n, "%+.1f%%", 100 * v);
+		snprintf(b, n, "%+.*f%%", w < 0.002 ? 3 : 1, 100 * v);
 	else
-		snprintf(b, n, "%.4g", v);
+		snprintf(b, n, "%.*g", w != 0 && w < fabs(v) * 1e-3 ? 8 : 4, v);
+}
+
+static void fmt_val(char *b, size_t n, double v, int pct)
+{
+	fmt_val_w(b, n, v, pct, 1);
 }
 
 /* The emulated and published texts of a cell with an interval. */
@@ -69,8 +74,8 @@ static void ci_cell(json_t *cell, int pct, char *em, size_t ne, char *pub, size_
 	if (lo == hi)
 		snprintf(em, ne, "%s (deterministic in the model)", e);
 	else {
-		fmt_val(l, sizeof l, lo, pct);
-		fmt_val(h, sizeof h, hi, pct);
+		fmt_val_w(l, sizeof l, lo, pct, hi - lo);
+		fmt_val_w(h, sizeof h, hi, pct, hi - lo);
 		snprintf(em, ne, "%s [%s, %s]", e, l, h);
 	}
 	json_t *pv = json_object_get(json_object_get(cell, "noise"), "published");
@@ -83,18 +88,36 @@ static void ci_cell(json_t *cell, int pct, char *em, size_t ne, char *pub, size_
 	fmt_val(pub, np, p, pct);
 }
 
-void headline_claim(json_t *o)
+/* The claim's own range when the cell has no published value: "+100% .. +200%",
+ * "worse", "|x| <= 1%". */
+static void claimed(json_t *cl, int pct, char *b, size_t n)
+{
+	json_t *r = json_object_get(cl, "expect_range"), *tol = json_object_get(cl, "tolerance");
+	const char *ex = json_string_value(json_object_get(cl, "expect"));
+	char l[48], h[48];
+	if (json_array_size(r) == 2) {
+		fmt_val(l, sizeof l, json_number_value(json_array_get(r, 0)), pct);
+		fmt_val(h, sizeof h, json_number_value(json_array_get(r, 1)), pct);
+		snprintf(b, n, "claimed %s .. %s", l, h);
+	} else if (ex) {
+		snprintf(b, n, "claimed %s", ex);
+	} else if (json_is_number(tol)) {
+		snprintf(b, n, pct ? "claimed |x| <= %g%%" : "claimed |x| <= %g", pct ? 100 * json_number_value(tol) : json_number_value(tol));
+	}
+}
+
+void headline_claim(json_t *o, json_t *cl)
 {
 	const char *kind = json_string_value(json_object_get(o, "kind")) ?: "";
 	json_t *cells = json_object_get(o, "cells"), *cell, *best = NULL;
 	size_t i, n = 0;
-	int br = 4;
+	int any = json_is_true(json_object_get(o, "any")), br = any ? -1 : 4;
 	json_array_foreach(cells, i, cell) {
 		int r = outcome_rank(cell);
 		if (r == 3)
 			continue;
 		n++;
-		if (r < br) {
+		if (any ? r > br : r < br) {
 			br = r;
 			best = cell;
 		}
@@ -132,9 +155,11 @@ void headline_claim(json_t *o)
 	} else {
 		const char *d = json_string_value(json_object_get(o, "detail")) ?: "";
 		size_t l = strcspn(d, ";");
-		snprintf(em, sizeof em, "%.*s%s", (int)(l > 110 ? 110 : l), d, l > 110 || d[l] ? " ..." : "");
+		snprintf(em, sizeof em, "%.*s%s", (int)(l > 70 ? 70 : l), d, l > 70 || d[l] ? " ..." : "");
 		n = 0;
 	}
+	if (!strcmp(pub, "-"))
+		claimed(cl, pct, pub, sizeof pub);
 	json_t *h = json_pack("{s:s,s:s,s:s}", "at", at, "emulated", em, "published", pub);
 	if (n > 1)
 		json_object_set_new(h, "of", json_integer((json_int_t)n));

@@ -12,8 +12,9 @@
  * the verdict rests on most, "of": how many points or rows were judged (when
  * more than one), "emulated": its value with the 95% interval or the runs'
  * range ("deterministic in the model" when no run differs), "published": the
- * published value or range}.  Returns: nothing.
+ * published value or range, else the claim's own range from published claim
+ * @cl}.  Returns: nothing.
  */
-void headline_claim(json_t *o);
+void headline_claim(json_t *o, json_t *cl);
 
 #endif

@@ -7,7 +7,8 @@
  * "noise_summary"; noise_seed() then gathers every claim's inside/outside lists
  * into the seed's summary.  Significance is the paired t-test when the two
  * kernels' runs pair up (same base seed and run index: shared random draws),
- * Welch's test otherwise.  The noise never changes a verdict.
+ * Welch's test otherwise.  The noise changes no verdict, except that of a claim
+ * typed "evidence": "single run" (claims.c).
  */
 #include "emu/analysis/noise.h"
 

@@ -35,6 +35,56 @@ int published_scenarios(json_t *pub, const char **out)
 	return (int)n;
 }
 
+/* A non-empty string at @key of @o, when present.  Returns: 0, or -1 with @e set (@w: @o's path). */
+static int opt_text(const char *path, json_t *o, const char *w, const char *key, struct mm_err *e)
+{
+	json_t *v = json_object_get(o, key);
+	char k[96];
+	snprintf(k, sizeof k, "%s.%s", w, key);
+	if (v && (!json_is_string(v) || !*json_string_value(v)))
+		return mm_errf(e, path, k, "expected a non-empty string");
+	return 0;
+}
+
+/* A claim's "basis" (mechanism, by construction or calibrated) with its
+ * "basis_reason", its "evidence" and "withdrawn" texts.  Returns: 0, or -1 with @e set. */
+static int check_claim_basis(const char *path, json_t *cl, const char *w, struct mm_err *e)
+{
+	json_t *b = json_object_get(cl, "basis");
+	char k[96];
+	snprintf(k, sizeof k, "%s.basis", w);
+	if (b && (!json_is_string(b) || (strcmp(json_string_value(b), "mechanism") &&
+					 strcmp(json_string_value(b), "by construction") &&
+					 strcmp(json_string_value(b), "calibrated"))))
+		return mm_errf(e, path, k, "expected \"mechanism\", \"by construction\" or \"calibrated\"");
+	snprintf(k, sizeof k, "%s.basis_reason", w);
+	if (b && !json_object_get(cl, "basis_reason"))
+		return mm_errf(e, path, k, "missing: a declared basis needs a reason naming the code path or constant");
+	return opt_text(path, cl, w, "basis_reason", e) || opt_text(path, cl, w, "evidence", e) ||
+	       opt_text(path, cl, w, "withdrawn", e);
+}
+
+/* The file's "inputs" ({metric: reason}) and "stock" (a column or an array of
+ * columns).  Returns: 0, or -1 with @e set. */
+static int check_inputs(const char *path, json_t *p, struct mm_err *e)
+{
+	json_t *in = json_object_get(p, "inputs"), *st = json_object_get(p, "stock"), *v;
+	const char *k;
+	size_t i;
+	if (in && !json_is_object(in))
+		return mm_errf(e, path, "inputs", "expected an object {metric: the constant it is}");
+	json_object_foreach(in, k, v) if (!json_is_string(v) || !*json_string_value(v)) {
+		char w[128];
+		snprintf(w, sizeof w, "inputs.%s", k);
+		return mm_errf(e, path, w, "expected a non-empty string naming the constant");
+	}
+	if (st && !json_is_string(st) && !json_is_array(st))
+		return mm_errf(e, path, "stock", "expected a column name or an array of column names");
+	json_array_foreach(json_is_array(st) ? st : NULL, i, v) if (!json_is_string(v))
+		return mm_errf(e, path, "stock", "expected a column name or an array of column names");
+	return 0;
+}
+
 /* Is @p a well-formed published file?  Returns: 0, or -1 with @e set. */
 static int check(const char *path, json_t *p, struct mm_err *e)
 {
@@ -81,13 +131,16 @@ static int check(const char *path, json_t *p, struct mm_err *e)
 		}
 		json_array_foreach(json_object_get(p, "claims"), i, tb) {
 			json_t *wi = json_object_get(tb, "what_if");
+			char w[64];
+			snprintf(w, sizeof w, "claims[%zu]", i);
 			if (wi && !json_is_string(wi)) {
-				char w[64];
 				snprintf(w, sizeof w, "claims[%zu].what_if", i);
 				return mm_errf(e, path, w, "expected a string: the configuration the claim is judged on");
 			}
+			if (check_claim_basis(path, tb, w, e))
+				return -1;
 		}
-		return 0;   /* several tables: the rest is checked claim by claim (claims_tables.c) */
+		return check_inputs(path, p, e);   /* several tables: the rest is checked claim by claim (claims_tables.c) */
 	}
 	if (!json_is_object(t))
 		return mm_errf(e, path, "table", "expected an object (or \"tables\": an array)");
@@ -123,8 +176,10 @@ static int check(const char *path, json_t *p, struct mm_err *e)
 		snprintf(w, sizeof w, "claims[%zu]", i);
 		if (!json_is_object(v) || !json_is_string(json_object_get(v, "kind")))
 			return mm_errf(e, path, w, "expected an object with a string \"kind\"");
+		if (check_claim_basis(path, v, w, e))
+			return -1;
 	}
-	return 0;
+	return check_inputs(path, p, e);
 }
 
 json_t *published_load(const char *path, struct mm_err *e)
@@ -280,10 +335,18 @@ json_t *published_table(json_t *pub, const char *id)
 	return NULL;
 }
 
-int published_row_value(json_t *table, json_t *row, const char *kernel, const char *metric, double *out)
+/* What published_row_value() looks a name up in. */
+struct row_ref {
+	json_t *table, *row;
+	const char *kernel;
+};
+
+/* published_row_value() without derived names. */
+static int row_value_plain(const void *ctx, const char *metric, double *out)
 {
-	json_t *v = json_object_get(json_object_get(row, "values"), kernel);
-	const char *tm = json_string_value(json_object_get(table, "metric"));
+	const struct row_ref *r = ctx;
+	json_t *v = json_object_get(json_object_get(r->row, "values"), r->kernel);
+	const char *tm = json_string_value(json_object_get(r->table, "metric"));
 	if (json_is_object(v))
 		v = json_object_get(v, metric);
 	else if (tm && strcmp(tm, metric))
@@ -292,4 +355,10 @@ int published_row_value(json_t *table, json_t *row, const char *kernel, const ch
 		return -1;
 	*out = json_number_value(v);
 	return 0;
+}
+
+int published_row_value(json_t *table, json_t *row, const char *kernel, const char *metric, double *out)
+{
+	struct row_ref r = { table, row, kernel };
+	return report_derived(metric, row_value_plain, &r, out);
 }

@@ -82,8 +82,26 @@ json_t *report_load_results(const char *path, struct mm_err *e)
 	return d;
 }
 
-int report_run_value(const json_t *run, const char *name, double *v)
+int report_derived(const char *name, report_value_fn *get, const void *ctx, double *out)
 {
+	if (get(ctx, name, out) == 0)
+		return 0;
+	size_t k = strcspn(name, "/-");
+	char a[128];
+	double x, y;
+	if (!name[k] || k == 0 || k >= sizeof a || !name[k + 1])
+		return -1;
+	snprintf(a, sizeof a, "%.*s", (int)k, name);
+	if (get(ctx, a, &x) || get(ctx, name + k + 1, &y) || (name[k] == '/' && y == 0))
+		return -1;
+	*out = name[k] == '/' ? x / y : x - y;
+	return 0;
+}
+
+/* A run's number called @name (report_run_value() without derived names). */
+static int run_value_plain(const void *ctx, const char *name, double *v)
+{
+	const json_t *run = ctx;
 	json_t *p = json_object_get(run, "primary");
 	const char *pn = json_string_value(json_object_get(p, "name"));
 	json_t *x = NULL;
@@ -99,6 +117,11 @@ int report_run_value(const json_t *run, const char *name, double *v)
 		return -1;
 	*v = json_number_value(x);
 	return 0;
+}
+
+int report_run_value(const json_t *run, const char *name, double *v)
+{
+	return report_derived(name, run_value_plain, run, v);
 }
 
 void report_str_append(char **s, size_t *len, const char *fmt, ...)

@@ -28,9 +28,21 @@ int report_default_jobs(void);
  */
 json_t *report_load_results(const char *path, struct mm_err *e);
 
+/** report_value_fn - look up the number called @name in @ctx. Returns: 0 with *@v set, or -1. */
+typedef int report_value_fn(const void *ctx, const char *name, double *v);
+
+/**
+ * report_derived() - the number called @name through @get, or, when there is
+ * none, a derived one: "A/B" (a share, B != 0) or "A-B" (a gain) of two numbers
+ * @get finds ("pass1_easyrclm/pass1_success").
+ * Returns: 0 with *@out set, or -1.
+ */
+int report_derived(const char *name, report_value_fn *get, const void *ctx, double *out);
+
 /**
  * report_run_value() - a number out of one run: the primary metric when @name is
- * its name, else metrics[@name], else vmstat[@name], else "sim_time".
+ * its name, else metrics[@name], else vmstat[@name], else "sim_time"; else a
+ * derived "A/B" or "A-B" of two of them (report_derived()).
  * Returns: 0 with *@v set, or -1 when the run has no such number.
  */
 int report_run_value(const json_t *run, const char *name, double *v);

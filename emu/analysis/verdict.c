@@ -48,7 +48,8 @@ static void count(struct tally *t, json_t *v)
 /* Every claim of the published file judged in @c, appended to a new array and
  * counted into t[0], or t[1] when the claim is a what-if ("what_if": a
  * configuration other than the one the verdicts assume, judged but counted
- * apart from them). */
+ * apart from them), or t[2] when a later message of the thread withdrew it
+ * ("withdrawn": judged, shown, counted apart). */
 static json_t *judge_all(const struct claim_ctx *c, struct tally *t)
 {
 	json_t *claims = json_array();
@@ -56,10 +57,12 @@ static json_t *judge_all(const struct claim_ctx *c, struct tally *t)
 	json_t *cl;
 	json_array_foreach(json_object_get(c->pub, "claims"), i, cl) {
 		json_t *v = claim_judge(c, cl);
-		json_t *wi = json_object_get(cl, "what_if");
+		json_t *wi = json_object_get(cl, "what_if"), *wd = json_object_get(cl, "withdrawn");
 		if (json_is_string(wi))
 			json_object_set(v, "what_if", wi);
-		count(json_is_string(wi) ? t + 1 : t, v);
+		if (json_is_string(wd))
+			json_object_set(v, "withdrawn", wd);
+		count(json_is_string(wd) ? t + 2 : json_is_string(wi) ? t + 1 : t, v);
 		json_array_append_new(claims, v);
 	}
 	return claims;
@@ -270,7 +273,7 @@ json_t *verdict_seed(const struct verdict_seed_in *in)
 	if (*in->note)
 		json_object_set_new(o, "note", json_string(in->note));
 	json_object_set_new(o, "tables", json_array());
-	struct tally counts[2];   /* [1]: what-if claims */
+	struct tally counts[3];   /* [1]: what-if claims, [2]: withdrawn claims */
 	memset(counts, 0, sizeof counts);
 	if (!json_object_get(pub, "table")) {
 		/* the several-tables form: the published tables, claims on rows with a sweep point */
@@ -314,5 +317,7 @@ json_t *verdict_seed(const struct verdict_seed_in *in)
 	json_object_set_new(o, "summary", tally_json(&counts[0]));
 	if (counts[1].v[0] + counts[1].v[1] + counts[1].v[2] + counts[1].v[3])
 		json_object_set_new(json_object_get(o, "summary"), "what_if", tally_json(&counts[1]));
+	if (counts[2].v[0] + counts[2].v[1] + counts[2].v[2] + counts[2].v[3])
+		json_object_set_new(json_object_get(o, "summary"), "withdrawn", tally_json(&counts[2]));
 	return o;
 }

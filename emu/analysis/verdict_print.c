@@ -125,10 +125,11 @@ static void print_counts(FILE *f, const char *lead, json_t *c, const char *end)
 		(long long)json_integer_value(json_object_get(by, "by construction")),
 		(long long)json_integer_value(json_object_get(by, "calibrated")), nr, inc, nc);
 	json_t *fr = json_object_get(c, "fragile");
+	long long rb = (long long)json_integer_value(json_object_get(c, "robust"));
 	if (json_is_integer(fr))
-		fprintf(f, "; %lld fragile, %lld robust, %lld untested", (long long)json_integer_value(fr),
-			(long long)json_integer_value(json_object_get(c, "robust")),
-			(long long)json_integer_value(json_object_get(c, "untested")));
+		fprintf(f, "; %lld fragile, %lld robust, %lld untested%s", (long long)json_integer_value(fr), rb,
+			(long long)json_integer_value(json_object_get(c, "untested")),
+			rb + json_integer_value(fr) ? "" : " (no sensitivity record for this seed: reproduce --sensitivity)");
 	fputs(end, f);
 }
 
@@ -137,10 +138,14 @@ static void print_summary(json_t *o, FILE *f, int md)
 {
 	json_t *sm = json_object_get(o, "summary");
 	print_counts(f, md ? "\nSummary: " : "  summary: ", sm, md ? ".\n" : "\n");
-	json_t *wi = json_object_get(sm, "what_if");
+	json_t *wi = json_object_get(sm, "what_if"), *wd = json_object_get(sm, "withdrawn");
 	if (wi)
 		print_counts(f, md ? "What-if claims (not counted above): " : "  what-if claims (not counted above): ",
 			     wi, md ? ".\n" : "\n");
+	if (wd)
+		print_counts(f, md ? "Claims a later message withdrew (not counted above): "
+				   : "  withdrawn claims (not counted above): ",
+			     wd, md ? ".\n" : "\n");
 }
 
 /* The stock kernel's absolute level against the published one (verdict.c's "stock_level"). */
@@ -169,19 +174,24 @@ static void claim_row(struct rtable *rt, json_t *cl, const char *group)
 	rtable_add(rt, NULL);
 	rtable_setf(rt, 0, "%s", json_string_value(json_object_get(cl, "verdict")));
 	rtable_setf(rt, 1, "%s", json_string_value(json_object_get(cl, "basis")) ?: "-");
-	rtable_setf(rt, 2, "%s%s%s%s", group && *group ? "[" : "", group && *group ? group : "",
-		    group && *group ? "] " : "", json_string_value(json_object_get(cl, "id")));
+	const char *ev = json_string_value(json_object_get(cl, "evidence"));
+	const char *tag = json_object_get(cl, "withdrawn") ? " (withdrawn)" : json_object_get(cl, "what_if") ? " (what-if)" : "";
+	rtable_setf(rt, 2, "%s%s%s%s%s%s%s%s", group && *group ? "[" : "", group && *group ? group : "",
+		    group && *group ? "] " : "", json_string_value(json_object_get(cl, "id")), tag, ev ? " (" : "",
+		    ev ? ev : "", ev ? ")" : "");
 	json_t *of = json_object_get(h, "of");
 	const char *at = json_string_value(json_object_get(h, "at")) ?: "";
 	if (json_is_integer(of))
-		rtable_setf(rt, 3, "%s (worst of %lld)", at, (long long)json_integer_value(of));
+		rtable_setf(rt, 3, "%s (%s of %lld)", at, json_is_true(json_object_get(cl, "any")) ? "best" : "worst",
+			    (long long)json_integer_value(of));
 	else
 		rtable_setf(rt, 3, "%s", at);
 	rtable_setf(rt, 4, "%s", json_string_value(json_object_get(h, "emulated")) ?: "-");
 	rtable_setf(rt, 5, "%s", json_string_value(json_object_get(h, "published")) ?: "-");
 	const char *rb = json_string_value(json_object_get(cl, "robustness"));
 	const char *rd = json_string_value(json_object_get(cl, "robustness_detail"));
-	rtable_setf(rt, 6, "%s%s%s", rb ? rb : "untested", rd && *rd ? ": " : "", rd && *rd ? rd : "");
+	int fragile = rb && !strcmp(rb, "fragile");
+	rtable_setf(rt, 6, "%s%s%s", rb ? rb : "-", fragile && rd ? ": " : "", fragile && rd ? rd : "");
 }
 
 /*
@@ -357,6 +367,10 @@ static void print_details(json_t *pub, json_t *o, FILE *f, int md)
 				json_string_value(json_object_get(cl, "kind")), json_string_value(json_object_get(cl, "text")),
 				json_string_value(json_object_get(cl, "detail")));
 			const char *wi = json_string_value(json_object_get(cl, "what_if"));
+			const char *wd = json_string_value(json_object_get(cl, "withdrawn"));
+			if (wd)
+				fprintf(f, md ? "  Withdrawn by a later message (not counted in the summary): %s\n"
+					      : "      withdrawn (not counted in the summary): %s\n", wd);
 			if (wi)
 				fprintf(f, md ? "  What-if (not counted in the summary): %s\n"
 					      : "      what-if (not counted in the summary): %s\n", wi);

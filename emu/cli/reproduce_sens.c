@@ -325,7 +325,7 @@ void sens_mark(const struct opts *o, json_t *objs)
 		int cnt[3] = { 0, 0, 0 };
 		char key[400];
 		json_array_foreach(json_object_get(obj, "claims"), i, cl)
-			if (!json_object_get(cl, "what_if"))
+			if (!json_object_get(cl, "what_if") && !json_object_get(cl, "withdrawn"))
 				mark(cl, json_string_value(json_object_get(cl, "id")), rec, cnt);
 		json_t *tables = json_object_get(obj, "tables");
 		json_array_foreach(tables, gi, g) {
