@@ -430,7 +430,7 @@ static void what_if_metrics(void **state)
 	assert_non_null(strstr(out, "    [reproduced] wi-ok (relative): \n      one {\"workload.n\":1}: "));
 	assert_non_null(strstr(out, "      what-if (not counted in the summary): 64 MiB\n"));
 	assert_non_null(strstr(out, "  summary: 1 claims: 0 reproduced (0 by mechanism, 0 by construction, 0 calibrated), "
-				    "1 not reproduced, 0 inconclusive, 0 not checked; 0 fragile, 0 robust, 1 untested\n"
+				    "1 not reproduced, 0 inconclusive, 0 not checked; 0 fragile, 0 robust, 1 untested (no sensitivity record for this seed: reproduce --sensitivity)\n"
 				    "  what-if claims (not counted above): 1 claims: 1 reproduced ("));
 	free(out);
 	/* the markdown says it too */

@@ -170,7 +170,7 @@ void basis_claim(const struct claim_ctx *c, json_t *cl, json_t *o)
 	if (all) {
 		snprintf(b, sizeof b, "%s is bit-identical for %s and %s in every paired run (%zu run%s, %zu comparison%s): "
 				      "the same code on the measured path%s%s",
-			 metric, m[0].b, m[0].a, runs, runs == 1 ? "" : "s", n, n == 1 ? "" : "s", why ? "; " : "",
+			 metric, m[0].a, m[0].b, runs, runs == 1 ? "" : "s", n, n == 1 ? "" : "s", why ? "; " : "",
 			 why ? why : "");
 		set_basis(o, BASIS_CONSTRUCTION, b, "detected");
 	} else if (basis_index(declared) >= 0 && why) {
