@@ -266,6 +266,32 @@ static void sensitivity_flip(void **state)
 	assert_non_null(strstr(out, "workload.frames = 250"));
 	assert_non_null(strstr(out, "opt-faster: reproduced -> not reproduced"));
 	free(out);
+	/* one constant only: the other's reruns are kept, the marks unchanged */
+	assert_int_equal(sh("reproduce 920 --no-run --sensitivity-only machine.disks.0.seek_avg -q --published %s/pub2 "
+			    "--runs %s/runs2 --out %s/o2", dir, dir, dir), 0);
+	d = load("o2/reproduce.json");
+	assert_string_equal(str(claim(d, "opt-faster"), "robustness"), "fragile");
+	assert_string_equal(str(claim(d, "opt-never-slower"), "robustness"), "robust");
+	json_decref(d);
+	s = load("runs2/sensitivity.json");
+	assert_int_equal(json_array_size(json_object_get(json_object_get(json_object_get(s, "seeds"), "920"), "runs")), 3);
+	json_decref(s);
+	/* ... and on its own (a fresh record): no flip yet, but not every end rerun */
+	assert_int_equal(sh("reproduce 920 --sensitivity-only machine.disks.0.seek_avg -q --published %s/pub2 "
+			    "--runs %s/runs5 --out %s/o2", dir, dir, dir), 0);
+	d = load("o2/reproduce.json");
+	c = claim(d, "opt-faster");
+	assert_string_equal(str(c, "robustness"), "untested");
+	assert_string_equal(str(c, "robustness_detail"), "2 of 3 reruns made, none flips it");
+	json_decref(d);
+	assert_int_equal(sh("reproduce 920 --no-run --sensitivity-only nope --published %s/pub2 --runs %s/runs2 --out %s/o2",
+			    dir, dir, dir), 2);
+	out = slurp("out");
+	assert_string_equal(out, "");
+	free(out);
+	out = slurp("err");
+	assert_non_null(strstr(out, "--sensitivity-only: no selected seed declares the judgement constant nope\n"));
+	free(out);
 	/* a verdict that changed since the sensitivity run is untested again */
 	s = load("runs2/sensitivity.json");
 	json_object_set_new(json_object_get(json_object_get(json_object_get(s, "seeds"), "920"), "base"), "opt-faster",

@@ -34,7 +34,8 @@
 
 static const char reproduce_usage[] =
 	"usage: mmemu reproduce [SEED|all] [-j N] [--seeds K] [--no-run] [--published DIR]\n"
-	"                       [--runs DIR] [--out DIR] [--fresh] [--sensitivity] [-v] [-q]\n"
+	"                       [--runs DIR] [--out DIR] [--fresh] [--sensitivity]\n"
+	"                       [--sensitivity-only PATH] [-v] [-q]\n"
 	"Run the seed scenarios and print, per seed, one line per published claim: its\n"
 	"verdict (reproduced, not reproduced, inconclusive, not checked), its basis\n"
 	"(mechanism, by construction, calibrated), the emulated value with its 95%\n"
@@ -57,6 +58,8 @@ static const char reproduce_usage[] =
 	"      --sensitivity  also rerun each seed with each judgement constant its\n"
 	"                   scenarios declare at each end of its range, one at a time,\n"
 	"                   and record which verdicts flip (DIR/sensitivity.json)\n"
+	"      --sensitivity-only PATH  the same for the judgement constant PATH only,\n"
+	"                   keeping the other constants' earlier reruns\n"
 	"  -v, --verbose    the tables, each claim's detail and noise on stdout too\n"
 	"  -q, --quiet      nothing on stdout (files are still written)\n"
 	"Exit: 0 (whatever the verdicts), 1 a simulation failed, 2 bad input or usage.\n";
@@ -359,6 +362,12 @@ static int report(const struct opts *o, struct seed *seeds, int ns, double t0)
 	}
 	if (o->sensitivity) {
 		int src = sens_run(o, seeds, ns, objs);
+		if (src == 2) {   /* bad input: no partial output */
+			fclose(mf);
+			free(md);
+			json_decref(doc);
+			return 2;
+		}
 		if (src)
 			rc = src;
 	}
@@ -405,13 +414,14 @@ int cmd_reproduce(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },      { "quiet", no_argument, NULL, 'q' },
 		{ "seeds", required_argument, NULL, 's' },    { "fresh", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },        { "sensitivity", no_argument, NULL, 'S' },
+		{ "sensitivity-only", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	if (cli_wants_help(argc, argv)) {
 		fputs(reproduce_usage, stdout);
 		return 0;
 	}
-	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1, 0, 0, 0 };
+	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1, 0, 0, 0, NULL };
 	int opt;
 	long l;
 	char msg[1300];
@@ -441,6 +451,7 @@ int cmd_reproduce(int argc, char **argv)
 		case 'q': o.quiet = 1; break;
 		case 'v': o.verbose = 1; break;
 		case 'S': o.sensitivity = 1; break;
+		case 'O': o.sensitivity = 1; o.sens_only = optarg; break;
 		case ':':
 			snprintf(msg, sizeof msg, "option %s needs a value", argv[optind - 1]);
 			return cli_usage_error("reproduce", "%s", msg);

@@ -33,6 +33,7 @@ struct seed {
 struct opts {
 	const char *pubdir, *runsdir, *outdir, *want;
 	int jobs, norun, quiet, nseeds, fresh, verbose, sensitivity;
+	const char *sens_only;   /* --sensitivity-only PATH: rerun that constant only */
 };
 
 /**
@@ -40,7 +41,9 @@ struct opts {
  * entries, parts merged) with each of its scenarios' judgement constants at
  * each end of its range, one at a time, judge the reruns, and record in
  * @o->runsdir/sensitivity.json (the other seeds' records kept) which verdicts
- * of @objs (the seed objects of the base runs, in seed order) flip.
+ * of @objs (the seed objects of the base runs, in seed order) flip.  With
+ * @o->sens_only, only that constant is rerun and the record keeps the other
+ * constants' earlier reruns (when they were made against the same verdicts).
  * Returns: 0, 1 when a rerun failed or the file could not be written, 2 on bad input.
  */
 int sens_run(const struct opts *o, struct seed *seeds, int ns, json_t *objs);

@@ -15,8 +15,10 @@
  * the base's.  RUNS/sensitivity.json keeps, per seed, the constants, each
  * variant's flips and host seconds, and the base verdicts the flips were
  * measured against; sens_mark() reads it on every `reproduce`: a claim is
- * fragile when some variant flips it, robust when none does, untested when the
- * seed has no record, declares no constants, or its verdict changed since.
+ * fragile when some variant flips it, robust when none does and every end was
+ * rerun, untested when the seed has no record, declares no constants, not every
+ * end was rerun yet (--sensitivity-only reruns one constant and keeps the
+ * others' reruns), or its verdict changed since.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,7 +187,7 @@ static json_t *sens_load(const struct opts *o, char *path, size_t n)
 int sens_run(const struct opts *o, struct seed *seeds, int ns, json_t *objs)
 {
 	struct variant *vs = calloc(256, sizeof *vs);
-	int nv = 0, rc = 0, oi = 0;
+	int nv = 0, rc = 0, oi = 0, found = 0;
 	json_t *consts = json_array();
 	for (int i = 0; i < ns && rc == 0; i++) {
 		struct seed *s = &seeds[i];
@@ -196,6 +198,9 @@ int sens_run(const struct opts *o, struct seed *seeds, int ns, json_t *objs)
 		const char *p;
 		json_t *d;
 		json_object_foreach(c, p, d) {
+			if (o->sens_only && strcmp(o->sens_only, p))
+				continue;
+			found = 1;
 			for (int end = 0; end < 2 && rc == 0; end++) {
 				json_t *val = json_array_get(json_object_get(d, "range"), (size_t)end);
 				if (json_equal(val, json_object_get(d, "current")) || nv == 256 || !s->res)
@@ -207,6 +212,11 @@ int sens_run(const struct opts *o, struct seed *seeds, int ns, json_t *objs)
 				rc = load_variant(o, v);
 			}
 		}
+	}
+	if (rc == 0 && o->sens_only && !found) {
+		fprintf(stderr, "mmemu reproduce: --sensitivity-only: no selected seed declares the judgement constant %s\n",
+			o->sens_only);
+		rc = 2;
 	}
 	/* one pool for every rerun part */
 	struct sweep_job *sj = calloc((size_t)nv * PUBLISHED_MAX_PARTS + 1, sizeof *sj);
@@ -250,12 +260,19 @@ int sens_run(const struct opts *o, struct seed *seeds, int ns, json_t *objs)
 			continue;
 		json_t *obj = json_array_get(objs, (size_t)oi++), *base = verdicts_of(obj), *runs = json_array();
 		double host = 0;
+		/* --sensitivity-only: the other constants' reruns of the last record stay,
+		 * when they were measured against the same verdicts */
+		json_t *old = json_object_get(json_object_get(doc, "seeds"), s->id), *r;
+		size_t ri;
+		if (o->sens_only && json_equal(json_object_get(old, "base"), base))
+			json_array_foreach(json_object_get(old, "runs"), ri, r)
+				if (strcmp(json_string_value(json_object_get(r, "path")) ?: "", o->sens_only))
+					json_array_append(runs, r);
 		for (int k = 0; k < nv; k++)
-			if (vs[k].base == s) {
+			if (vs[k].base == s)
 				judge_variant(&vs[k], base, runs);
-				host += json_number_value(json_object_get(json_array_get(runs, json_array_size(runs) - 1),
-									  "host_seconds"));
-			}
+		json_array_foreach(runs, ri, r)
+			host += json_number_value(json_object_get(r, "host_seconds"));
 		json_t *rec = json_pack("{s:O,s:o,s:o,s:f}", "constants", json_array_get(consts, (size_t)si++), "base",
 					base, "runs", runs, "host_seconds", host);
 		json_object_set_new(json_object_get(doc, "seeds"), s->id, rec);
@@ -299,6 +316,13 @@ static void mark(json_t *cl, const char *key, json_t *rec, int *cnt)
 	}
 	size_t i, j;
 	json_t *r, *fl;
+	/* the reruns a complete record has: each end of each constant that differs from the scenario's value */
+	size_t want = 0, have = json_array_size(json_object_get(rec, "runs"));
+	const char *p;
+	json_t *d;
+	json_object_foreach(json_object_get(rec, "constants"), p, d)
+		for (size_t e = 0; e < 2; e++)
+			want += !json_equal(json_array_get(json_object_get(d, "range"), e), json_object_get(d, "current"));
 	json_array_foreach(json_object_get(rec, "runs"), i, r) json_array_foreach(json_object_get(r, "flips"), j, fl)
 	{
 		if (strcmp(json_string_value(json_object_get(fl, "claim")), key))
@@ -308,6 +332,14 @@ static void mark(json_t *cl, const char *key, json_t *rec, int *cnt)
 				       bl ? "; " : "", json_string_value(json_object_get(fl, "to")),
 				       json_string_value(json_object_get(r, "path")), v ? v : "?");
 		free(v);
+	}
+	if (!bl && have < want) {
+		/* no flip yet, but not every end was rerun (--sensitivity-only) */
+		snprintf(b, sizeof b, "%zu of %zu reruns made, none flips it", have, want);
+		json_object_set_new(cl, "robustness", json_string("untested"));
+		json_object_set_new(cl, "robustness_detail", json_string(b));
+		cnt[2]++;
+		return;
 	}
 	json_object_set_new(cl, "robustness", json_string(bl ? "fragile" : "robust"));
 	json_object_set_new(cl, "robustness_detail", json_string(b));
