@@ -199,9 +199,11 @@ static json_t *stock_level(const struct claim_ctx *c, json_t *groups)
 						continue;
 					if (json_is_number(v) && metric)
 						add_ratio(c, col, pt, metric, json_number_value(v), r, &n, 512);
+					/* a row of several metrics: the table's own metric, else every one */
 					const char *m;
 					json_t *mv;
-					json_object_foreach(json_is_object(v) ? v : NULL, m, mv) if (json_is_number(mv))
+					json_object_foreach(json_is_object(v) ? v : NULL, m, mv) if (json_is_number(mv) &&
+												 (!metric || !strcmp(m, metric)))
 						add_ratio(c, col, pt, m, json_number_value(mv), r, &n, 512);
 				}
 			}
