@@ -3,7 +3,8 @@
  *
  * Generates a seeded trace in memory (default: 10 M references, zipf alpha 0.9
  * over 1 M pages), writes it to /tmp and times loading it back with the trace
- * loader, then replays it with 250 000 frames through every policy, timing the
+ * loader, then replays it with 250 000 frames through every policy (the textbook
+ * five and 2q, arc, lirs, s3fifo, sieve), timing the
  * replay loop alone with clock_gettime (opt's prepare() is timed separately) and
  * measuring the host memory each policy and the replay loop allocate (glibc
  * mallinfo2, so the figures are what malloc actually handed out).
@@ -113,8 +114,9 @@ int main(int argc, char **argv)
 	if (load)
 		return load_only(load, repeat);
 	if (!npol) {
-		static const char *const def[] = { "fifo", "lru", "clock", "opt", "random" };
-		for (int i = 0; i < 5; i++)
+		static const char *const def[] = { "fifo", "lru", "clock", "opt", "random",
+						   "2q", "arc", "lirs", "s3fifo", "sieve" };
+		for (int i = 0; i < 10; i++)
 			pol[npol++] = def[i];
 	}
 
@@ -216,8 +218,9 @@ int main(int argc, char **argv)
 		       (b - a) * 1e3, (d - b) * 1e3, (double)rp.refs / (d - b) / 1e6,
 		       per(h0, h1, frames), per(h1, h2, frames + (double)t.npages));
 		if (h3 > h2)
-			printf("        prepare() allocated %.1f bytes/reference (%.1f MiB)\n",
-			       per(h2, h3, (double)t.nrefs), per(h2, h3, 1048576.0));
+			printf("        prepare() allocated %.1f MiB (%.1f bytes/reference, %.1f bytes/page)\n",
+			       per(h2, h3, 1048576.0), per(h2, h3, (double)t.nrefs),
+			       per(h2, h3, (double)t.npages));
 		if (h4 > h3)
 			printf("        replay allocated %zu bytes\n", h4 - h3);
 		replay_fini(&rp);

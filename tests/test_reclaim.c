@@ -177,6 +177,82 @@ static void test_clock(void **state)
 				  classic, N(classic), 8, 3), 14);
 }
 
+/*
+ * The policies the field compares against (2q, arc, lirs, s3fifo, sieve), on the
+ * classic string with 3 frames, traced by hand (queues written head first; "n" a
+ * non-resident entry; G/A1out/B1/B2 hold page ids only).
+ *
+ * 2q (Kin = floor(0.75) = 0, Kout = floor(1.5) = 1): 7 0 1 fill A1in; every fault
+ *   evicts A1in's tail while A1in is not empty (|A1in| > 0), its id to A1out; 0, 2
+ *   and 3 fault while in A1out and enter Am; 1 (ref 14) evicts Am's tail 0, 0
+ *   (ref 16) evicts A1in's 1, 1 comes back through A1out, 7 evicts Am's 3 and 0
+ *   comes back through A1out: 14 faults.
+ * arc (c = 3): 7 0 1; 2: |T1| = 3 = c, B1 empty: T1's LRU 7 goes without a ghost;
+ *   0 hits (T2); 3: REPLACE 1 -> B1; 4: drop 1, 2 -> B1; 2 (B1 hit): p = 1, 3 ->
+ *   B1; 3 (B1 hit): p = 2, T2's 0 -> B2; 0 (B2 hit): p = 1, |T1| = p and 0 in B2:
+ *   4 -> B1; 3 2 hit; 1: T1 empty, 0 -> B2; 0 (B2): p = 0, 1 -> B1; 1 (B1): p = 1,
+ *   3 -> B2; 7: 2 -> B2; 0 1 hit: 13 faults.
+ * lirs (Llirs = 2, Lhirs = 1): 7 0 LIR, 1 HIR; 2 4 3 evict Q's front and leave
+ *   non-resident entries in S; 2 (ref 9) finds 2n in S: LIR, 7 demoted, 1n 3n
+ *   pruned; 3 evicts 7 (not in S); 0 hits at S's bottom (4n pruned); 3 hits in S:
+ *   LIR, 2 demoted; 2 hits outside S; 1 evicts 2 (-> 2n); 2 (2n) LIR, 0 demoted;
+ *   0 hits; 1 (1n) evicts 0 and becomes LIR, 3 demoted; 7 evicts 3; 0 (0n) evicts
+ *   7 and becomes LIR; 1 hits: 13 faults.
+ * s3fifo (|S| share 1, M 2, G 2 ids, move at freq >= 2): nothing reaches freq 2
+ *   in S, so every S eviction goes to G; 0 2 3 (G hits) enter M; 1 (G hit)
+ *   evicts from M after a round of decrements (0 out); 0 evicts M's 3; 7 evicts
+ *   S's 0 (-> G); 0 (G hit) evicts S's 7: 13 faults.
+ * sieve: as CLOCK with new pages unreferenced on this string: 11 faults (the
+ *   hand passes 0, 3 and 2 at ref 14 and wraps to the tail once).
+ */
+static void test_field_policies(void **state)
+{
+	(void)state;
+	static const char *const pol[] = { "2q", "arc", "lirs", "s3fifo", "sieve", NULL };
+	static const uint64_t three[] = { 14, 13, 13, 13, 11 };
+	for (int i = 0; pol[i]; i++) {
+		assert_int_equal(faults(pol[i], classic, N(classic), 3), three[i]);
+		/* one frame: every reference misses (no two equal neighbours); six: compulsory */
+		assert_int_equal(faults(pol[i], classic, N(classic), 1), 20);
+		assert_int_equal(faults(pol[i], classic, N(classic), 6), 6);
+	}
+	/*
+	 * A hot pair, a one-time scan of six pages, the pair again, 4 frames.  LRU and
+	 * FIFO lose the pair (10 faults).  arc: the pair is in T2, the scan cycles
+	 * through T1 (8).  lirs: 1 2 LIR, the scan passes through the one HIR frame
+	 * (8).  sieve: the pair's visited bits make the hand pass them (8).  2q: the
+	 * re-references are correlated (inside A1in), so the pair is not promoted and
+	 * leaves with the scan (10).  s3fifo: freq 1 is below Algorithm 1's threshold
+	 * (> 1), so the pair leaves S for G and G forgets it (10); with the text's
+	 * "accessed at least once" (threshold 1) the pair moves to M and stays (8).
+	 */
+	static const uint32_t scan[] = { 1, 2, 1, 2, 10, 11, 12, 13, 14, 15, 1, 2 };
+	assert_int_equal(faults("lru", scan, N(scan), 4), 10);
+	assert_int_equal(faults("fifo", scan, N(scan), 4), 10);
+	assert_int_equal(faults("arc", scan, N(scan), 4), 8);
+	assert_int_equal(faults("lirs", scan, N(scan), 4), 8);
+	assert_int_equal(faults("sieve", scan, N(scan), 4), 8);
+	assert_int_equal(faults("2q", scan, N(scan), 4), 10);
+	assert_int_equal(faults("s3fifo", scan, N(scan), 4), 10);
+	assert_int_equal(faults_p("s3fifo", "{\"move_to_main_threshold\": 1}", scan, N(scan), 16, 4), 8);
+	/* 2q without A1out and with Kin = 0 never fills Am: FIFO's 15 */
+	assert_int_equal(faults_p("2q", "{\"kout\": 0}", classic, N(classic), 8, 3), 15);
+	/* parameters are checked with their path */
+	static const char *const bad[][2] = {
+		{ "2q", "{\"kin\": 1.5}" }, { "2q", "{\"kout\": -1}" },
+		{ "s3fifo", "{\"move_to_main_threshold\": 0}" }, { "s3fifo", "{\"small_ratio\": 2}" },
+		{ "lirs", "{\"hir_ratio\": -0.1}" }, { "lirs", "{\"nonresident_ratio\": 17}" },
+		{ "arc", "{\"p\": 1}" }, { "sieve", "{\"hand\": 1}" },
+	};
+	for (size_t i = 0; i < N(bad); i++) {
+		struct mm_err e = { { 0 } };
+		json_t *j = json_loads(bad[i][1], 0, NULL);
+		assert_null(reclaim_create(bad[i][0], j, 3, NULL, "s.json", "kernels.k.reclaim", &e));
+		assert_non_null(strstr(e.msg, "s.json: kernels.k.reclaim."));
+		json_decref(j);
+	}
+}
+
 static void test_belady_anomaly(void **state)
 {
 	(void)state;
@@ -292,6 +368,9 @@ static void check_trace(const uint32_t *t, size_t n, uint32_t np, int cross)
 		assert_true(o <= c1);
 		prev_lru = l;
 		prev_opt = o;
+		for (const char *const *p = (const char *const[]){ "2q", "arc", "lirs", "s3fifo",
+								   "sieve", NULL }; *p; p++)
+			assert_true(faults_p(*p, NULL, t, n, np, fr) >= o);
 		if (cross && (fr <= 8 || fr % 9 == 0)) {
 			assert_int_equal(l, naive("lru", 0, t, n, fr));
 			assert_int_equal(f, naive("fifo", 0, t, n, fr));
@@ -329,7 +408,8 @@ static void test_stack_property(void **state)
 static void test_remove(void **state)
 {
 	(void)state;
-	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", "random", NULL };
+	for (const char *const *p = (const char *const[]){ "fifo", "lru", "clock", "opt", "random",
+							   "2q", "arc", "lirs", "s3fifo", "sieve", NULL };
 	     *p; p++) {
 		struct mm_err e;
 		struct reclaim *r = reclaim_create(*p, NULL, 8, NULL, NULL, NULL, &e);
@@ -525,15 +605,11 @@ static void test_cmd_replay(void **state)
 	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
 				 "--policy", "x", "--frames", "3", "--refs", "1", NULL), 2);
 	assert_string_equal(err, "--policy: unknown reclaim module \"x\" (replay runs: fifo, lru, "
-				 "clock, opt, random; lru2q, clockpro need zones: run them in a "
-				 "scenario)\n");
-	/* replay lists and runs only the frame-level modules */
-	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
-				 "--policy", "clockpro", "--frames", "3", "--refs", "1", NULL), 2);
-	assert_non_null(strstr(err, "--policy: zone-level reclaim module \"clockpro\" (replay runs: "));
+				 "clock, opt, random, 2q, arc, lirs, s3fifo, sieve, lru2q, clockpro)\n");
 	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay", "--help",
 				 NULL), 0);
-	assert_non_null(strstr(out, "Policies: fifo, lru, clock, opt, random.\n"));
+	assert_non_null(strstr(out, "Policies: fifo, lru, clock, opt, random, 2q, arc, lirs, "
+				    "s3fifo, sieve, lru2q, clockpro.\n"));
 	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
 				 "--policy", "clock", "--frames", "3", "--refs", "1",
 				 "--param", "new_page_referenced=maybe", NULL), 2);
@@ -543,6 +619,70 @@ static void test_cmd_replay(void **state)
 				 "/nonexistent/trace.txt", NULL), 2);
 	assert_string_equal(err, "/nonexistent/trace.txt: cannot open (No such file or "
 				 "directory)\n");
+}
+
+/*
+ * lru2q on replay's one-zone kernel, classic string, 3 frames.  A page read is
+ * added inactive and marked accessed (R); a second reference to an inactive R
+ * page activates it (R cleared); a fault with 3 pages cached runs shrink_zone
+ * with one-page batches: refill moves the active tail to the inactive head
+ * (unmapped page cache, R not looked at), then the inactive tail is freed (R or
+ * not: an unmapped page is never "in use").  7 0 1 fill the inactive list; 2
+ * frees 7; 0 activates; 3: 0 back to inactive, 1 freed; 0 R; 4 frees 2; 2 frees
+ * 0; 3 activates; 0: 3 back, 4 freed; 3 R; 2 activates; 1: 2 back, 3 freed; 2 R;
+ * 0 and 1 activate; 7: 0 back, 2 freed; 0, 1 hit: 10 faults, 7 reclaims.
+ */
+static void test_cmd_replay_kernel(void **state)
+{
+	(void)state;
+	char out[8192], err[2048];
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru2q", "--frames", "3", "--refs", CLASSIC, "--steps",
+				 NULL), 0);
+	assert_non_null(strstr(out, "  2 F   active:  inactive: 2R 1R 0R\n"
+				    "  0     active: 0  inactive: 2R 1R\n"
+				    "  3 F   active:  inactive: 3R 0 2R\n"));
+	assert_non_null(strstr(out, "  7 F   active: 1  inactive: 7R 0\n"));
+	assert_non_null(strstr(out, "faults     10\n"));
+	assert_non_null(strstr(out, "hits       10\n"));
+	assert_non_null(strstr(out, "reclaims   7 (7 pages freed)\n"));
+	/* enough frames: no reclaim, the 6 compulsory faults */
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "lru2q", "--frames", "6", "--refs", CLASSIC, "--json",
+				 NULL), 0);
+	json_t *j = json_loads(out, 0, NULL);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "faults")), 6);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "kernel"),
+							     "reclaims")), 0);
+	json_decref(j);
+	/* CLOCK-Pro: the 2005-12 hot hand runs nr_resident/32 batches, none below 32
+	 * pages, so 3 frames of hot pages cannot be reclaimed: the error says so */
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "clockpro", "--frames", "3", "--refs", CLASSIC, NULL), 2);
+	assert_string_equal(err, "replay: reference 13: reclaim module \"clockpro\" freed no page\n");
+	assert_string_equal(out, "");
+	/* with the half-revolution limit the hot hand runs; the count is deterministic */
+	uint64_t f[2];
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+					 "--policy", "clockpro", "--frames", "3", "--refs", CLASSIC,
+					 "--param", "hot_hand_limit=half_revolution", "--steps", NULL), 0);
+		const char *fl = strstr(out, "faults     ");
+		assert_non_null(fl);
+		f[k] = strtoull(fl + 11, NULL, 10);
+		assert_non_null(strstr(out, "cold hand:"));
+		assert_non_null(strstr(out, "cold_target "));
+	}
+	/* 14: the module's count, the same on every run; not traced by hand (the
+	 * non-resident table hashes its cookies) */
+	assert_int_equal(f[0], 14);
+	assert_int_equal(f[1], 14);
+	/* parameter errors name --param, as for the frame-level modules */
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "clockpro", "--frames", "3", "--refs", "1",
+				 "--param", "series=1999", NULL), 2);
+	assert_non_null(strstr(err, "--param: series: "));
 }
 
 static void test_cmd_tracegen_replay(void **state)
@@ -604,11 +744,13 @@ int main(void)
 		cmocka_unit_test(test_classic),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_field_policies),
 		cmocka_unit_test(test_belady_anomaly),
 		cmocka_unit_test(test_stack_property),
 		cmocka_unit_test(test_remove),
 		cmocka_unit_test(test_registry_errors),
 		cmocka_unit_test(test_cmd_replay),
+		cmocka_unit_test(test_cmd_replay_kernel),
 		cmocka_unit_test(test_cmd_tracegen_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,6 +62,7 @@ static inline int step(struct replay *rp, uint32_t page)
 		f = rp->nused++;
 		rp->last_victim = RECLAIM_NO_FRAME;
 	} else {
+		r->fault_page = page;
 		f = reclaim_evict(r);
 		if (f >= rp->nframes)
 			return -1;

@@ -20,35 +20,38 @@
 
 #include <jansson.h>
 
+#include "emu/engine/kreplay.h"
 #include "models/reclaim/reclaim.h"
 #include "workloads/replay.h"
 #include "workloads/tracefile.h"
 
 #define STEPS_MAX_CELLS ((uint64_t)10 * 1000 * 1000)
 
-/* The reclaim modules that run on frames (@frames: fifo, lru, ... which replay
- * runs) or only on zones (lru2q, clockpro: kernel workloads), as "a, b, c". */
-static void policies(char *buf, size_t len, int frames)
+/* The reclaim modules replay runs, as "a, b, c": those on frames, then the
+ * zone-level ones (on a one-zone kernel, emu/engine/kreplay.c). */
+static void policies(char *buf, size_t len)
 {
 	const struct reclaim_ops *const *m = reclaim_modules();
 	size_t n = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; m[i] && n < len; i++)
-		if (!reclaim_has_frames(m[i]) == !frames)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", m[i]->name);
+	for (int zoned = 0; zoned < 2; zoned++)
+		for (size_t i = 0; m[i] && n < len; i++)
+			if ((!reclaim_has_frames(m[i])) == zoned)
+				n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", m[i]->name);
 }
 
 static void usage(FILE *f)
 {
 	char names[256];
-	policies(names, sizeof names, 1);
+	policies(names, sizeof names);
 	fputs("usage: mmemu replay --policy NAME --frames N (--refs 1,2,3,... | --trace FILE)\n"
 	      "                    [--format auto|plain|txt|csv|bin] [--obj-id-col N]\n"
 	      "                    [--param key=value ...] [--steps | --json] [--time]\n"
 	      "Replay a page reference string against a reclaim policy (untimed) and count\n"
 	      "faults.  Policies: ", f);
 	fputs(names, f);
-	fputs(".\n"
+	fputs(".\nlru2q and clockpro run on a one-zone kernel that replay builds (the page\n"
+	      "cache held to N frames; --steps shows their lists).\n"
 	      "  --policy NAME      reclaim module\n"
 	      "  --frames N         number of page frames (>= 1)\n"
 	      "  --refs LIST        reference string, e.g. 7,0,1,2,0,3\n"
@@ -174,6 +177,73 @@ static void print_steps(const struct steps *s, const struct trace *t)
 	putchar('\n');
 }
 
+/* The common summary of a replay (plain text), after the steps if any. */
+static void summary(const char *policy, json_t *eff, uint64_t frames, uint32_t pages,
+		    uint64_t refs, uint64_t faults, uint64_t hits)
+{
+	printf("policy     %s\n", policy);
+	if (eff && json_object_size(eff)) {
+		char *s = json_dumps(eff, JSON_COMPACT);
+		if (s)
+			printf("params     %s\n", s);
+		free(s);
+	}
+	printf("frames     %llu\n", (unsigned long long)frames);
+	printf("pages      %u\n", pages);
+	printf("refs       %llu\n", (unsigned long long)refs);
+	printf("faults     %llu\n", (unsigned long long)faults);
+	printf("hits       %llu\n", (unsigned long long)hits);
+	printf("miss ratio %.4f\n", refs ? (double)faults / (double)refs : 0);
+}
+
+/* A zone-level module on replay's one-zone kernel. Returns: the exit status. */
+static int kernel_replay(const char *policy, json_t *params, uint32_t frames,
+			 const struct trace *t, bool steps, bool json)
+{
+	struct mm_err e = { { 0 } };
+	struct kreplay_result res;
+	if (kreplay_run(policy, params, frames, t->refs, t->nrefs, t->npages, t->orig, steps,
+			&res, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 2;
+	}
+	/* effective parameters, defaults included, as the frame-level replay prints */
+	struct reclaim *r = reclaim_create(policy, params, frames, NULL, "--param", NULL, &e);
+	json_t *eff = r ? reclaim_params_json(r) : NULL;
+	reclaim_destroy(r);
+	if (eff)
+		json_object_del(eff, "module");
+	double ratio = res.refs ? (double)res.faults / (double)res.refs : 0;
+	int rc = 0;
+	if (json) {
+		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:{s:I, s:I}}",
+				      "policy", policy, "frames", (json_int_t)frames,
+				      "pages", (json_int_t)t->npages, "refs", (json_int_t)res.refs,
+				      "faults", (json_int_t)res.faults, "hits", (json_int_t)res.hits,
+				      "miss_ratio", ratio, "params", eff ? eff : json_object(),
+				      "kernel", "reclaims", (json_int_t)res.reclaims,
+				      "freed", (json_int_t)res.freed);
+		eff = NULL;
+		char *s = o ? json_dumps(o, JSON_REAL_PRECISION(10)) : NULL;
+		if (s)
+			printf("%s\n", s);
+		else
+			rc = 2;
+		free(s);
+		json_decref(o);
+	} else {
+		if (res.steps)
+			printf("%s\n", res.steps);
+		summary(policy, eff, frames, t->npages, res.refs, res.faults, res.hits);
+		printf("reclaims   %llu (%llu pages freed)\n", (unsigned long long)res.reclaims,
+		       (unsigned long long)res.freed);
+	}
+	json_decref(eff);
+	kreplay_free(&res);
+	fflush(stdout);
+	return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	const char *policy = NULL, *refs = NULL, *tracef = NULL, *fmtname = "auto";
@@ -285,12 +355,15 @@ missing:
 		goto out;
 	}
 	const struct reclaim_ops *ro = reclaim_find(policy);
-	if (!ro || !reclaim_has_frames(ro)) {
-		char names[256], zoned[256];
-		policies(names, sizeof names, 1);
-		policies(zoned, sizeof zoned, 0);
-		fprintf(stderr, "--policy: %s reclaim module \"%s\" (replay runs: %s; %s need zones: run them in a scenario)\n",
-			ro ? "zone-level" : "unknown", policy, names, zoned);
+	if (!ro) {
+		char names[256];
+		policies(names, sizeof names);
+		fprintf(stderr, "--policy: unknown reclaim module \"%s\" (replay runs: %s)\n", policy,
+			names);
+		goto out;
+	}
+	if (!reclaim_has_frames(ro)) {
+		rc = kernel_replay(policy, params, (uint32_t)frames, &t, steps, json);
 		goto out;
 	}
 	r = reclaim_create(policy, params, (uint32_t)frames, NULL, "--param", NULL, &e);
@@ -359,19 +432,7 @@ missing:
 	} else {
 		if (steps)
 			print_steps(&st, &t);
-		printf("policy     %s\n", r->ops->name);
-		if (eff && json_object_size(eff)) {
-			char *s = json_dumps(eff, JSON_COMPACT);
-			if (s)
-				printf("params     %s\n", s);
-			free(s);
-		}
-		printf("frames     %llu\n", (unsigned long long)frames);
-		printf("pages      %u\n", t.npages);
-		printf("refs       %llu\n", (unsigned long long)rp.refs);
-		printf("faults     %llu\n", (unsigned long long)rp.faults);
-		printf("hits       %llu\n", (unsigned long long)rp.hits);
-		printf("miss ratio %.4f\n", ratio);
+		summary(r->ops->name, eff, frames, t.npages, rp.refs, rp.faults, rp.hits);
 		json_decref(eff);
 	}
 	fflush(stdout);

@@ -171,6 +171,20 @@ static void shrink_zone(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 	k->kops->shrink_zone(k->rc, k, t, z, sc);
 }
 
+unsigned mm_reclaim_zone(struct mm_kernel *k, struct mm_task *t, struct zone *z, unsigned batch)
+{
+	struct scan_control sc = { .may_writepage = true, .may_swap = true };
+	uint64_t freed = 0;
+	for (int priority = MM_DEF_PRIORITY; priority >= 0 && !freed; priority--) {
+		sc.nr_reclaimed = 0;
+		sc.priority = priority;
+		sc.swap_cluster_max = batch;
+		shrink_zone(k, t, z, &sc);
+		freed += sc.nr_reclaimed;
+	}
+	return (unsigned)freed;
+}
+
 int mm_register_shrinker(struct mm_kernel *k, int seeks, mm_shrinker_fn fn, void *arg)
 {
 	if (k->nshrinkers >= MM_MAX_SHRINKERS)

@@ -78,6 +78,14 @@ struct reclaim_kops {
 	 * as scanned or reading its reference bit (CLOCK-Pro: a hot page on the cold
 	 * hand's path).  Returns: true to skip. */
 	bool (*skip)(struct reclaim *r, struct mm_kernel *k, uint32_t pfn);
+	/* optional: show zone @z's lists for `mmemu replay --steps`: call @emit once
+	 * per page, list by list, each from the end it is taken from last to the end
+	 * reclaim takes from (@mark: the page's flags in letters, "" if none); with
+	 * pfn == PFN_NONE and @mark NULL to open list @list (so an empty one shows),
+	 * with pfn == PFN_NONE and a @mark for a named value (@mark: its text). */
+	void (*describe)(struct reclaim *r, struct mm_kernel *k, struct zone *z,
+			 void (*emit)(void *arg, const char *list, uint32_t pfn, const char *mark),
+			 void *arg);
 };
 
 /**
@@ -89,6 +97,14 @@ struct reclaim_kops {
  */
 unsigned mm_shrink_list(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 			const uint32_t *pfns, unsigned n, struct scan_control *sc, uint8_t *verdict);
+
+/**
+ * mm_reclaim_zone() - reclaim from zone @z for `mmemu replay`'s one-zone kernel:
+ * shrink_zone() through the module at priority DEF_PRIORITY down to 0, with
+ * scan_control.swap_cluster_max = @batch, until at least one page was freed.
+ * Returns: pages freed (0: nothing could be).
+ */
+unsigned mm_reclaim_zone(struct mm_kernel *k, struct mm_task *t, struct zone *z, unsigned batch);
 
 /**
  * mm_lru_putback() - account one page put back on a list under lru_lock: the kernel

@@ -71,6 +71,7 @@
  * Everything lives in the instance (r->priv) and the zones: no global mutable
  * state; no allocation after kinit().  Costs follow kernel-mechanisms.md 1.6.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -753,6 +754,39 @@ static bool clockpro_pagecache_dma(const struct reclaim *r)
 	return cfg_of(r)->dma_pagecache;
 }
 
+/* `mmemu replay --steps`: the list the cold hand takes from, then the hot hand's,
+ * each head to tail (the hand's next page last); H hot, T in its test period, R
+ * referenced; then nr_cold_target and the remembered non-resident pages. */
+static void clockpro_describe(struct reclaim *r, struct mm_kernel *k, struct zone *z,
+			      void (*emit)(void *arg, const char *list, uint32_t pfn, const char *mark),
+			      void *arg)
+{
+	struct cp_zone *zs = zstate(z);
+	static const char *const name[2] = { "hot hand", "cold hand" };
+	for (int h = HAND_COLD; h >= HAND_HOT; h--) {
+		const struct plist *l = &zs->lists[zs->hand_list[h]];
+		emit(arg, name[h], PFN_NONE, NULL);
+		for (uint32_t pfn = l->head; pfn != PFN_NONE; pfn = k->phys.pages[pfn].lru_next) {
+			const struct page *p = &k->phys.pages[pfn];
+			char m[4];
+			int n = 0;
+			if (page_test(p, PG_hot))
+				m[n++] = 'H';
+			if (page_test(p, PG_test))
+				m[n++] = 'T';
+			if (page_test(p, PG_referenced))
+				m[n++] = 'R';
+			m[n] = '\0';
+			emit(arg, name[h], pfn, m);
+		}
+	}
+	char v[32];
+	snprintf(v, sizeof v, "%llu", (unsigned long long)zs->nr_cold_target);
+	emit(arg, "cold_target", PFN_NONE, v);
+	snprintf(v, sizeof v, "%u", nonres_estimate(r->priv));
+	emit(arg, "nonresident", PFN_NONE, v);
+}
+
 static const struct reclaim_kops clockpro_kops = {
 	.kinit = clockpro_kinit,
 	.kfini = clockpro_kfini,
@@ -767,6 +801,7 @@ static const struct reclaim_kops clockpro_kops = {
 	.sample = clockpro_sample,
 	.finish = clockpro_finish,
 	.pagecache_dma = clockpro_pagecache_dma,
+	.describe = clockpro_describe,
 };
 
 const struct reclaim_ops reclaim_clockpro = {

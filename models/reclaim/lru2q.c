@@ -13,7 +13,8 @@
  * and hands them to the core's shrink_list(), which reclaims even referenced pages
  * unless page_mapping_inuse().
  *
- * Frame-level use (replay, trace workload) is not offered: this module needs zones.
+ * Frame-level use (the trace workload) is not offered: this module needs zones;
+ * `mmemu replay` runs it on a one-zone kernel of its own (emu/engine/kreplay.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,22 @@ static void lru2q_sample(struct reclaim *r, struct mm_kernel *k, struct sim *s, 
 	sim_series_add(s, "nr_inactive", t, (double)i);
 }
 
+/* `mmemu replay --steps`: both lists head (newest) to tail (scanned next); R =
+ * PG_referenced. */
+static void lru2q_describe(struct reclaim *r, struct mm_kernel *k, struct zone *z,
+			   void (*emit)(void *arg, const char *list, uint32_t pfn, const char *mark),
+			   void *arg)
+{
+	struct lru2q_zone *zs = zstate(z);
+	const struct plist *l[2] = { &zs->active, &zs->inactive };
+	static const char *const name[2] = { "active", "inactive" };
+	for (int i = 0; i < 2; i++) {
+		emit(arg, name[i], PFN_NONE, NULL);
+		for (uint32_t pfn = l[i]->head; pfn != PFN_NONE; pfn = k->phys.pages[pfn].lru_next)
+			emit(arg, name[i], pfn, page_test(&k->phys.pages[pfn], PG_referenced) ? "R" : "");
+	}
+}
+
 static const struct reclaim_kops lru2q_kops = {
 	.kinit = lru2q_kinit,
 	.kfini = lru2q_kfini,
@@ -332,6 +349,7 @@ static const struct reclaim_kops lru2q_kops = {
 	.evicted = lru2q_evicted,
 	.rotate = lru2q_rotate,
 	.sample = lru2q_sample,
+	.describe = lru2q_describe,
 };
 
 const struct reclaim_ops reclaim_lru2q = {

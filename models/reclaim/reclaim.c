@@ -21,6 +21,11 @@ extern const struct reclaim_ops reclaim_opt;
 extern const struct reclaim_ops reclaim_random;
 extern const struct reclaim_ops reclaim_lru2q;
 extern const struct reclaim_ops reclaim_clockpro;
+extern const struct reclaim_ops reclaim_twoq;
+extern const struct reclaim_ops reclaim_arc;
+extern const struct reclaim_ops reclaim_lirs;
+extern const struct reclaim_ops reclaim_s3fifo;
+extern const struct reclaim_ops reclaim_sieve;
 
 static const struct reclaim_ops *const registry[] = {
 	&reclaim_fifo,
@@ -28,6 +33,11 @@ static const struct reclaim_ops *const registry[] = {
 	&reclaim_clock,
 	&reclaim_opt,
 	&reclaim_random,
+	&reclaim_twoq,
+	&reclaim_arc,
+	&reclaim_lirs,
+	&reclaim_s3fifo,
+	&reclaim_sieve,
 	&reclaim_lru2q,
 	&reclaim_clockpro,
 	NULL,
@@ -95,6 +105,7 @@ struct reclaim *reclaim_create(const char *name, json_t *params, uint32_t nframe
 	r->ops = ops;
 	r->nframes = nframes;
 	r->vs = vs;
+	r->fault_page = RECLAIM_NO_FRAME;
 	r->cfg = calloc(1, ops->cfg_size ? ops->cfg_size : 1);
 	r->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
 	if (!r->cfg || !r->priv) {

@@ -10,7 +10,8 @@
  *   evict()        memory is full: choose a victim frame, drop it from the module's
  *                  structures and return it; the core then reuses the frame
  * Offline modules (opt) additionally get the whole reference string in prepare()
- * and read the current reference index from r->now.
+ * and read the current reference index from r->now.  Online modules may take
+ * prepare() too, to size a table of page ids before the first reference.
  *
  * Versioning follows SQLite's VFS: methods are only ever appended; a module
  * declares the version it implements and the core never calls a method the module's
@@ -74,6 +75,9 @@ struct reclaim {
 	uint64_t now;                 /* index of the current reference (set by the caller) */
 	const uint32_t *page_of;      /* frame -> page id, owned by the core (may be NULL) */
 	struct mm_vmstat *vs;         /* call counters (may be NULL) */
+	/* the page id the core is about to load, set before evict() (RECLAIM_NO_FRAME
+	 * when unknown): ARC's replacement depends on which ghost list it is on */
+	uint32_t fault_page;
 };
 
 /** reclaim_has_frames() - Returns: true if @ops runs on plain frames (replay, trace). */
