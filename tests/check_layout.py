@@ -12,7 +12,8 @@ its own role and of the roles listed for it in ALLOWED; nothing else:
     models/reclaim, models/alloc, models/kmap, models/coloring (the policy folders)
                      core, hw, sched, mm, the policy folders
     workloads        core, every models folder, workloads
-    emu/engine       core, every models folder, workloads, engine
+    emu/plugin       core, every models folder, plugin (loads modules into the registries)
+    emu/engine       core, every models folder, workloads, plugin, engine
     emu/analysis     core, analysis (reads results files, never runs SimGrid)
     emu/cli          every role
 
@@ -34,7 +35,7 @@ import re
 import sys
 import tempfile
 
-ROLES = ["emu/core", "emu/engine", "emu/analysis", "emu/cli",
+ROLES = ["emu/core", "emu/engine", "emu/analysis", "emu/cli", "emu/plugin",
          "models/hw", "models/sched", "models/mm", "models/fs",
          "models/reclaim", "models/alloc", "models/kmap", "models/coloring", "workloads"]
 POLICY = {"models/reclaim", "models/alloc", "models/kmap", "models/coloring"}
@@ -55,7 +56,8 @@ ALLOWED = {
     "models/mm": {"emu/core", "models/hw", "models/sched", "models/mm"} | POLICY,
     "models/fs": {"emu/core", "models/hw", "models/sched", "models/mm", "models/fs"} | POLICY,
     "workloads": {"emu/core", "workloads"} | MODELS,
-    "emu/engine": {"emu/core", "emu/engine", "workloads"} | MODELS,
+    "emu/plugin": {"emu/core", "emu/plugin"} | MODELS,
+    "emu/engine": {"emu/core", "emu/engine", "workloads", "emu/plugin"} | MODELS,
     "emu/analysis": {"emu/core", "emu/analysis"},
     "emu/cli": set(ROLES),
 }

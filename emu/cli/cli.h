@@ -6,6 +6,8 @@
 #ifndef MMEMU_CLI_H
 #define MMEMU_CLI_H
 
+#include <stdint.h>
+
 #include <jansson.h>
 
 int cmd_replay(int argc, char **argv);
@@ -17,6 +19,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_mrc(int argc, char **argv);
 
 /** cli_wants_help() - Returns: 1 if argv has -h or --help. */
 int cli_wants_help(int argc, char **argv);
@@ -27,6 +30,16 @@ int cli_wants_help(int argc, char **argv);
  * Returns: 2, the exit status of a usage error.
  */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * cli_optval() - match option @name at argv[*i], as "--name VALUE" or "--name=VALUE".
+ * Returns: 1 with *val set (and *i advanced past a separate value), 0 if argv[*i]
+ * is another option, -1 if the value is missing.
+ */
+int cli_optval(int argc, char **argv, int *i, const char *name, const char **val);
+
+/** cli_parse_uint() - parse decimal @s. Returns: 0 with *out in [lo, hi], or -1. */
+int cli_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
 struct scenario;
 

@@ -12,7 +12,8 @@
  * "random" work as well as numbers); one line per kernel (per kernel and value of
  * the other sweep axes when there are several), at the mean over runs, with a
  * min/max bar.  Series mode (--series NAME [--point I] [--run R]): x is simulated
- * time, one line per kernel for one sweep point and run.
+ * time, one line per kernel for one sweep point and run.  Curve mode (files of
+ * `mmemu mrc --json`): x is frames, one line per file, bars at the stated error.
  */
 #include <getopt.h>
 #include <math.h>
@@ -27,7 +28,9 @@
 static const char plot_usage[] =
 	"usage: mmemu plot RESULTS.json --x PARAM --y METRIC -o FILE.svg [--title TEXT]\n"
 	"       mmemu plot RESULTS.json --series NAME [--point INDEX] [--run R] -o FILE.svg\n"
-	"Line plots, one line per kernel, written as SVG.\n"
+	"       mmemu plot CURVE.json... -o FILE.svg [--title TEXT]\n"
+	"Line plots, one line per kernel, written as SVG; or miss-ratio curves (mmemu mrc\n"
+	"--json), one line per file, miss ratio over frames, bars at the stated error.\n"
 	"  --x PARAM      a sweep key of the results (e.g. workload.range_mb); x ticks are its\n"
 	"                 values in sweep order; other sweep axes give one line per value\n"
 	"  --y METRIC     the primary metric, a secondary metric, a vmstat counter or sim_time;\n"
@@ -47,6 +50,7 @@ struct line {
 struct plot {
 	char *svg;
 	size_t len;
+	const char *note;   /* under the legend of a numeric x axis, or NULL */
 };
 
 #define OUT(p, ...) report_str_append(&(p)->svg, &(p)->len, __VA_ARGS__)
@@ -199,6 +203,9 @@ static void draw(struct plot *p, const char *title, const char *xlab, const char
 		OUT(p, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#555\">line: mean over runs</text>\n"
 		       "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#555\">bars: min..max</text>\n",
 		    L + pw + 15, T + 10 + nl * 20 + 6, L + pw + 15, T + 10 + nl * 20 + 20);
+	else if (p->note)
+		OUT(p, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#555\">%s</text>\n",
+		    L + pw + 15, T + 10 + nl * 20 + 6, p->note);
 	OUT(p, "</svg>\n");
 #undef SX
 #undef SY
@@ -375,6 +382,68 @@ static int series_mode(json_t *res, const char *file, const char *name, long poi
 	return 0;
 }
 
+#define MRC_PLOT_MAX 400   /* points drawn per curve; longer curves are thinned evenly */
+
+/* Curve mode: one line per mmemu-mrc/1 file (`mmemu mrc --json`), miss ratio over
+ * frames, bars at the stated error. Returns: 0, or 2 after printing the error. */
+static int mrc_mode(char **files, int n, struct plot *p, const char *title)
+{
+	struct line *lines = NULL;
+	int nl = 0, rc = 0;
+	for (int i = 0; i < n && rc == 0; i++) {
+		json_error_t je;
+		json_t *m = json_load_file(files[i], 0, &je);
+		json_t *pts = json_object_get(m, "points");
+		const char *fmt = json_string_value(json_object_get(m, "format"));
+		if (!m || !fmt || strcmp(fmt, "mmemu-mrc/1") || !json_is_array(pts) ||
+		    !json_array_size(pts)) {
+			fprintf(stderr, "%s: %s\n", files[i], !m ? je.text :
+				"format: expected an mmemu-mrc/1 curve with points (mmemu mrc --json)");
+			rc = 2;
+		} else {
+			char label[300];
+			snprintf(label, sizeof label, "%s (%s)",
+				 json_string_value(json_object_get(m, "policy")) ?: "?",
+				 json_string_value(json_object_get(m, "method")) ?: "?");
+			size_t np = json_array_size(pts), k = np < MRC_PLOT_MAX ? np : MRC_PLOT_MAX;
+			struct line *l = add_line(&lines, &nl, label, (int)k);
+			for (size_t j = 0; j < k && rc == 0; j++) {
+				json_t *pt = json_array_get(pts, k > 1 ? j * (np - 1) / (k - 1) : 0);
+				json_t *f = json_object_get(pt, "frames"), *y = json_object_get(pt, "miss_ratio");
+				double err = json_number_value(json_object_get(pt, "error"));
+				if (!json_is_number(f) || !json_is_number(y)) {
+					fprintf(stderr, "%s: points[%zu]: expected frames and miss_ratio numbers\n",
+						files[i], k > 1 ? j * (np - 1) / (k - 1) : 0);
+					rc = 2;
+				}
+				l->x[l->n] = json_number_value(f);
+				l->y[l->n] = json_number_value(y);
+				l->lo[l->n] = l->y[l->n] - err;
+				l->hi[l->n] = l->y[l->n] + err;
+				l->n++;
+			}
+		}
+		json_decref(m);
+	}
+	if (rc == 0) {
+		p->note = "bars: stated error";
+		draw(p, title ? title : "miss-ratio curve", "memory (frames)", "miss ratio", lines, nl,
+		     NULL, 0);
+	}
+	free_lines(lines, nl);
+	return rc;
+}
+
+/* Returns: 1 if @file is a miss-ratio curve (its text names format mmemu-mrc/1). */
+static int is_mrc(const char *file)
+{
+	json_t *m = json_load_file(file, 0, NULL);
+	const char *f = json_string_value(json_object_get(m, "format"));
+	int yes = f && strcmp(f, "mmemu-mrc/1") == 0;
+	json_decref(m);
+	return yes;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -416,15 +485,27 @@ int cmd_plot(int argc, char **argv)
 			return cli_usage_error("plot", "%s", msg);
 		}
 	}
-	if (argc - optind != 1)
-		return cli_usage_error("plot", "expected one RESULTS.json");
 	if (!out)
 		return cli_usage_error("plot", "missing -o FILE.svg");
+	struct mm_err e = { "" };
+	if (argc - optind >= 1 && is_mrc(argv[optind])) {
+		if (xk || metric || series)
+			return cli_usage_error("plot", "a miss-ratio curve plots frames on x: no --x, --y or --series");
+		struct plot p = { NULL, 0, NULL };
+		int rc = mrc_mode(argv + optind, argc - optind, &p, title);
+		if (rc == 0 && out_write_text(out, p.svg, &e)) {
+			fprintf(stderr, "mmemu: %s\n", e.msg);
+			rc = 1;
+		}
+		free(p.svg);
+		return rc;
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("plot", "expected one RESULTS.json");
 	if (series && (xk || metric))
 		return cli_usage_error("plot", "--series plots time on x: do not give --x or --y with it");
 	if (!series && (!xk || !metric))
 		return cli_usage_error("plot", "expected --x PARAM and --y METRIC (or --series NAME)");
-	struct mm_err e = { "" };
 	const char *file = argv[optind];
 	json_t *res = report_load_results(file, &e);
 	if (!res) {
@@ -433,7 +514,7 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (!title)
 		title = json_string_value(json_object_get(json_object_get(res, "scenario"), "name"));
-	struct plot p = { NULL, 0 };
+	struct plot p = { NULL, 0, NULL };
 	int rc = series ? series_mode(res, file, series, point, runi, &p, title ? title : "")
 			: sweep_mode(res, file, xk, metric, &p, title ? title : "");
 	if (rc == 0 && out_write_text(out, p.svg ? p.svg : "", &e)) {

@@ -67,43 +67,6 @@ static void usage(FILE *f)
 	      "  --help             this text\n", f);
 }
 
-/*
- * Match option @name at argv[*i], as "--name VALUE" or "--name=VALUE".
- * Returns: 1 with *val set (and *i advanced past a separate value), 0 if argv[*i]
- * is another option, -1 if the value is missing.
- */
-static int optval(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) != 0)
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*val = argv[++*i];
-	return 1;
-}
-
-/* Returns: 0 with *out in [lo, hi], or -1. */
-static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	char *end;
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -274,28 +237,28 @@ int cmd_replay(int argc, char **argv)
 			json = true;
 		} else if (strcmp(a, "--time") == 0) {
 			timing = true;
-		} else if ((m = optval(argc, argv, &i, "--policy", &v)) != 0) {
+		} else if ((m = cli_optval(argc, argv, &i, "--policy", &v)) != 0) {
 			if (m < 0)
 				goto missing;
 			policy = v;
-		} else if ((m = optval(argc, argv, &i, "--frames", &v)) != 0) {
+		} else if ((m = cli_optval(argc, argv, &i, "--frames", &v)) != 0) {
 			if (m < 0)
 				goto missing;
-			if (parse_uint(v, 1, RECLAIM_NO_FRAME - 1, &frames) < 0) {
+			if (cli_parse_uint(v, 1, RECLAIM_NO_FRAME - 1, &frames) < 0) {
 				cli_usage_error("replay", "--frames: expected a number of frames in 1..%u, got \"%s\"",
 				     RECLAIM_NO_FRAME - 1, v);
 				goto out;
 			}
 			have_frames = true;
-		} else if ((m = optval(argc, argv, &i, "--refs", &v)) != 0) {
+		} else if ((m = cli_optval(argc, argv, &i, "--refs", &v)) != 0) {
 			if (m < 0)
 				goto missing;
 			refs = v;
-		} else if ((m = optval(argc, argv, &i, "--trace", &v)) != 0) {
+		} else if ((m = cli_optval(argc, argv, &i, "--trace", &v)) != 0) {
 			if (m < 0)
 				goto missing;
 			tracef = v;
-		} else if ((m = optval(argc, argv, &i, "--format", &v)) != 0) {
+		} else if ((m = cli_optval(argc, argv, &i, "--format", &v)) != 0) {
 			if (m < 0)
 				goto missing;
 			if (trace_format_parse(v, &fmt) < 0) {
@@ -303,14 +266,14 @@ int cmd_replay(int argc, char **argv)
 				goto out;
 			}
 			fmtname = v;
-		} else if ((m = optval(argc, argv, &i, "--obj-id-col", &v)) != 0) {
+		} else if ((m = cli_optval(argc, argv, &i, "--obj-id-col", &v)) != 0) {
 			if (m < 0)
 				goto missing;
-			if (parse_uint(v, 1, 1000000, &col) < 0) {
+			if (cli_parse_uint(v, 1, 1000000, &col) < 0) {
 				cli_usage_error("replay", "--obj-id-col: expected a 1-based column number, got \"%s\"", v);
 				goto out;
 			}
-		} else if ((m = optval(argc, argv, &i, "--param", &v)) != 0) {
+		} else if ((m = cli_optval(argc, argv, &i, "--param", &v)) != 0) {
 			if (m < 0)
 				goto missing;
 			if (cli_keyvalue(params, "replay", "--param", v))

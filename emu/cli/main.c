@@ -6,6 +6,7 @@
 
 #include "emu/cli/cli.h"
 #include "emu/core/version.h"
+#include "emu/plugin/plugin.h"
 
 static const struct {
 	const char *name;
@@ -21,6 +22,7 @@ static const struct {
 	{ "compare", cmd_compare, "mmtests-style comparison table of results files" },
 	{ "reproduce", cmd_reproduce, "run the seed scenarios and check the published claims" },
 	{ "plot", cmd_plot, "SVG line plot of a results file" },
+	{ "mrc", cmd_mrc, "miss-ratio curve of a trace: misses at every memory size" },
 };
 
 static void usage(FILE *f)
@@ -29,11 +31,58 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\n  --version  print the version\n"
+		   "  --plugin FILE  (with any command, repeatable) load policy modules from a\n"
+		   "             shared object first (docs/plugins.md)\n"
 		   "exit status: 0 success, 1 a run failed, 2 bad input or usage\n");
+}
+
+/* Take every "--plugin FILE" / "--plugin=FILE" out of argv (before a "--") and
+ * load those plugins, in sorted order, before the command runs (and so before it
+ * forks any worker).  Returns: 0, or 2 after printing the error line. */
+static int load_plugins(int *argc, char **argv)
+{
+	const char *files[64];
+	int n = 0, out = 1;
+	for (int i = 1; i < *argc; i++) {
+		const char *f = NULL;
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (strcmp(argv[i], "--plugin") == 0) {
+			if (i + 1 == *argc) {
+				fprintf(stderr, "mmemu: --plugin: expected a shared object file\n");
+				return 2;
+			}
+			f = argv[++i];
+		} else if (strncmp(argv[i], "--plugin=", 9) == 0) {
+			f = argv[i] + 9;
+		}
+		if (!f) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (n == (int)(sizeof files / sizeof files[0])) {
+			fprintf(stderr, "mmemu: --plugin: too many plugins (limit %d)\n", n);
+			return 2;
+		}
+		files[n++] = f;
+	}
+	argv[out] = NULL;
+	*argc = out;
+	struct mm_err e = { "" };
+	if (n && plugin_load_all(files, n, NULL, NULL, &e)) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 2;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	if (load_plugins(&argc, argv))
+		return 2;
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

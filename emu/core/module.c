@@ -18,12 +18,44 @@ int module_unknown(struct mm_err *e, const char *file, const char *path, const c
 		       name ? name : "", list);
 }
 
+static const char *module_name(const struct module_registry *r, const void *ops)
+{
+	return *(const char *const *)((const char *)ops + r->name_offset);
+}
+
+const void *const *module_all(struct module_registry *r)
+{
+	if (r->n == 0)
+		while (r->builtin[r->n] && r->n < MODULE_MAX) {
+			r->all[r->n] = r->builtin[r->n];
+			r->nbuiltin = ++r->n;
+		}
+	return r->all;
+}
+
+int module_add(struct module_registry *r, const void *ops, struct mm_err *e)
+{
+	const void *const *all = module_all(r);
+	const char *name = module_name(r, ops);
+	if (!name || !*name)
+		return mm_errf(e, NULL, NULL, "a %s module without a name", r->kind);
+	for (int i = 0; all[i]; i++)
+		if (strcmp(module_name(r, all[i]), name) == 0)
+			return mm_errf(e, NULL, NULL, "duplicate %s module name \"%s\" (%s)", r->kind,
+				       name, i < r->nbuiltin ?
+				       "a built-in module has it" : "another plugin registered it");
+	if (r->n >= MODULE_MAX)
+		return mm_errf(e, NULL, NULL, "too many %s modules (limit %d)", r->kind, MODULE_MAX);
+	r->all[r->n++] = ops;
+	return 0;
+}
+
 int module_find(const void *const *registry, size_t name_offset, const char *name,
 		const char *kind, const char *file, const char *path, struct mm_err *e)
 {
-	const char *names[32];
+	const char *names[MODULE_MAX + 1];
 	int n = 0, found = -1;
-	for (int i = 0; registry[i] && n < 31; i++) {
+	for (int i = 0; registry[i] && n < MODULE_MAX; i++) {
 		names[n] = *(const char *const *)((const char *)registry[i] + name_offset);
 		if (name && strcmp(names[n], name) == 0)
 			found = i;

@@ -2,7 +2,9 @@
  * module.h - what every policy registry (alloc, reclaim, kmap, coloring) shares:
  * the "unknown module" message that lists the valid names, and loading a module's
  * configuration from its parameter table (defaults, then the scenario's object,
- * whose "module" key names the module and is not a parameter).
+ * whose "module" key names the module and is not a parameter), and the list of
+ * modules of one kind: the built-in static array followed by the modules plugins
+ * added at start (emu/plugin/plugin.c; never removed, so pointers stay valid).
  */
 #ifndef MMEMU_MODULE_H
 #define MMEMU_MODULE_H
@@ -13,6 +15,28 @@
 
 #include "emu/core/err.h"
 #include "emu/core/params.h"
+
+#define MODULE_MAX 64   /* modules of one kind, built-in and plugged in together */
+
+/* The modules of one kind: a registry file defines one of these statically with
+ * the first three fields set; the rest is built on first use. */
+struct module_registry {
+	const char *kind;                 /* "reclaim", "alloc", "kmap", "coloring" */
+	const void *const *builtin;       /* the static NULL-terminated ops array */
+	size_t name_offset;               /* offsetof(struct X_ops, name) */
+	const void *all[MODULE_MAX + 1];  /* builtin, then added; NULL-terminated */
+	int n;                            /* entries of all[]; 0 until first use */
+	int nbuiltin;                     /* the first nbuiltin of all[] are built in */
+};
+
+/** module_all() - Returns: @r's modules, built-in then added, NULL-terminated. */
+const void *const *module_all(struct module_registry *r);
+
+/**
+ * module_add() - append @ops (a plugin's module) to @r.
+ * Returns: 0, or -1 with @e set if its name is empty, already taken or @r is full.
+ */
+int module_add(struct module_registry *r, const void *ops, struct mm_err *e);
 
 /**
  * module_unknown() - report that @kind module @name does not exist.

@@ -43,6 +43,10 @@ static inline double mm_rng_double(struct mm_rng *r)
 	return (double)(mm_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
+/** mm_mix64() - splitmix64's finaliser: a bijection of 64-bit values whose every
+ * output bit depends on every input bit. Returns: the mixed value. */
+uint64_t mm_mix64(uint64_t z);
+
 /** mm_hash64() - FNV-1a of a string. Returns: its 64-bit hash. */
 uint64_t mm_hash64(const char *s);
 

@@ -4,6 +4,7 @@
 #include "emu/engine/scenario.h"
 #include "emu/engine/judgement.h"
 
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "emu/core/rng.h"
 #include "emu/core/readfile.h"
 #include "emu/engine/engine.h"
+#include "emu/plugin/plugin.h"
 
 /* The most simulations (kernels x sweep points x runs) a scenario expands to. */
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
@@ -22,7 +24,7 @@
 #endif
 
 static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
-					"sweep", "runs", "seed", "engine", "judgement", NULL };
+					"sweep", "runs", "seed", "engine", "judgement", "plugins", NULL };
 
 /* The canonical JSON the hash is taken of: sorted, compact, without the
  * "judgement" declarations (they qualify constants, they are not the model). */
@@ -384,6 +386,49 @@ int scenario_load(struct scenario *sc, const char *file, struct mm_err *e)
 
 static int expand(struct scenario *sc, json_t *set, struct mm_err *e);
 
+/* Load the plugins of @root's "plugins" array (shared object files, relative to
+ * the scenario file's directory). Returns: 0 or -1 with @e set. */
+static int load_plugins(json_t *root, const char *file, struct mm_err *e)
+{
+	json_t *list = json_object_get(root, "plugins"), *v;
+	size_t i;
+	if (!list)
+		return 0;
+	if (!json_is_array(list) || json_array_size(list) > 32)
+		return mm_errf(e, file, "plugins", "expected an array of at most 32 shared object files");
+	char dir[1024], *paths[32];
+	const char *ptrs[32];
+	int rc = 0;
+	snprintf(dir, sizeof dir, "%s", file ? file : ".");
+	const char *base = dirname(dir);
+	json_array_foreach(list, i, v) {
+		char sub[32];
+		snprintf(sub, sizeof sub, "plugins[%zu]", i);
+		const char *f = json_string_value(v);
+		paths[i] = NULL;
+		if (!f || !*f) {
+			rc = mm_errf(e, file, sub, "expected a shared object file name");
+		} else if (f[0] == '/' || !file) {
+			paths[i] = strdup(f);
+		} else if (asprintf(&paths[i], "%s/%s", base, f) < 0) {
+			paths[i] = NULL;
+		}
+		if (!rc && !paths[i])
+			rc = mm_errf(e, file, sub, "out of memory");
+		ptrs[i] = paths[i];
+		if (rc) {
+			i++;
+			break;
+		}
+	}
+	size_t n = i;
+	if (!rc)
+		rc = plugin_load_all(ptrs, (int)n, file, "plugins", e);
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	return rc;
+}
+
 /* The start of every load: @sc empty, a new digest of input files, the name kept. */
 static int begin(struct scenario *sc, const char *file, struct mm_err *e)
 {
@@ -424,7 +469,7 @@ static int expand(struct scenario *sc, json_t *set, struct mm_err *e)
 	json_t *root = sc->root;
 	if (set && apply_set(root, set, e))
 		goto fail;
-	if (check_keys(root, top_keys, file, "", e))
+	if (check_keys(root, top_keys, file, "", e) || load_plugins(root, file, e))
 		goto fail;
 
 	json_t *name = json_object_get(root, "name");

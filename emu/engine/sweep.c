@@ -10,8 +10,8 @@
  * the next pending simulation.  The loop ends when nothing is pending or running.
  * Reused per-simulation files are checked for the scenario hash, the digest of
  * the input files it names (traces, workfiles: emu/core/readfile.h), the tool version,
- * the digest of the mmemu executable that computed them (a rebuilt model reruns
- * everything) and the (kernel, point, run) they claim, so a stale or foreign file is
+ * the digest of the mmemu executable and of the plugins loaded that computed them
+ * (a rebuilt model or plugin reruns everything) and the (kernel, point, run) they claim, so a stale or foreign file is
  * rerun.
  */
 #include "emu/engine/sweep.h"
@@ -33,6 +33,7 @@
 #include "emu/engine/results.h"
 #include "emu/engine/runner.h"
 #include "emu/core/version.h"
+#include "emu/plugin/plugin.h"
 
 #define SIM_FORMAT "mmemu-sim/1"
 
@@ -101,9 +102,21 @@ void sweep_job_free(struct sweep_job *j)
 	j->sims = NULL;
 }
 
+static const char *exe_digest(void);
+
+/* The executable's digest, then "+" and the loaded plugins' (emu/plugin) if any.
+ * Returns: the digest, in a static buffer. */
+static const char *build_digest(void)
+{
+	static char d[48];
+	const char *p = plugin_digest();
+	snprintf(d, sizeof d, "%s%s%s", exe_digest(), *p ? "+" : "", p);
+	return d;
+}
+
 /* FNV-1a 64 of the running executable (/proc/self/exe), 16 hex digits, computed
  * once; "unknown" when it cannot be read.  Returns: the digest. */
-static const char *build_digest(void)
+static const char *exe_digest(void)
 {
 	static char d[24];
 	if (*d)

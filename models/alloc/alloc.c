@@ -11,6 +11,10 @@
  */
 #include "models/alloc/alloc.h"
 
+#include <stddef.h>
+
+#include "emu/core/module.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,14 +30,41 @@ static const struct alloc_ops *const registry[] = {
 	NULL,
 };
 
+/* the built-in modules above, then those plugins registered (emu/plugin) */
+static struct module_registry modules = { .kind = "alloc",
+					  .builtin = (const void *const *)registry,
+					  .name_offset = offsetof(struct alloc_ops, name) };
+
 const struct alloc_ops *const *alloc_modules(void)
 {
-	return registry;
+	return (const struct alloc_ops *const *)module_all(&modules);
+}
+
+/* Returns: 0 if @ops has a version this build calls and the methods it needs,
+ * else -1 with @e set. */
+static int alloc_check_ops(const struct alloc_ops *ops, const char *file, const char *path,
+			   struct mm_err *e)
+{
+	if (ops->version < 1 || ops->version > ALLOC_OPS_VERSION)
+		return mm_errf(e, file, path, "allocator \"%s\": unsupported interface version %d "
+			       "(this build supports 1..%d)", ops->name, ops->version,
+			       ALLOC_OPS_VERSION);
+	if (!ops->init || !ops->alloc || !ops->free)
+		return mm_errf(e, file, path, "allocator \"%s\" lacks a required method "
+			       "(init, alloc, free)", ops->name);
+	return 0;
+}
+
+int alloc_register(const struct alloc_ops *ops, struct mm_err *e)
+{
+	if (!ops->name)
+		return mm_errf(e, NULL, NULL, "an alloc module without a name");
+	return alloc_check_ops(ops, NULL, NULL, e) ? -1 : module_add(&modules, ops, e);
 }
 
 const struct alloc_ops *alloc_find(const char *name)
 {
-	for (const struct alloc_ops *const *o = registry; *o; o++)
+	for (const struct alloc_ops *const *o = alloc_modules(); *o; o++)
 		if (name && strcmp((*o)->name, name) == 0)
 			return *o;
 	return NULL;
@@ -47,21 +78,17 @@ struct alloc *alloc_create(const char *name, json_t *params, struct mm_phys *phy
 	const struct alloc_ops *ops = alloc_find(name);
 	if (!ops) {
 		char list[256] = "";
-		for (const struct alloc_ops *const *o = registry; *o; o++) {
+		const struct alloc_ops *const *all = alloc_modules();
+		for (const struct alloc_ops *const *o = all; *o; o++) {
 			size_t n = strlen(list);
-			snprintf(list + n, sizeof list - n, "%s%s", o == registry ? "" : ", ",
-				 (*o)->name);
+			snprintf(list + n, sizeof list - n, "%s%s", o == all ? "" : ", ", (*o)->name);
 		}
 		mm_errf(e, file, path, "unknown allocator \"%s\" (expected one of: %s)",
 			name ? name : "", list);
 		return NULL;
 	}
-	if (ops->version < 1 || ops->version > ALLOC_OPS_VERSION || !ops->init || !ops->alloc ||
-	    !ops->free) {
-		mm_errf(e, file, path, "allocator \"%s\": unsupported interface version %d", name,
-			ops->version);
+	if (alloc_check_ops(ops, file, path, e))
 		return NULL;
-	}
 	if (!phys || !phys->pages) {
 		mm_errf(e, file, path, "internal: allocator needs initialised memory");
 		return NULL;

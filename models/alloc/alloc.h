@@ -138,6 +138,12 @@ const struct alloc_ops *alloc_find(const char *name);
 const struct alloc_ops *const *alloc_modules(void);
 
 /**
+ * alloc_register() - add a plugin's module @ops to the registry (emu/plugin).
+ * Returns: 0, or -1 with @e set (unsupported version, missing method, name taken).
+ */
+int alloc_register(const struct alloc_ops *ops, struct mm_err *e);
+
+/**
  * alloc_create() - instantiate allocator @name over @phys and attach it (phys->alloc).
  * @params: JSON object of module parameters (may be NULL); key "module" is ignored
  * @vs: event counters (may be NULL)

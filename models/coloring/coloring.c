@@ -95,9 +95,27 @@ static const struct coloring_ops coloring_pagecolor = {
 static const struct coloring_ops *const registry[] = { &coloring_none, &coloring_roundrobin,
 						       &coloring_pagecolor, NULL };
 
+/* the built-in modules above, then those plugins registered (emu/plugin) */
+static struct module_registry modules = { .kind = "coloring",
+					  .builtin = (const void *const *)registry,
+					  .name_offset = offsetof(struct coloring_ops, name) };
+
 const struct coloring_ops *const *coloring_modules(void)
 {
-	return registry;
+	return (const struct coloring_ops *const *)module_all(&modules);
+}
+
+int coloring_register(const struct coloring_ops *ops, struct mm_err *e)
+{
+	if (!ops->name)
+		return mm_errf(e, NULL, NULL, "a coloring module without a name");
+	if (ops->version < 1 || ops->version > COLORING_OPS_VERSION)
+		return mm_errf(e, NULL, NULL, "coloring module \"%s\" implements interface version %d "
+			       "(this build supports 1..%d)", ops->name, ops->version, COLORING_OPS_VERSION);
+	if (!ops->pick)
+		return mm_errf(e, NULL, NULL, "coloring module \"%s\" lacks a required method (pick)",
+			       ops->name);
+	return module_add(&modules, ops, e);
 }
 
 /*
@@ -254,11 +272,12 @@ struct coloring *coloring_create(const char *name, json_t *params, uint32_t ncol
 				 struct mm_vmstat *vs, const char *file, const char *path,
 				 struct mm_err *e)
 {
-	int i = module_find((const void *const *)registry, offsetof(struct coloring_ops, name), name,
+	const struct coloring_ops *const *all = coloring_modules();
+	int i = module_find((const void *const *)all, offsetof(struct coloring_ops, name), name,
 			    "coloring", file, path, e);
 	if (i < 0)
 		return NULL;
-	const struct coloring_ops *ops = registry[i];
+	const struct coloring_ops *ops = all[i];
 	struct coloring *c = calloc(1, sizeof *c);
 	if (!c) {
 		mm_errf(e, file, path, "out of memory");

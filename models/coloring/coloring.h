@@ -90,6 +90,12 @@ int coloring_check(const struct coloring *c, struct mm_err *e);
 const struct coloring_ops *const *coloring_modules(void);
 
 /**
+ * coloring_register() - add a plugin's module @ops to the registry (emu/plugin).
+ * Returns: 0, or -1 with @e set (unsupported version, missing method, name taken).
+ */
+int coloring_register(const struct coloring_ops *ops, struct mm_err *e);
+
+/**
  * coloring_create() - instantiate module @name for @ncolors colours.
  * Returns: the instance, or NULL with @e naming @path.
  */

@@ -52,19 +52,38 @@ void kmap_finish(struct kmap *m, struct sim *s)
 		m->ops->finish(m, s);
 }
 
+/* the built-in modules above, then those plugins registered (emu/plugin) */
+static struct module_registry modules = { .kind = "kmap",
+					  .builtin = (const void *const *)registry,
+					  .name_offset = offsetof(struct kmap_ops, name) };
+
 const struct kmap_ops *const *kmap_modules(void)
 {
-	return registry;
+	return (const struct kmap_ops *const *)module_all(&modules);
+}
+
+int kmap_register(const struct kmap_ops *ops, struct mm_err *e)
+{
+	if (!ops->name)
+		return mm_errf(e, NULL, NULL, "a kmap module without a name");
+	if (ops->version < 1 || ops->version > KMAP_OPS_VERSION)
+		return mm_errf(e, NULL, NULL, "kmap module \"%s\" implements interface version %d "
+			       "(this build supports 1..%d)", ops->name, ops->version, KMAP_OPS_VERSION);
+	if (!ops->map || !ops->unmap)
+		return mm_errf(e, NULL, NULL, "kmap module \"%s\" lacks a required method (map, unmap)",
+			       ops->name);
+	return module_add(&modules, ops, e);
 }
 
 struct kmap *kmap_create(const char *name, json_t *params, struct mm_kernel *k,
 			 struct mm_vmstat *vs, const char *file, const char *path, struct mm_err *e)
 {
-	int i = module_find((const void *const *)registry, offsetof(struct kmap_ops, name), name,
+	const struct kmap_ops *const *all = kmap_modules();
+	int i = module_find((const void *const *)all, offsetof(struct kmap_ops, name), name,
 			    "kmap", file, path, e);
 	if (i < 0)
 		return NULL;
-	const struct kmap_ops *ops = registry[i];
+	const struct kmap_ops *ops = all[i];
 	struct kmap *m = calloc(1, sizeof *m);
 	if (!m) {
 		mm_errf(e, file, path, "out of memory");

@@ -63,6 +63,12 @@ struct kmap {
 const struct kmap_ops *const *kmap_modules(void);
 
 /**
+ * kmap_register() - add a plugin's module @ops to the registry (emu/plugin).
+ * Returns: 0, or -1 with @e set (unsupported version, missing method, name taken).
+ */
+int kmap_register(const struct kmap_ops *ops, struct mm_err *e);
+
+/**
  * kmap_create() - instantiate module @name with @params (key "module" ignored).
  * @k: the kernel, or NULL to validate the parameters only
  * Returns: the instance, or NULL with @e naming @path (an unknown name lists the valid ones).

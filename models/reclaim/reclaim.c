@@ -10,6 +10,8 @@
  */
 #include "models/reclaim/reclaim.h"
 
+#include "emu/core/module.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,28 +45,57 @@ static const struct reclaim_ops *const registry[] = {
 	NULL,
 };
 
-const struct reclaim_ops *reclaim_find(const char *name)
-{
-	if (!name)
-		return NULL;
-	for (size_t i = 0; registry[i]; i++)
-		if (strcmp(registry[i]->name, name) == 0)
-			return registry[i];
-	return NULL;
-}
+/* the built-in modules above, then those plugins registered (emu/plugin) */
+static struct module_registry modules = { .kind = "reclaim",
+					  .builtin = (const void *const *)registry,
+					  .name_offset = offsetof(struct reclaim_ops, name) };
 
 const struct reclaim_ops *const *reclaim_modules(void)
 {
-	return registry;
+	return (const struct reclaim_ops *const *)module_all(&modules);
+}
+
+const struct reclaim_ops *reclaim_find(const char *name)
+{
+	const struct reclaim_ops *const *all = reclaim_modules();
+	if (!name)
+		return NULL;
+	for (size_t i = 0; all[i]; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+/* Returns: 0 if @ops has a version this build calls and the methods it needs,
+ * else -1 with @e set. */
+static int reclaim_check_ops(const struct reclaim_ops *ops, const char *file, const char *path,
+			     struct mm_err *e)
+{
+	if (ops->version < 1 || ops->version > RECLAIM_OPS_VERSION)
+		return mm_errf(e, file, path, "reclaim module \"%s\" implements interface version "
+			       "%d (this build supports 1..%d)", ops->name, ops->version,
+			       RECLAIM_OPS_VERSION);
+	if (!reclaim_has_frames(ops) && !ops->kops)
+		return mm_errf(e, file, path, "reclaim module \"%s\" lacks a required method",
+			       ops->name);
+	return 0;
+}
+
+int reclaim_register(const struct reclaim_ops *ops, struct mm_err *e)
+{
+	if (!ops->name || reclaim_check_ops(ops, NULL, NULL, e))
+		return ops->name ? -1 : mm_errf(e, NULL, NULL, "a reclaim module without a name");
+	return module_add(&modules, ops, e);
 }
 
 /* "fifo, lru, clock, opt" into @buf. */
 static void module_list(char *buf, size_t len)
 {
+	const struct reclaim_ops *const *all = reclaim_modules();
 	size_t n = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; registry[i] && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", registry[i]->name);
+	for (size_t i = 0; all[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", all[i]->name);
 }
 
 struct reclaim *reclaim_create(const char *name, json_t *params, uint32_t nframes,
@@ -80,15 +111,8 @@ struct reclaim *reclaim_create(const char *name, json_t *params, uint32_t nframe
 			name ? name : "(null)", names);
 		return NULL;
 	}
-	if (ops->version < 1 || ops->version > RECLAIM_OPS_VERSION) {
-		mm_errf(e, file, path, "reclaim module \"%s\" implements interface version %d "
-			"(this build supports 1..%d)", ops->name, ops->version, RECLAIM_OPS_VERSION);
+	if (reclaim_check_ops(ops, file, path, e))
 		return NULL;
-	}
-	if (!reclaim_has_frames(ops) && !ops->kops) {
-		mm_errf(e, file, path, "reclaim module \"%s\" lacks a required method", ops->name);
-		return NULL;
-	}
 	if (nframes == 0 || nframes == RECLAIM_NO_FRAME) {
 		mm_errf(e, file, path, "expected a number of frames in 1..%u", RECLAIM_NO_FRAME - 1);
 		return NULL;

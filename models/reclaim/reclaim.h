@@ -93,6 +93,12 @@ const struct reclaim_ops *reclaim_find(const char *name);
 const struct reclaim_ops *const *reclaim_modules(void);
 
 /**
+ * reclaim_register() - add a plugin's module @ops to the registry (emu/plugin).
+ * Returns: 0, or -1 with @e set (unsupported version, missing method, name taken).
+ */
+int reclaim_register(const struct reclaim_ops *ops, struct mm_err *e);
+
+/**
  * reclaim_create() - instantiate module @name for @nframes frames.
  * @params: JSON object of module parameters (may be NULL); key "module" is ignored
  * @file, @path: where @params came from, for messages
