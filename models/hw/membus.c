@@ -15,9 +15,11 @@
  * order: a batch of copies (one file read or write call, one cleared page)
  * arrives when its copying began, is served after everything booked before it,
  * for bytes x factor / bandwidth, and the CPU, which spent its own copy cycles
- * meanwhile, stalls until the bus has served it.  The booking is an observation
- * point (tm_observe), so no other CPU can book earlier in simulated time after
- * it; one booking per batch, not per cache line or page.  With one CPU per bus,
+ * meanwhile, stalls until the bus has served it (membus_serve() says how long).
+ * Who books, and when, is the kernel's: mm_bus_transfer() in models/mm/kernel.c
+ * makes the booking an observation point (tm_observe), so no other CPU can book
+ * earlier in simulated time after it, and charges the stall; one booking per
+ * batch, not per cache line or page.  With one CPU per bus,
  * or a bus that keeps up (bytes x factor / bandwidth <= the copy time), nothing
  * is ever charged.
  *
@@ -29,7 +31,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
 
 /*
  * With slack (engine.slack > 0) a booking can come, in host order, after bookings
