@@ -21,6 +21,10 @@ run scenarios/seeds/001-pagevec-reaim.json --set 'sweep={"workload.users":[8]}' 
 run scenarios/seeds/001-pagevec-reaim-fixed.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20
 run scenarios/seeds/001-pagevec-reaim-pressure.json --set 'sweep={"workload.users":[48]}' --set workload.jobs=30 \
 	--set machine.memory=24MiB
+# issue 27: 12-20 MiB broke the invariants (a buffer page freed under
+# touch_buffer; a COW fault re-checking its entry before a yielding copy)
+run scenarios/seeds/001-pagevec-reaim-pressure.json --set 'sweep={"machine.memory":["12MiB","16MiB","20MiB"],"workload.users":[96]}' \
+	--set workload.jobs=30 --set runs=2
 run scenarios/seeds/001-pagevec-kernbench.json --set workload.files=64
 run scenarios/seeds/001-pagevec-sensitivity.json --set workload.files=64
 run scenarios/seeds/001-pagevec-kernbench-nopipe.json --set workload.files=64

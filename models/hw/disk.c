@@ -9,10 +9,14 @@
  * Hand-offs: SimGrid actors run one at a time and switch only at simcalls, so the
  * queue needs no lock: a requester queues its request and wakes the driver only
  * if it sleeps (a flag, then one sg_sem_release); the driver wakes the requester
- * with one release of the requester's semaphore (taken from the disk's idle ones,
- * no creation per request; the disk keeps every semaphore it made, so
- * disk_destroy() frees them all, also those of requesters that a run stopped at
- * engine.max_time ended in the middle of a request).  The same simulated times
+ * with one release of the requester's semaphore.  A synchronous request is a
+ * record from the disk's pool (each with its own semaphore, reused, no creation
+ * per request), never the requester's stack: when engine.max_time ends a run,
+ * SimGrid kills the requesters and frees their stacks while their requests are
+ * still queued, and disk_destroy() then walks the queue to free the
+ * asynchronous ones (a request on a stack made it read freed memory: the
+ * "killed by signal 11" of issue 27).  The disk keeps every record it made and
+ * frees them all.  The same simulated times
  * as a mutex and condition variables, with 10 simcalls per request instead of
  * 15.  The driver keeps doing every transfer: a requester serving its own request
  * on an idle disk (6 simcalls) was measured and dropped, because its sleep and
@@ -152,7 +156,7 @@ struct disk_req {
 	double *wake;                   /* ... and its wake slot, or NULL */
 	void (*end_io)(void *arg);      /* asynchronous: called by the driver, then freed */
 	void *arg;
-	struct disk_req *next;
+	struct disk_req *next;          /* in the queue, or in the pool's free list */
 };
 
 /* A segment of the drive's buffer: bytes [start, end) were in it at time t_end;
@@ -172,9 +176,11 @@ struct disk {
 	sg_disk_t sg;
 	sg_sem_t work;                  /* the driver sleeps on it while idle */
 	int driver_idle;                /* the driver waits on work */
-	sg_sem_t *sems;                 /* every requester semaphore made, [nsems] */
-	sg_sem_t *idle;                 /* ... those not in use (count 0), [nidle] */
-	int nsems, nidle, capsems;
+	struct disk_req **reqs;         /* every synchronous record made, [nreqs] */
+	struct disk_req *freereqs;      /* ... those not in use (semaphore count 0) */
+	int nreqs, capreqs;
+	int onstack;                    /* requests on a requester's stack (host out
+					 * of memory for a record), queued or in service */
 	struct disk_req *head, *tail;   /* arrival order */
 	struct disk_req *cur;           /* the request in service, or NULL */
 	uint64_t headpos;               /* byte offset under the head */
@@ -498,54 +504,59 @@ void disk_destroy(struct disk *dk)
 {
 	if (!dk)
 		return;
-	/* after the run, no actor left: the driver and the requesters are gone */
-	/* asynchronous requests the run ended before (their arg is the caller's
-	 * malloc()ed completion record); synchronous ones live on their requesters'
-	 * stacks */
-	if (dk->cur && dk->cur->end_io) {
-		free(dk->cur->arg);
-		free(dk->cur);
-	}
-	for (struct disk_req *r = dk->head, *next; r; r = next) {
-		next = r->next;
-		if (r->end_io) {
-			free(r->arg);
-			free(r);
+	/* after the run, no actor left: the driver and the requesters are gone.
+	 * Free the asynchronous requests the run ended before (their arg is the
+	 * caller's malloc()ed completion record).  Every queued request is a heap
+	 * record unless a requester ran out of host memory for one: then its
+	 * request was on its stack, freed with the actor, and the queue cannot be
+	 * walked (the asynchronous ones are left: a host out of memory anyway). */
+	if (dk->onstack == 0) {
+		if (dk->cur && dk->cur->end_io) {
+			free(dk->cur->arg);
+			free(dk->cur);
+		}
+		for (struct disk_req *r = dk->head, *next; r; r = next) {
+			next = r->next;
+			if (r->end_io) {
+				free(r->arg);
+				free(r);
+			}
 		}
 	}
 	ctl_destroy(dk->ctl);
 	sg_sem_destroy(dk->work);
-	for (int i = 0; i < dk->nsems; i++)
-		sg_sem_destroy(dk->sems[i]);
-	free(dk->sems);
-	free(dk->idle);
+	for (int i = 0; i < dk->nreqs; i++) {
+		sg_sem_destroy(dk->reqs[i]->sem);
+		free(dk->reqs[i]);
+	}
+	free(dk->reqs);
 	free(dk->segs);
 	free(dk);
 }
 
-/* A semaphore for a synchronous requester: an idle one of the disk's, else a new
- * one that the disk keeps.  Returns: the semaphore, with *@kept false when no
- * memory was left to keep it (the caller then destroys it after its request). */
-static sg_sem_t sem_get(struct disk *dk, bool *kept)
+/* A record for a synchronous request, with its semaphore: an idle one of the
+ * disk's, else a new one that the disk keeps.
+ * Returns: the record, or NULL when the host has no memory left for one. */
+static struct disk_req *req_get(struct disk *dk)
 {
-	*kept = true;
-	if (dk->nidle > 0)
-		return dk->idle[--dk->nidle];
-	if (dk->nsems == dk->capsems) {
-		int cap = dk->capsems ? 2 * dk->capsems : 8;
-		sg_sem_t *s = realloc(dk->sems, (size_t)cap * sizeof *s);
-		if (s)
-			dk->sems = s;
-		sg_sem_t *i = s ? realloc(dk->idle, (size_t)cap * sizeof *i) : NULL;
-		if (!i) {
-			*kept = false;
-			return sg_sem_init(0);
-		}
-		dk->idle = i;
-		dk->capsems = cap;
+	struct disk_req *r = dk->freereqs;
+	if (r) {
+		dk->freereqs = r->next;
+		return r;
 	}
-	dk->sems[dk->nsems] = sg_sem_init(0);
-	return dk->sems[dk->nsems++];
+	if (dk->nreqs == dk->capreqs) {
+		int cap = dk->capreqs ? 2 * dk->capreqs : 8;
+		struct disk_req **v = realloc(dk->reqs, (size_t)cap * sizeof *v);
+		if (!v)
+			return NULL;
+		dk->reqs = v;
+		dk->capreqs = cap;
+	}
+	if (!(r = calloc(1, sizeof *r)))
+		return NULL;
+	r->sem = sg_sem_init(0);
+	dk->reqs[dk->nreqs++] = r;
+	return r;
 }
 
 double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t bytes)
@@ -581,19 +592,28 @@ double disk_io(struct disk *dk, struct tm *t, int write, uint64_t pos, uint64_t 
 	if (t)
 		tm_sync(t);
 	double *wake = t ? &t->wake : NULL;
-	struct disk_req r = { .write = write, .pos = pos, .bytes = bytes, .wake = wake };
 	double t0 = simgrid_get_clock();
-	bool kept;
-	r.sem = sem_get(dk, &kept);
+	struct disk_req own, *r = req_get(dk);
+	bool pooled = r != NULL;
+	if (!pooled) {
+		r = &own;   /* see disk_destroy() */
+		own.sem = sg_sem_init(0);
+		dk->onstack++;
+	}
+	sg_sem_t sem = r->sem;
+	*r = (struct disk_req){ .write = write, .pos = pos, .bytes = bytes, .wake = wake, .sem = sem };
 	if (wake)
 		*wake = INFINITY;   /* until the driver completes the request */
-	enqueue(dk, &r);
-	while (!r.done)
-		sg_sem_acquire(r.sem);
-	if (kept)
-		dk->idle[dk->nidle++] = r.sem;   /* released once, acquired once: count 0 */
-	else
-		sg_sem_destroy(r.sem);
+	enqueue(dk, r);
+	while (!r->done)
+		sg_sem_acquire(r->sem);
+	if (pooled) {
+		r->next = dk->freereqs;   /* released once, acquired once: count 0 */
+		dk->freereqs = r;
+	} else {
+		sg_sem_destroy(own.sem);
+		dk->onstack--;
+	}
 	return simgrid_get_clock() - t0;
 }
 

@@ -284,6 +284,13 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 		snprintf(sub, sizeof sub, "%s.kernel_reserved", path);
 		return mm_errf(e, file, sub, "expected less than machine.memory");
 	}
+	/* a reserve of all the memory left after the kernel leaves nothing to
+	 * allocate: every allocation would retry for ever (issue 27) */
+	if ((uint64_t)m->mem.min_free_kbytes * 1024 >= m->mem.memory - m->mem.kernel_reserved) {
+		snprintf(sub, sizeof sub, "%s.min_free_kbytes", path);
+		return mm_errf(e, file, sub,
+			       "expected less than machine.memory minus kernel_reserved, in KiB");
+	}
 	if (load_variation(&m->var, json_object_get(obj, "variation"), file, path, e))
 		return -1;
 	snprintf(sub, sizeof sub, "%s.caches", path);

@@ -29,6 +29,14 @@
  * for.  Read congestion (bdi_read_congested) is not modelled: no workload here
  * queues 113 reads.  With readahead off (vm.readahead false or ra_pages 0) the
  * missing pages of a request are read in one request and waited for.
+ *
+ * References across sleeps: a task that sleeps holds a reference to the page
+ * it will touch afterwards.  mm_file_getblk() once looked a buffer page up,
+ * slept (grow_buffers, wait_on_buffer) without one, and called touch_buffer on
+ * the pfn after: reclaim had freed the page meanwhile, so a free page went on
+ * a pagevec, and the drain dropped a reference of the page's next owner (an
+ * anonymous page freed while mapped: "nr_mapped 2, 0 pages mapped" in the
+ * batched kernel under reaim at 12-20 MiB, issue 27).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -836,20 +844,31 @@ uint32_t mm_file_getblk(struct mm_kernel *k, struct mm_task *t, struct mm_file *
 			 : add_page(k, t, f, idx, false, &raced) == PFN_NONE)
 			return PFN_NONE;
 	}
+	uint32_t pfn = f->pfn[idx];
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	/* __find_get_block's reference (get_bh), held until brelse: the sleeps
+	 * below (grow_buffers, wait_on_buffer) let reclaim run, and without it
+	 * reclaim freed the page meanwhile; touch_buffer then put a free page on
+	 * a pagevec, whose drain later dropped a reference of the page's next
+	 * owner (issue 27: "nr_mapped 2, 0 pages mapped" in the batched kernel,
+	 * "free block head count -1" at 12-20 MiB) */
+	struct page *p = &k->phys.pages[pfn];
+	p->count++;
+	if (k->pcobj)
+		mm_pcobj_bh(k, t, pfn);   /* grow_buffers (bufhead.c) */
 	/* wait_on_buffer: another task's read of it is in flight; sleep until its
 	 * completion (end_buffer_read_sync -> unlock_buffer -> wake_up_buffer) */
-	uint32_t pfn = f->pfn[idx];
-	if (pfn != PFN_NONE && k->pcobj) {   /* grow_buffers (bufhead.c) */
-		k->phys.pages[pfn].count++;
-		mm_pcobj_bh(k, t, pfn);
-		k->phys.pages[pfn].count--;
-		pfn = f->pfn[idx];
-	}
-	if (pfn != PFN_NONE) {
-		mm_wait_on_page_locked(k, t, pfn);
+	mm_wait_on_page_locked(k, t, pfn);
+	bool cached = f->pfn[idx] == pfn;   /* not truncated meanwhile */
+	if (cached)
 		mm_mark_page_accessed(k, t, pfn);   /* touch_buffer */
-	}
-	return pfn;
+	/* brelse: the last reference (truncated meanwhile) frees the page */
+	if (p->count > 1)
+		p->count--;
+	else
+		mm_release_pages(k, t, &pfn, 1);
+	return cached ? pfn : PFN_NONE;
 }
 
 /* The page-fault path (fmap.c) reads through the same code as read(). */

@@ -19,7 +19,14 @@
  *
  * Faults (do_anonymous_page, do_wp_page, do_swap_page) re-read the entry after
  * anything that may sleep (allocation with reclaim, disk reads) and start over if
- * reclaim changed it meanwhile.
+ * reclaim changed it meanwhile.  A charge may sleep too (the time model pays
+ * pending cycles there): the re-check comes after the last charge before the
+ * entry changes, and an entry is set before a charge that follows its mapping.
+ * do_wp_page once re-checked before charging the copy; try_to_unmap swapped the
+ * entry out during that charge, the fault then unmapped the page a second time
+ * for one entry, the walk stopped at mapcount 0 with one mapper's entry left,
+ * and the page was freed under it ("pfn 1104: free block head count -1" in the
+ * stock kernel under reaim at 12 MiB, issue 27).
  *
  * Costs: a fault pays the trap (costs->syscall) and the page-table walk (two
  * struct-page-class lines); a zero fill or a COW copy moves one page at the
@@ -502,22 +509,24 @@ static int swap_fault(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, 
 		pfn = np;
 	}
 	struct page *p = &k->phys.pages[pfn];
-	/* map it: get_page, page_add_anon_rmap, swap_free */
+	/* map it: get_page, page_add_anon_rmap, swap_free.  The entry is set
+	 * before anything that may let another task run (a charge, lru_lock):
+	 * a mapping counted in mapcount but not yet in the entry is one that
+	 * try_to_unmap cannot find.  Read-only first: shared with the swap copy,
+	 * a store faults again (do_wp_page) */
 	p->count++;
 	mm_page_map(k, p);
 	page_set(p, PG_referenced);
 	as->nswap--;
 	as->rss++;
+	as->pte[idx] = mk_pte(pfn, true);
 	swap_put(k, t, slot);
 	mm_mark_page_accessed(k, t, pfn);
 	bool exclusive = sw->map[slot] == 1 && p->mapcount == 1;
-	if (write && exclusive) {
+	if (write && exclusive && as->pte[idx] == mk_pte(pfn, true)) {
 		/* remove_exclusive_swap_page: the copy on disk is stale from now on */
 		mm_swapcache_remove(k, pfn);
 		as->pte[idx] = mk_pte(pfn, false);
-	} else {
-		/* shared with the swap copy: a store faults again (do_wp_page) */
-		as->pte[idx] = mk_pte(pfn, true);
 	}
 	return major;
 }
@@ -544,11 +553,16 @@ static int wp_fault(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, ui
 	uint32_t np = anon_alloc(k, t);
 	if (np == PFN_NONE)
 		return -1;
+	/* copy, then re-check the entry (pte_same under page_table_lock): the
+	 * copy's charge may let reclaim run, and a re-check before it let
+	 * try_to_unmap swap the entry out meanwhile; the page was then unmapped
+	 * twice for one entry and its last mapper's entry was never walked
+	 * (issue 27: "free block head count -1" at 12-20 MiB) */
+	charge_page_copy(k, t);
 	if (as->pte[idx] != e) {
 		mm_page_free(k, t, np);
 		return 2;
 	}
-	charge_page_copy(k, t);
 	as->rss--;   /* anon_page_add counts it again */
 	mm_page_unmap(k, p);
 	anon_page_add(k, t, as, idx, np, false);
