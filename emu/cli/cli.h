@@ -14,6 +14,7 @@ int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
@@ -29,6 +30,22 @@ int cli_wants_help(int argc, char **argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct scenario;
+struct sweep_opts;
+struct cluster_opts;
+
+/**
+ * cli_cluster_opt() - take option @opt of @cmd: 'k' --shard @arg, 's' --slurm,
+ * 'p' --partition, 'm' --max-tasks, 'n' --dry-run (docs/cluster.md).
+ * Returns: 0, or 2 after printing a usage error.
+ */
+int cli_cluster_opt(const char *cmd, int opt, const char *arg, struct sweep_opts *o, struct cluster_opts *co);
+
+/**
+ * cli_cluster_check() - after the options: --shard excludes --slurm, the Slurm
+ * options need --slurm; sets co->cpus (-j when @jobs_given, else 1).
+ * Returns: 0, or 2 after printing a usage error.
+ */
+int cli_cluster_check(const char *cmd, const struct sweep_opts *o, struct cluster_opts *co, int jobs_given);
 
 /**
  * cli_keyvalue() - parse @arg "KEY=VALUE" of option @opt into @obj[KEY] (VALUE as

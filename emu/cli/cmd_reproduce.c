@@ -25,6 +25,7 @@
 #include "emu/analysis/published.h"
 #include "emu/analysis/report.h"
 #include "emu/analysis/verdict.h"
+#include "emu/engine/cluster.h"
 #include "emu/engine/results.h"
 #include "emu/engine/scenario.h"
 #include "emu/engine/sweep.h"
@@ -33,13 +34,14 @@
 static const char reproduce_usage[] =
 	"usage: mmemu reproduce [SEED|all] [-j N] [--seeds K] [--no-run] [--published DIR]\n"
 	"                       [--runs DIR] [--out DIR] [--fresh] [-q]\n"
+	"                       [--shard K/N | --slurm [--partition P] [--max-tasks M] [--dry-run]]\n"
 	"Run the seed scenarios and print, per seed, the published table beside the\n"
 	"emulated one (one emulated table per value of sweep axes the publication does\n"
 	"not have) and a verdict per claim: reproduced, not reproduced or not checked,\n"
 	"with relative errors (emulated/published - 1). Seeds without a scenario are\n"
 	"listed as not yet modelled.\n"
 	"  SEED             a seed number (\"000\" or \"0\"); default all\n"
-	"  -j, --jobs N     parallel simulations (default 2)\n"
+	"  -j, --jobs N     parallel simulations (default: the number of CPUs)\n"
 	"      --seeds K    run every seed scenario with K base seeds (its own and the\n"
 	"                   next K-1; results/runs/STEM.seedN.json) and pool the runs; a\n"
 	"                   verdict that flips between base seeds is inconclusive (default 1)\n"
@@ -51,6 +53,11 @@ static const char reproduce_usage[] =
 	"      --fresh      rerun every simulation, even those kept\n"
 	"      --out DIR    where reproduce.json and reproduce.md go (default results)\n"
 	"  -q, --quiet      no tables on stdout (files are still written)\n"
+	"      --shard K/N  run only slice K (1..N) of the simulations, keeping them in\n"
+	"                   the runs directory; no tables (a later plain run judges)\n"
+	"      --slurm      submit a Slurm job array, one task per shard that still\n"
+	"                   misses a simulation (--partition P, --max-tasks M, --dry-run\n"
+	"                   and -j as for `mmemu sweep --slurm`; docs/cluster.md)\n"
 	"Exit: 0 (whatever the verdicts), 1 a simulation failed, 2 bad input or usage.\n";
 
 /* One scenario of a seed (a seed of several scenarios has one per part). */
@@ -73,7 +80,9 @@ struct seed {
 /* The options of one invocation. */
 struct opts {
 	const char *pubdir, *runsdir, *outdir, *want;
-	int jobs, norun, quiet, nseeds, fresh;
+	int jobs, norun, quiet, nseeds, fresh, jobs_given;
+	struct sweep_opts sw;      /* only the shard */
+	struct cluster_opts co;
 };
 
 /*
@@ -181,28 +190,79 @@ static int load_scenarios(const struct opts *o, struct seed *seeds, int ns)
 	return 0;
 }
 
-/* Run the loaded scenarios in one sweep pool and save their results.  Returns: 0, or 1 when a run failed. */
-static int run_seeds(const struct opts *o, struct seed *seeds, int ns)
+/* The sweep jobs of the loaded scenarios into @sj (their seeds' indices into
+ * @which), kept simulations beside the results file: STEM.d, STEM.seedN.d.
+ * Returns: how many. */
+static int make_jobs(struct seed *seeds, int ns, struct sweep_job *sj, int *which)
 {
 	struct mm_err e = { "" };
-	int rc = 0;
-	struct sweep_job *sj = calloc((size_t)ns, sizeof *sj);
 	int nj = 0;
-	int *which = calloc((size_t)ns, sizeof *which);
 	for (int i = 0; i < ns; i++)
 		if (seeds[i].loaded && sweep_job_init(&sj[nj], &seeds[i].sc, &e) == 0) {
-			/* kept simulations beside the results file: STEM.d, STEM.seedN.d */
 			size_t l = strlen(seeds[i].results_path);
 			snprintf(sj[nj].dir, sizeof sj[nj].dir, "%.*s.d", (int)(l > 5 ? l - 5 : l),
 				 seeds[i].results_path);
 			which[nj++] = i;
 		}
+	return nj;
+}
+
+/* The sweep options of @o. */
+static struct sweep_opts sweep_opts_of(const struct opts *o)
+{
 	struct sweep_opts so = { .jobs = o->jobs, .keep_dir = o->runsdir, .fresh = o->fresh,
-				 .progress = o->quiet ? SWEEP_PROGRESS_NONE : SWEEP_PROGRESS_AUTO };
+				 .progress = o->quiet ? SWEEP_PROGRESS_NONE : SWEEP_PROGRESS_AUTO,
+				 .shard_k = o->sw.shard_k, .shard_n = o->sw.shard_n };
+	return so;
+}
+
+/* --slurm: submit the seeds' simulations as an array.  Returns: the exit status. */
+static int submit_seeds(const struct opts *o, struct seed *seeds, int ns)
+{
+	struct sweep_job *sj = calloc((size_t)ns, sizeof *sj);
+	int *which = calloc((size_t)ns, sizeof *which);
+	int nj = make_jobs(seeds, ns, sj, which);
+	struct sweep_opts so = sweep_opts_of(o);
+	char jobs_s[16], nseeds_s[16], name[64], then[3000];
+	snprintf(jobs_s, sizeof jobs_s, "%d", o->co.cpus);
+	snprintf(nseeds_s, sizeof nseeds_s, "%d", o->nseeds);
+	snprintf(name, sizeof name, "reproduce-%s", o->want);
+	char *targv[] = { "reproduce", (char *)o->want, "-q", "-j", jobs_s, "--seeds", nseeds_s,
+			  "--published", (char *)o->pubdir, "--runs", (char *)o->runsdir, "--fresh" };
+	snprintf(then, sizeof then, "mmemu reproduce %s --seeds %d --published %s --runs %s --out %s", o->want,
+		 o->nseeds, o->pubdir, o->runsdir, o->outdir);
+	int rc = cluster_submit(sj, nj, &so, &o->co, o->runsdir, name, targv,
+				(int)(sizeof targv / sizeof targv[0]) - !o->fresh, then);
+	for (int k = 0; k < nj; k++)
+		sweep_job_free(&sj[k]);
+	free(sj);
+	free(which);
+	return rc;
+}
+
+/* Run the loaded scenarios in one sweep pool and save their results (--shard:
+ * only keep the shard's simulations).  Returns: 0, or 1 when a run failed. */
+static int run_seeds(const struct opts *o, struct seed *seeds, int ns)
+{
+	struct mm_err e = { "" };
+	int rc = 0;
+	struct sweep_job *sj = calloc((size_t)ns, sizeof *sj);
+	int *which = calloc((size_t)ns, sizeof *which);
+	int nj = make_jobs(seeds, ns, sj, which);
+	struct sweep_opts so = sweep_opts_of(o);
 	if (nj && sweep_run(sj, nj, &so, &e)) {
 		fprintf(stderr, "mmemu: %s\n", e.msg);
 		rc = 1;
 	}
+	for (int k = 0; o->sw.shard_n && k < nj; k++) {
+		rc |= sj[k].nfailed > 0;
+		printf("%s: shard %d/%d: %d simulations: %d ran, %d reused, %d failed\n", seeds[which[k]].scenario,
+		       o->sw.shard_k, o->sw.shard_n, sj[k].nran + sj[k].nreused + sj[k].nfailed, sj[k].nran,
+		       sj[k].nreused, sj[k].nfailed);
+		sweep_job_free(&sj[k]);
+	}
+	if (o->sw.shard_n)
+		nj = 0;
 	for (int k = 0; k < nj; k++) {
 		struct seed *s = &seeds[which[k]];
 		json_t *res = sj[k].nfailed ? NULL : sweep_merge(&sj[k]);
@@ -378,17 +438,20 @@ static int report(const struct opts *o, struct seed *seeds, int ns)
 int cmd_reproduce(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "jobs", required_argument, NULL, 'j' },     { "no-run", no_argument, NULL, 'n' },
-		{ "published", required_argument, NULL, 'p' }, { "runs", required_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'j' },     { "no-run", no_argument, NULL, 'N' },
+		{ "published", required_argument, NULL, 'P' }, { "runs", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },      { "quiet", no_argument, NULL, 'q' },
-		{ "seeds", required_argument, NULL, 's' },    { "fresh", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
+		{ "seeds", required_argument, NULL, 'S' },    { "fresh", no_argument, NULL, 'f' },
+		{ "shard", required_argument, NULL, 'k' },    { "slurm", no_argument, NULL, 's' },
+		{ "partition", required_argument, NULL, 'p' }, { "max-tasks", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'n' },        { NULL, 0, NULL, 0 },
 	};
 	if (cli_wants_help(argc, argv)) {
 		fputs(reproduce_usage, stdout);
 		return 0;
 	}
-	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1, 0 };
+	struct opts o = { "results/published", "results/runs", "results", "all", report_default_jobs(), 0, 0, 1, 0, 0,
+			  { 0 }, { .max_tasks = CLUSTER_MAX_TASKS } };
 	int opt;
 	long l;
 	char msg[1300];
@@ -402,17 +465,22 @@ int cmd_reproduce(int argc, char **argv)
 				return cli_usage_error("reproduce", "%s", msg);
 			}
 			o.jobs = (int)l;
+			o.jobs_given = 1;
 			break;
-		case 's':
+		case 'k': case 's': case 'p': case 'm': case 'n':
+			if (cli_cluster_opt("reproduce", opt, optarg, &o.sw, &o.co))
+				return 2;
+			break;
+		case 'S':
 			if (report_parse_long(optarg, 1, 20, &l)) {
 				snprintf(msg, sizeof msg, "--seeds: expected an integer in [1, 20], not \"%s\"", optarg);
 				return cli_usage_error("reproduce", "%s", msg);
 			}
 			o.nseeds = (int)l;
 			break;
-		case 'n': o.norun = 1; break;
+		case 'N': o.norun = 1; break;
 		case 'f': o.fresh = 1; break;
-		case 'p': o.pubdir = optarg; break;
+		case 'P': o.pubdir = optarg; break;
 		case 'r': o.runsdir = optarg; break;
 		case 'o': o.outdir = optarg; break;
 		case 'q': o.quiet = 1; break;
@@ -426,6 +494,11 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_usage_error("reproduce", "expected at most one SEED");
+	o.sw.jobs = o.jobs;
+	if (cli_cluster_check("reproduce", &o.sw, &o.co, o.jobs_given))
+		return 2;
+	if (o.norun && (o.co.slurm || o.sw.shard_n))
+		return cli_usage_error("reproduce", "--no-run excludes --shard and --slurm");
 	if (argc - optind == 1)
 		o.want = argv[optind];
 
@@ -433,9 +506,12 @@ int cmd_reproduce(int argc, char **argv)
 	int ns, rc = find_seeds(&o, &seeds, &ns) ? 2 : 0;
 	if (rc == 0)
 		rc = load_scenarios(&o, seeds, ns);
-	if (rc == 0)
+	int judge = !o.co.slurm && !o.sw.shard_n;
+	if (rc == 0 && o.co.slurm)
+		rc = submit_seeds(&o, seeds, ns);
+	else if (rc == 0)
 		rc = o.norun ? read_seeds(seeds, ns) : run_seeds(&o, seeds, ns);
-	if (rc != 2) {
+	if (rc != 2 && judge) {
 		merge_parts(seeds, ns);
 		if (report(&o, seeds, ns))
 			rc = 1;

@@ -138,15 +138,18 @@ static void sim_path(const struct sweep_job *j, int k, char *buf, size_t len)
 	snprintf(buf, len, "%s/%04d.json", j->dir, k);
 }
 
-/* Load a finished simulation from the keep directory. Returns: 1 reused, 0 not. */
+/* Load a finished simulation from the keep directory.
+ * Returns: 1 reused, 0 no file, -1 a file that does not match (stale or foreign). */
 static int load_kept(struct sweep_job *j, int k)
 {
 	char path[1200];
 	sim_path(j, k, path, sizeof path);
 	json_error_t je;
 	json_t *d = json_load_file(path, 0, &je);
-	if (!d)
-		return 0;
+	if (!d) {
+		struct stat st;
+		return stat(path, &st) ? 0 : -1;
+	}
 	const struct scenario_sim *ss = &j->sc->sims[k];
 	json_t *res = json_object_get(d, "result");
 	int ok = json_is_object(res) &&
@@ -166,7 +169,7 @@ static int load_kept(struct sweep_job *j, int k)
 		j->nreused++;
 	}
 	json_decref(d);
-	return ok;
+	return ok ? 1 : -1;
 }
 
 /* Save a finished simulation atomically. Returns: 0 or -1 (reported, not fatal). */
@@ -385,6 +388,34 @@ static void start_next(struct pool *p, struct worker *w)
 	}
 }
 
+int sweep_shard_of(int g, int n)
+{
+	return g % n + 1;
+}
+
+int sweep_reuse(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, int create,
+		struct mm_err *e)
+{
+	for (int i = 0, g = 0; i < njobs; i++) {
+		struct sweep_job *j = &jobs[i];
+		if (o->keep_dir && !*j->dir) {   /* the caller may have named it (reproduce --seeds) */
+			char stem[256];
+			sweep_stem(j->sc->file, stem, sizeof stem);
+			snprintf(j->dir, sizeof j->dir, "%s/%s.d", o->keep_dir, stem);
+		}
+		if (*j->dir && create && mkdir_p(j->dir))
+			return mm_errf(e, j->dir, NULL, "cannot create directory: %s", strerror(errno));
+		for (int k = 0; k < j->sc->nsims; k++, g++) {
+			if (j->sims[k].state == SWEEP_RAN || j->sims[k].state == SWEEP_REUSED ||
+			    (o->shard_n > 0 && sweep_shard_of(g, o->shard_n) != o->shard_k))
+				continue;
+			if (*j->dir && !o->fresh && load_kept(j, k) < 0)
+				j->nstale++;
+		}
+	}
+	return 0;
+}
+
 int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, struct mm_err *e)
 {
 	struct pool p;
@@ -399,27 +430,15 @@ int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, str
 	p.tasks = calloc((size_t)(total ? total : 1), sizeof *p.tasks);
 	if (!p.tasks)
 		return mm_errf(e, NULL, NULL, "out of memory");
-	for (int i = 0; i < njobs; i++) {
-		struct sweep_job *j = &jobs[i];
-		if (o->keep_dir) {
-			char stem[256];
-			if (!*j->dir) {   /* the caller may have named it (reproduce --seeds) */
-				sweep_stem(j->sc->file, stem, sizeof stem);
-				snprintf(j->dir, sizeof j->dir, "%s/%s.d", o->keep_dir, stem);
-			}
-			if (mkdir_p(j->dir)) {
-				free(p.tasks);
-				return mm_errf(e, j->dir, NULL, "cannot create directory: %s", strerror(errno));
-			}
-		}
-		for (int k = 0; k < j->sc->nsims; k++) {
-			if (j->sims[k].state == SWEEP_RAN || j->sims[k].state == SWEEP_REUSED)
-				continue;
-			if (*j->dir && !o->fresh && load_kept(j, k))
-				continue;
-			p.tasks[p.ntasks++] = (struct task){ i, k };
-		}
+	if (sweep_reuse(jobs, njobs, o, 1, e)) {
+		free(p.tasks);
+		return -1;
 	}
+	for (int i = 0, g = 0; i < njobs; i++)
+		for (int k = 0; k < jobs[i].sc->nsims; k++, g++)
+			if (jobs[i].sims[k].state != SWEEP_RAN && jobs[i].sims[k].state != SWEEP_REUSED &&
+			    (o->shard_n < 1 || sweep_shard_of(g, o->shard_n) == o->shard_k))
+				p.tasks[p.ntasks++] = (struct task){ i, k };
 	if (p.ntasks == 0) {
 		free(p.tasks);
 		return 0;
