@@ -10,7 +10,10 @@
  * another build, and writes nothing; the shard holding them reruns exactly
  * those two.  The Slurm script is checked as printed by --dry-run: the array
  * lists only shards with a missing simulation, -j sets the CPUs per task.  The
- * real scheduler is tests/check_slurm.sh.  Every usage error exits 2 with one line.
+ * real scheduler is tests/check_slurm.sh.  The pool's order, seen at -j 1 in
+ * the progress lines: bigger simulations (CPUs) first, then the walls of the
+ * previous results file, then those of stale kept files.  Every usage error
+ * exits 2 with one line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -190,6 +193,79 @@ static void reproduce_shards(void **state)
 	same_but_host("serial.json", "rr/trace-policies.json");
 }
 
+/* Fail unless the progress lines of DIR/err name the simulations in order @want
+ * ("cpus=2, run 0" ...). */
+static void order_is(const char *const *want, int n)
+{
+	char *err = slurp("err"), *q = err;
+	for (int i = 0; i < n; i++) {
+		char pat[100];
+		snprintf(pat, sizeof pat, "sweep: [%d/%d] ", i + 1, n);
+		q = strstr(q, pat);
+		char *eol = q ? strchr(q, '\n') : NULL;
+		if (!q || !eol)
+			fail_msg("no progress line %d: %s", i + 1, err);
+		*eol = '\0';
+		if (!strstr(q, want[i]))
+			fail_msg("simulation %d started is \"%s\", expected %s", i + 1, q, want[i]);
+		q = eol + 1;
+	}
+	free(err);
+}
+
+/* Write DIR/@name with @text. */
+static void put(const char *name, const char *text)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void longest_first(void **state)
+{
+	assert_int_equal(sh("tracegen --kind zipf --refs 3000 --pages 900 --seed 1 -o %s/o.trace", dir), 0);
+	put("o.json", "{ \"name\": \"order\", \"machine\": { \"arch\": \"x86_64\", \"cpus\": 1, \"clock\": \"1GHz\","
+		      " \"memory\": \"64MiB\", \"disks\": [ { \"name\": \"sda\", \"read\": \"60MB/s\", \"write\": \"50MB/s\","
+		      " \"seek_avg\": \"8ms\", \"track_to_track\": \"1ms\", \"rpm\": 7200, \"size\": \"40GB\" } ] },"
+		      " \"kernels\": { \"fifo\": { \"reclaim\": \"fifo\" } },"
+		      " \"workload\": { \"type\": \"trace\", \"file\": \"o.trace\", \"frames\": 100 },"
+		      " \"sweep\": { \"machine.cpus\": [1, 2] }, \"runs\": 2 }\n");
+	/* nothing timed: 2 CPUs before 1, expansion order among equals */
+	assert_int_equal(sh("sweep -j 1 --out %s/o %s/o.json", dir, dir), 0);
+	const char *const by_size[] = { "cpus=2, run 0", "cpus=2, run 1", "cpus=1, run 0", "cpus=1, run 1" };
+	order_is(by_size, 4);
+	/* --fresh: the walls of the results file (index 0..3 = cpus 1 run 0, 1; cpus 2 run 0, 1) */
+	char *r = slurp("o/o.json"), *h = strstr(r, "\"runs\": [");
+	h = h ? strstr(h + 1, "\n \"host\": {") : NULL;
+	assert_non_null(h);
+	strcpy(h, "\n \"host\": { \"wall_seconds\": 18, \"runs\": [ 5, 1, 9, 3 ] }\n}\n");
+	put("o/o.json", r);
+	free(r);
+	assert_int_equal(sh("sweep -j 1 --fresh --out %s/o %s/o.json", dir, dir), 0);
+	const char *const by_wall[] = { "cpus=2, run 0", "cpus=1, run 0", "cpus=2, run 1", "cpus=1, run 1" };
+	order_is(by_wall, 4);
+	/* stale kept files (another build) rerun, longest recorded first */
+	const char *stale[][2] = { { "o/o.d/0001.json", "100" }, { "o/o.d/0003.json", "200" } };
+	for (int i = 0; i < 2; i++) {
+		char *t = slurp(stale[i][0]), *b = strstr(t, "\"build\":\""), *w = strstr(t, "\"wall\":");
+		assert_non_null(b);
+		assert_non_null(w);
+		memcpy(b + 9, "0123456789abcdef", 16);
+		char *end = w + 7 + strspn(w + 7, "0123456789.e-");
+		char buf[4096];
+		snprintf(buf, sizeof buf, "%.*s%s%s", (int)(w + 7 - t), t, stale[i][1], end);
+		put(stale[i][0], buf);
+		free(t);
+	}
+	assert_int_equal(sh("sweep -j 1 --out %s/o %s/o.json", dir, dir), 0);
+	out_has("4 simulations: 2 ran, 2 reused, 0 failed");
+	const char *const by_kept[] = { "cpus=2, run 1", "cpus=1, run 1" };
+	order_is(by_kept, 2);
+}
+
 static void usage_errors(void **state)
 {
 	const char *cmds[] = {
@@ -232,6 +308,7 @@ int main(void)
 		cmocka_unit_test(collect_refuses_holes),
 		cmocka_unit_test(slurm_script),
 		cmocka_unit_test(reproduce_shards),
+		cmocka_unit_test(longest_first),
 		cmocka_unit_test(usage_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "emu/cli/cli.h"
@@ -27,6 +28,7 @@
 #include "emu/analysis/verdict.h"
 #include "emu/engine/cluster.h"
 #include "emu/engine/results.h"
+#include "emu/engine/runner.h"
 #include "emu/engine/scenario.h"
 #include "emu/engine/sweep.h"
 #include "emu/core/version.h"
@@ -83,6 +85,11 @@ struct opts {
 	int jobs, norun, quiet, nseeds, fresh, jobs_given;
 	struct sweep_opts sw;      /* only the shard */
 	struct cluster_opts co;
+};
+
+/* What one invocation ran, for its cost line. */
+struct tally {
+	int sims, ran, reused, failed;
 };
 
 /*
@@ -242,7 +249,7 @@ static int submit_seeds(const struct opts *o, struct seed *seeds, int ns)
 
 /* Run the loaded scenarios in one sweep pool and save their results (--shard:
  * only keep the shard's simulations).  Returns: 0, or 1 when a run failed. */
-static int run_seeds(const struct opts *o, struct seed *seeds, int ns)
+static int run_seeds(const struct opts *o, struct seed *seeds, int ns, struct tally *t)
 {
 	struct mm_err e = { "" };
 	int rc = 0;
@@ -253,6 +260,12 @@ static int run_seeds(const struct opts *o, struct seed *seeds, int ns)
 	if (nj && sweep_run(sj, nj, &so, &e)) {
 		fprintf(stderr, "mmemu: %s\n", e.msg);
 		rc = 1;
+	}
+	for (int k = 0; k < nj; k++) {
+		t->sims += sj[k].sc->nsims;
+		t->ran += sj[k].nran;
+		t->reused += sj[k].nreused;
+		t->failed += sj[k].nfailed;
 	}
 	for (int k = 0; o->sw.shard_n && k < nj; k++) {
 		rc |= sj[k].nfailed > 0;
@@ -435,6 +448,21 @@ static int report(const struct opts *o, struct seed *seeds, int ns)
 	return rc;
 }
 
+/* The cost line: simulations, CPU seconds of this process and its reaped
+ * children (the simulations), wall seconds. */
+static void print_cost(const struct tally *t, int jobs, double wall)
+{
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	double cpu = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+			      kids.ru_stime.tv_sec) +
+		     (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+			      kids.ru_stime.tv_usec) * 1e-6;
+	printf("reproduce: %d simulations (%d ran, %d reused, %d failed): %.0f s of CPU, %.0f s wall, -j %d\n",
+	       t->sims, t->ran, t->reused, t->failed, cpu, wall, jobs);
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -503,6 +531,8 @@ int cmd_reproduce(int argc, char **argv)
 		o.want = argv[optind];
 
 	struct seed *seeds;
+	struct tally tally = { 0 };
+	double t0 = now_seconds();
 	int ns, rc = find_seeds(&o, &seeds, &ns) ? 2 : 0;
 	if (rc == 0)
 		rc = load_scenarios(&o, seeds, ns);
@@ -510,12 +540,14 @@ int cmd_reproduce(int argc, char **argv)
 	if (rc == 0 && o.co.slurm)
 		rc = submit_seeds(&o, seeds, ns);
 	else if (rc == 0)
-		rc = o.norun ? read_seeds(seeds, ns) : run_seeds(&o, seeds, ns);
+		rc = o.norun ? read_seeds(seeds, ns) : run_seeds(&o, seeds, ns, &tally);
 	if (rc != 2 && judge) {
 		merge_parts(seeds, ns);
 		if (report(&o, seeds, ns))
 			rc = 1;
 	}
+	if (rc != 2 && !o.quiet && !o.co.slurm && !o.norun)
+		print_cost(&tally, o.jobs, now_seconds() - t0);
 	for (int i = 0; i < ns; i++) {
 		json_decref(seeds[i].pub);
 		json_decref(seeds[i].res);

@@ -10,6 +10,10 @@
  * already there (same scenario hash and tool version) are reused, not rerun: a
  * killed sweep resumes where it stopped.  sweep_merge() builds the same results
  * document a serial `mmemu run` builds, runs ordered by expansion index.
+ * The pool starts the longest simulations first: by the host seconds a stale
+ * kept file or the previous results file recorded, else by the simulation's
+ * size (CPUs times users, clients or jobs) scaled by the timed ones; the order
+ * only changes when each result arrives, never a result.
  * A pool may run one shard K of N (a cluster array task): the simulations whose
  * index in the pool (counted over every job, in order) is K-1 modulo N, so N
  * independent processes given the same scenarios split them exactly.
@@ -44,6 +48,7 @@ struct sweep_sim {
 	json_t *result;            /* the simulation's result object (owned) */
 	double wall;               /* host seconds it took */
 	char *error;               /* when failed (malloc'ed) */
+	double est;                /* host seconds a stale kept file or results file says it took, or 0 */
 };
 
 /** struct sweep_job - one scenario in a pool. */
