@@ -16,6 +16,7 @@ int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
@@ -42,6 +43,22 @@ int cli_optval(int argc, char **argv, int *i, const char *name, const char **val
 int cli_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
 struct scenario;
+struct sweep_opts;
+struct cluster_opts;
+
+/**
+ * cli_cluster_opt() - take option @opt of @cmd: 'k' --shard @arg, 's' --slurm,
+ * 'p' --partition, 'm' --max-tasks, 'n' --dry-run (docs/cluster.md).
+ * Returns: 0, or 2 after printing a usage error.
+ */
+int cli_cluster_opt(const char *cmd, int opt, const char *arg, struct sweep_opts *o, struct cluster_opts *co);
+
+/**
+ * cli_cluster_check() - after the options: --shard excludes --slurm, the Slurm
+ * options need --slurm; sets co->cpus (-j when @jobs_given, else 1).
+ * Returns: 0, or 2 after printing a usage error.
+ */
+int cli_cluster_check(const char *cmd, const struct sweep_opts *o, struct cluster_opts *co, int jobs_given);
 
 /**
  * cli_keyvalue() - parse @arg "KEY=VALUE" of option @opt into @obj[KEY] (VALUE as

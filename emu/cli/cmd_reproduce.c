@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -27,6 +28,7 @@
 #include "emu/analysis/published.h"
 #include "emu/analysis/report.h"
 #include "emu/analysis/verdict.h"
+#include "emu/engine/cluster.h"
 #include "emu/engine/results.h"
 #include "emu/engine/scenario.h"
 #include "emu/engine/sweep.h"
@@ -36,6 +38,7 @@ static const char reproduce_usage[] =
 	"usage: mmemu reproduce [SEED|all] [-j N] [--seeds K] [--no-run] [--published DIR]\n"
 	"                       [--runs DIR] [--out DIR] [--fresh] [--sensitivity]\n"
 	"                       [--sensitivity-only PATH] [-v] [-q]\n"
+	"                       [--shard K/N | --slurm [--partition P] [--max-tasks M] [--dry-run]]\n"
 	"Run the seed scenarios and print, per seed, one line per published claim: its\n"
 	"verdict (reproduced, not reproduced, inconclusive, not checked), its basis\n"
 	"(mechanism, by construction, calibrated), the emulated value with its 95%\n"
@@ -44,7 +47,7 @@ static const char reproduce_usage[] =
 	"them.  The published and emulated tables and the noise are in --verbose and in\n"
 	"reproduce.md.  Seeds without a scenario are listed as not yet modelled.\n"
 	"  SEED             a seed number (\"000\" or \"0\"); default all\n"
-	"  -j, --jobs N     parallel simulations (default 2)\n"
+	"  -j, --jobs N     parallel simulations (default: the number of CPUs)\n"
 	"      --seeds K    run every seed scenario with K base seeds (its own and the\n"
 	"                   next K-1; results/runs/STEM.seedN.json) and pool the runs; a\n"
 	"                   verdict that flips between base seeds is inconclusive (default 1)\n"
@@ -62,6 +65,11 @@ static const char reproduce_usage[] =
 	"                   keeping the other constants' earlier reruns\n"
 	"  -v, --verbose    the tables, each claim's detail and noise on stdout too\n"
 	"  -q, --quiet      nothing on stdout (files are still written)\n"
+	"      --shard K/N  run only slice K (1..N) of the simulations, keeping them in\n"
+	"                   the runs directory; no tables (a later plain run judges)\n"
+	"      --slurm      submit a Slurm job array, one task per shard that still\n"
+	"                   misses a simulation (--partition P, --max-tasks M, --dry-run\n"
+	"                   and -j as for `mmemu sweep --slurm`; docs/cluster.md)\n"
 	"Exit: 0 (whatever the verdicts), 1 a simulation failed, 2 bad input or usage.\n";
 
 /*
@@ -169,28 +177,93 @@ static int load_scenarios(const struct opts *o, struct seed *seeds, int ns)
 	return 0;
 }
 
-/* Run the loaded scenarios in one sweep pool and save their results.  Returns: 0, or 1 when a run failed. */
-static int run_seeds(const struct opts *o, struct seed *seeds, int ns)
+/* What one invocation ran, for its cost line. */
+struct tally {
+	int sims, ran, reused, failed;
+};
+
+/* The sweep jobs of the loaded scenarios into @sj (their seeds' indices into
+ * @which), kept simulations beside the results file: STEM.d, STEM.seedN.d.
+ * Returns: how many. */
+static int make_jobs(struct seed *seeds, int ns, struct sweep_job *sj, int *which)
 {
 	struct mm_err e = { "" };
-	int rc = 0;
-	struct sweep_job *sj = calloc((size_t)ns, sizeof *sj);
 	int nj = 0;
-	int *which = calloc((size_t)ns, sizeof *which);
 	for (int i = 0; i < ns; i++)
 		if (seeds[i].loaded && sweep_job_init(&sj[nj], &seeds[i].sc, &e) == 0) {
-			/* kept simulations beside the results file: STEM.d, STEM.seedN.d */
 			size_t l = strlen(seeds[i].results_path);
 			snprintf(sj[nj].dir, sizeof sj[nj].dir, "%.*s.d", (int)(l > 5 ? l - 5 : l),
 				 seeds[i].results_path);
 			which[nj++] = i;
 		}
+	return nj;
+}
+
+/* Returns: the sweep options of @o and its shard @sw. */
+static struct sweep_opts sweep_opts_of(const struct opts *o, const struct sweep_opts *sw)
+{
 	struct sweep_opts so = { .jobs = o->jobs, .keep_dir = o->runsdir, .fresh = o->fresh,
-				 .progress = o->quiet ? SWEEP_PROGRESS_NONE : SWEEP_PROGRESS_AUTO };
+				 .progress = o->quiet ? SWEEP_PROGRESS_NONE : SWEEP_PROGRESS_AUTO,
+				 .shard_k = sw->shard_k, .shard_n = sw->shard_n };
+	return so;
+}
+
+/* --slurm: submit the seeds' simulations as an array.  Returns: the exit status. */
+static int submit_seeds(const struct opts *o, const struct sweep_opts *sw, const struct cluster_opts *co,
+			struct seed *seeds, int ns)
+{
+	struct sweep_job *sj = calloc((size_t)ns, sizeof *sj);
+	int *which = calloc((size_t)ns, sizeof *which);
+	int nj = make_jobs(seeds, ns, sj, which);
+	struct sweep_opts so = sweep_opts_of(o, sw);
+	char jobs_s[16], nseeds_s[16], name[64], then[3000];
+	snprintf(jobs_s, sizeof jobs_s, "%d", co->cpus);
+	snprintf(nseeds_s, sizeof nseeds_s, "%d", o->nseeds);
+	snprintf(name, sizeof name, "reproduce-%s", o->want);
+	char *targv[] = { "reproduce", (char *)o->want, "-q", "-j", jobs_s, "--seeds", nseeds_s,
+			  "--published", (char *)o->pubdir, "--runs", (char *)o->runsdir, "--fresh" };
+	snprintf(then, sizeof then, "mmemu reproduce %s --seeds %d --published %s --runs %s --out %s", o->want,
+		 o->nseeds, o->pubdir, o->runsdir, o->outdir);
+	int rc = cluster_submit(sj, nj, &so, co, o->runsdir, name, targv,
+				(int)(sizeof targv / sizeof targv[0]) - !o->fresh, then);
+	for (int k = 0; k < nj; k++)
+		sweep_job_free(&sj[k]);
+	free(sj);
+	free(which);
+	return rc;
+}
+
+/* Run the loaded scenarios in one sweep pool and save their results (with a
+ * shard in @sw: only keep the shard's simulations), counting them into @t.
+ * Returns: 0, or 1 when a run failed. */
+static int run_seeds(const struct opts *o, const struct sweep_opts *sw, struct seed *seeds, int ns,
+		     struct tally *t)
+{
+	struct mm_err e = { "" };
+	int rc = 0;
+	struct sweep_job *sj = calloc((size_t)ns, sizeof *sj);
+	int *which = calloc((size_t)ns, sizeof *which);
+	int nj = make_jobs(seeds, ns, sj, which);
+	struct sweep_opts so = sweep_opts_of(o, sw);
 	if (nj && sweep_run(sj, nj, &so, &e)) {
 		fprintf(stderr, "mmemu: %s\n", e.msg);
 		rc = 1;
 	}
+	for (int k = 0; k < nj; k++) {
+		t->sims += sj[k].sc->nsims;
+		t->ran += sj[k].nran;
+		t->reused += sj[k].nreused;
+		t->failed += sj[k].nfailed;
+	}
+	for (int k = 0; sw->shard_n && k < nj; k++) {
+		rc |= sj[k].nfailed > 0;
+		printf("%s: shard %d/%d: %d simulations: %d ran, %d reused, %d failed\n", seeds[which[k]].scenario,
+		       sw->shard_k, sw->shard_n, sj[k].nran + sj[k].nreused + sj[k].nfailed, sj[k].nran,
+		       sj[k].nreused, sj[k].nfailed);
+		sweep_job_free(&sj[k]);
+	}
+	if (sw->shard_n)
+		nj = 0;
 	for (int k = 0; k < nj; k++) {
 		struct seed *s = &seeds[which[k]];
 		json_t *res = sj[k].nfailed ? NULL : sweep_merge(&sj[k]);
@@ -406,22 +479,42 @@ static int report(const struct opts *o, struct seed *seeds, int ns, double t0)
 	return rc;
 }
 
+/* The cost line: simulations, CPU seconds of this process and its reaped
+ * children (the simulations), wall seconds. */
+static void print_cost(const struct tally *t, int jobs, double wall)
+{
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	double cpu = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+			      kids.ru_stime.tv_sec) +
+		     (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+			      kids.ru_stime.tv_usec) * 1e-6;
+	printf("reproduce: %d simulations (%d ran, %d reused, %d failed): %.0f s of CPU, %.0f s wall, -j %d\n",
+	       t->sims, t->ran, t->reused, t->failed, cpu, wall, jobs);
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "jobs", required_argument, NULL, 'j' },     { "no-run", no_argument, NULL, 'n' },
-		{ "published", required_argument, NULL, 'p' }, { "runs", required_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'j' },     { "no-run", no_argument, NULL, 'N' },
+		{ "published", required_argument, NULL, 'P' }, { "runs", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },      { "quiet", no_argument, NULL, 'q' },
 		{ "seeds", required_argument, NULL, 's' },    { "fresh", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },        { "sensitivity", no_argument, NULL, 'S' },
 		{ "sensitivity-only", required_argument, NULL, 'O' },
-		{ NULL, 0, NULL, 0 },
+		{ "shard", required_argument, NULL, 'k' },    { "slurm", no_argument, NULL, 'L' },
+		{ "partition", required_argument, NULL, 'p' }, { "max-tasks", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'D' },        { NULL, 0, NULL, 0 },
 	};
 	if (cli_wants_help(argc, argv)) {
 		fputs(reproduce_usage, stdout);
 		return 0;
 	}
-	struct opts o = { "results/published", "results/runs", "results", "all", 2, 0, 0, 1, 0, 0, 0, NULL };
+	struct opts o = { "results/published", "results/runs", "results", "all", report_default_jobs(), 0, 0, 1, 0, 0, 0, NULL };
+	struct sweep_opts sw = { 0 };
+	struct cluster_opts co = { .max_tasks = CLUSTER_MAX_TASKS };
+	int jobs_given = 0;
 	int opt;
 	long l;
 	char msg[1300];
@@ -435,6 +528,11 @@ int cmd_reproduce(int argc, char **argv)
 				return cli_usage_error("reproduce", "%s", msg);
 			}
 			o.jobs = (int)l;
+			jobs_given = 1;
+			break;
+		case 'k': case 'L': case 'p': case 'm': case 'D':
+			if (cli_cluster_opt("reproduce", opt == 'L' ? 's' : opt == 'D' ? 'n' : opt, optarg, &sw, &co))
+				return 2;
 			break;
 		case 's':
 			if (report_parse_long(optarg, 1, 20, &l)) {
@@ -443,9 +541,9 @@ int cmd_reproduce(int argc, char **argv)
 			}
 			o.nseeds = (int)l;
 			break;
-		case 'n': o.norun = 1; break;
+		case 'N': o.norun = 1; break;
 		case 'f': o.fresh = 1; break;
-		case 'p': o.pubdir = optarg; break;
+		case 'P': o.pubdir = optarg; break;
 		case 'r': o.runsdir = optarg; break;
 		case 'o': o.outdir = optarg; break;
 		case 'q': o.quiet = 1; break;
@@ -462,6 +560,13 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_usage_error("reproduce", "expected at most one SEED");
+	sw.jobs = o.jobs;
+	if (cli_cluster_check("reproduce", &sw, &co, jobs_given))
+		return 2;
+	if (o.norun && (co.slurm || sw.shard_n))
+		return cli_usage_error("reproduce", "--no-run excludes --shard and --slurm");
+	if (o.sensitivity && (co.slurm || sw.shard_n))
+		return cli_usage_error("reproduce", "--sensitivity excludes --shard and --slurm");
 	if (argc - optind == 1)
 		o.want = argv[optind];
 
@@ -469,17 +574,23 @@ int cmd_reproduce(int argc, char **argv)
 		return cli_usage_error("reproduce", "--sensitivity runs one base seed: drop --seeds");
 	double t0 = now_wall();
 	struct seed *seeds;
+	struct tally tally = { 0 };
 	int ns, rc = find_seeds(&o, &seeds, &ns) ? 2 : 0;
 	if (rc == 0)
 		rc = load_scenarios(&o, seeds, ns);
-	if (rc == 0)
-		rc = o.norun ? read_seeds(seeds, ns) : run_seeds(&o, seeds, ns);
-	if (rc != 2) {
+	int judge = !co.slurm && !sw.shard_n;
+	if (rc == 0 && co.slurm)
+		rc = submit_seeds(&o, &sw, &co, seeds, ns);
+	else if (rc == 0)
+		rc = o.norun ? read_seeds(seeds, ns) : run_seeds(&o, &sw, seeds, ns, &tally);
+	if (rc != 2 && judge) {
 		merge_parts(seeds, ns);
 		int r2 = report(&o, seeds, ns, t0);
 		if (r2)
 			rc = r2;
 	}
+	if (rc != 2 && !o.quiet && !co.slurm && !o.norun)
+		print_cost(&tally, o.jobs, now_wall() - t0);
 	for (int i = 0; i < ns; i++) {
 		json_decref(seeds[i].pub);
 		json_decref(seeds[i].res);

@@ -19,6 +19,7 @@ static const struct {
 	{ "replay", cmd_replay, "run a reference string or trace through one reclaim policy" },
 	{ "tracegen", cmd_tracegen, "write a seeded synthetic trace (zipf, tworegion, loop)" },
 	{ "sweep", cmd_sweep, "run scenarios in parallel worker processes, resumably" },
+	{ "collect", cmd_collect, "merge the simulations a sharded (Slurm) sweep kept" },
 	{ "compare", cmd_compare, "mmtests-style comparison table of results files" },
 	{ "reproduce", cmd_reproduce, "run the seed scenarios and check the published claims" },
 	{ "plot", cmd_plot, "SVG line plot of a results file" },

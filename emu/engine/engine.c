@@ -308,14 +308,22 @@ void sim_release(struct sim_state *st)
 void sim_simgrid_init(void)
 {
 	/* Sanitizer builds run SimGrid's actors on threads: ASan cannot follow the
-	 * default context switches (MMEMU_SIMGRID_CONTEXTS=thread, set by the tests). */
-	char factory[64];
-	const char *ctx = getenv("MMEMU_SIMGRID_CONTEXTS");
+	 * default context switches (MMEMU_SIMGRID_CONTEXTS=thread, set by the tests).
+	 * MMEMU_SIMGRID_STACK_KB sets each actor's stack (SimGrid's default 8 MiB):
+	 * the tests run under meson's MALLOC_PERTURB_, where glibc writes every byte
+	 * of every block it hands out, an actor's whole stack included. */
+	char factory[64], stack[64];
+	char *argv[4] = { "mmemu", "--log=root.thres:critical", NULL, NULL };
 	int argc = 2;
-	char *argv[] = { "mmemu", "--log=root.thres:critical", factory, NULL };
+	const char *ctx = getenv("MMEMU_SIMGRID_CONTEXTS");
 	if (ctx && *ctx && strlen(ctx) < 32) {
 		snprintf(factory, sizeof factory, "--cfg=contexts/factory:%s", ctx);
-		argc = 3;
+		argv[argc++] = factory;
+	}
+	const char *kb = getenv("MMEMU_SIMGRID_STACK_KB");
+	if (kb && strspn(kb, "0123456789") == strlen(kb) && strlen(kb) >= 2 && strlen(kb) <= 6) {
+		snprintf(stack, sizeof stack, "--cfg=contexts/stack-size:%s", kb);
+		argv[argc++] = stack;
 	}
 	simgrid_init(&argc, argv);
 }

@@ -54,6 +54,7 @@ struct worker {
 
 struct task {
 	int job, sim;
+	double size, est;          /* spec_size(), estimated host seconds */
 };
 
 struct pool {
@@ -151,15 +152,18 @@ static void sim_path(const struct sweep_job *j, int k, char *buf, size_t len)
 	snprintf(buf, len, "%s/%04d.json", j->dir, k);
 }
 
-/* Load a finished simulation from the keep directory. Returns: 1 reused, 0 not. */
+/* Load a finished simulation from the keep directory.
+ * Returns: 1 reused, 0 no file, -1 a file that does not match (stale or foreign). */
 static int load_kept(struct sweep_job *j, int k)
 {
 	char path[1200];
 	sim_path(j, k, path, sizeof path);
 	json_error_t je;
 	json_t *d = json_load_file(path, 0, &je);
-	if (!d)
-		return 0;
+	if (!d) {
+		struct stat st;
+		return stat(path, &st) ? 0 : -1;
+	}
 	const struct scenario_sim *ss = &j->sc->sims[k];
 	json_t *res = json_object_get(d, "result");
 	int ok = json_is_object(res) &&
@@ -172,6 +176,8 @@ static int load_kept(struct sweep_job *j, int k)
 		 strcmp(str0(json_object_get(d, "kernel")), ss->kernel) == 0 &&
 		 json_integer_value(json_object_get(d, "point_index")) == ss->point_index &&
 		 json_integer_value(json_object_get(d, "run")) == ss->run;
+	if (!ok)   /* not reusable, but how long it took orders the rerun */
+		j->sims[k].est = json_number_value(json_object_get(d, "wall"));
 	if (ok) {
 		j->sims[k].state = SWEEP_REUSED;
 		j->sims[k].result = json_incref(res);
@@ -179,7 +185,7 @@ static int load_kept(struct sweep_job *j, int k)
 		j->nreused++;
 	}
 	json_decref(d);
-	return ok;
+	return ok ? 1 : -1;
 }
 
 /* Save a finished simulation atomically. Returns: 0 or -1 (reported, not fatal). */
@@ -398,6 +404,101 @@ static void start_next(struct pool *p, struct worker *w)
 	}
 }
 
+/* The walls of the results file beside @j's keep directory (DIR/STEM.json)
+ * as estimates, when it has one wall per simulation. */
+static void results_walls(struct sweep_job *j)
+{
+	char path[1200];
+	size_t l = strlen(j->dir);
+	if (l < 2 || strcmp(j->dir + l - 2, ".d"))
+		return;
+	snprintf(path, sizeof path, "%.*s.json", (int)(l - 2), j->dir);
+	json_t *d = json_load_file(path, 0, NULL);
+	json_t *walls = json_object_get(json_object_get(d, "host"), "runs");
+	if (json_array_size(walls) == (size_t)j->sc->nsims)
+		for (int k = 0; k < j->sc->nsims; k++)
+			j->sims[k].est = json_number_value(json_array_get(walls, k));
+	json_decref(d);
+}
+
+/* A simulation's size when no timing is kept: simulated CPUs times the
+ * workload's population (users, clients or jobs; kernbench's jobs 0, "as many
+ * as can run", counted as 4 per CPU).  An ordering key only.  Returns: >= 1. */
+static double spec_size(const json_t *spec)
+{
+	json_int_t cpus = json_integer_value(json_object_get(json_object_get(spec, "machine"), "cpus"));
+	const json_t *wl = json_object_get(spec, "workload");
+	static const char *const pop[] = { "users", "clients", "jobs" };
+	json_int_t n = 1;
+	cpus = cpus < 1 ? 1 : cpus;
+	for (size_t i = 0; i < sizeof pop / sizeof pop[0]; i++) {
+		const json_t *v = json_object_get(wl, pop[i]);
+		if (json_is_integer(v))
+			n = json_integer_value(v) > 0 ? json_integer_value(v) : 4 * cpus;
+	}
+	return (double)cpus * (double)(n < 1 ? 1 : n);
+}
+
+static int by_est(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+	if (x->est != y->est)
+		return x->est < y->est ? 1 : -1;
+	return x->job != y->job ? x->job - y->job : x->sim - y->sim;
+}
+
+/* Estimate every task's host seconds and order them longest first. */
+static void longest_first(struct pool *p)
+{
+	double secs = 0, size = 0;
+	for (int i = 0; i < p->ntasks; i++) {
+		struct task *t = &p->tasks[i];
+		const struct sweep_job *j = &p->jobs[t->job];
+		t->size = spec_size(j->sc->sims[t->sim].spec);
+		if (j->sims[t->sim].est > 0) {
+			secs += j->sims[t->sim].est;
+			size += t->size;
+		}
+	}
+	double per = size > 0 ? secs / size : 1;
+	for (int i = 0; i < p->ntasks; i++) {
+		struct task *t = &p->tasks[i];
+		double e = p->jobs[t->job].sims[t->sim].est;
+		t->est = e > 0 ? e : t->size * per;
+	}
+	qsort(p->tasks, (size_t)p->ntasks, sizeof *p->tasks, by_est);
+}
+
+int sweep_shard_of(int g, int n)
+{
+	return g % n + 1;
+}
+
+int sweep_reuse(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, int create,
+		struct mm_err *e)
+{
+	for (int i = 0, g = 0; i < njobs; i++) {
+		struct sweep_job *j = &jobs[i];
+		if (o->keep_dir && !*j->dir) {   /* the caller may have named it (reproduce --seeds) */
+			char stem[256];
+			sweep_stem(j->sc->file, stem, sizeof stem);
+			snprintf(j->dir, sizeof j->dir, "%s/%s.d", o->keep_dir, stem);
+		}
+		if (*j->dir && create && mkdir_p(j->dir))
+			return mm_errf(e, j->dir, NULL, "cannot create directory: %s", strerror(errno));
+		if (*j->dir)
+			results_walls(j);
+		for (int k = 0; k < j->sc->nsims; k++, g++) {
+			if (j->sims[k].state == SWEEP_RAN || j->sims[k].state == SWEEP_REUSED ||
+			    (o->shard_n > 0 && sweep_shard_of(g, o->shard_n) != o->shard_k))
+				continue;
+			if (*j->dir && !o->fresh && load_kept(j, k) < 0)
+				j->nstale++;
+		}
+	}
+	return 0;
+}
+
 int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, struct mm_err *e)
 {
 	struct pool p;
@@ -412,27 +513,16 @@ int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, str
 	p.tasks = calloc((size_t)(total ? total : 1), sizeof *p.tasks);
 	if (!p.tasks)
 		return mm_errf(e, NULL, NULL, "out of memory");
-	for (int i = 0; i < njobs; i++) {
-		struct sweep_job *j = &jobs[i];
-		if (o->keep_dir) {
-			char stem[256];
-			if (!*j->dir) {   /* the caller may have named it (reproduce --seeds) */
-				sweep_stem(j->sc->file, stem, sizeof stem);
-				snprintf(j->dir, sizeof j->dir, "%s/%s.d", o->keep_dir, stem);
-			}
-			if (mkdir_p(j->dir)) {
-				free(p.tasks);
-				return mm_errf(e, j->dir, NULL, "cannot create directory: %s", strerror(errno));
-			}
-		}
-		for (int k = 0; k < j->sc->nsims; k++) {
-			if (j->sims[k].state == SWEEP_RAN || j->sims[k].state == SWEEP_REUSED)
-				continue;
-			if (*j->dir && !o->fresh && load_kept(j, k))
-				continue;
-			p.tasks[p.ntasks++] = (struct task){ i, k };
-		}
+	if (sweep_reuse(jobs, njobs, o, 1, e)) {
+		free(p.tasks);
+		return -1;
 	}
+	for (int i = 0, g = 0; i < njobs; i++)
+		for (int k = 0; k < jobs[i].sc->nsims; k++, g++)
+			if (jobs[i].sims[k].state != SWEEP_RAN && jobs[i].sims[k].state != SWEEP_REUSED &&
+			    (o->shard_n < 1 || sweep_shard_of(g, o->shard_n) == o->shard_k))
+				p.tasks[p.ntasks++] = (struct task){ i, k, 0, 0 };
+	longest_first(&p);
 	if (p.ntasks == 0) {
 		free(p.tasks);
 		return 0;

@@ -10,6 +10,13 @@
  * already there (same scenario hash and tool version) are reused, not rerun: a
  * killed sweep resumes where it stopped.  sweep_merge() builds the same results
  * document a serial `mmemu run` builds, runs ordered by expansion index.
+ * The pool starts the longest simulations first: by the host seconds a stale
+ * kept file or the previous results file recorded, else by the simulation's
+ * size (CPUs times users, clients or jobs) scaled by the timed ones; the order
+ * only changes when each result arrives, never a result.
+ * A pool may run one shard K of N (a cluster array task): the simulations whose
+ * index in the pool (counted over every job, in order) is K-1 modulo N, so N
+ * independent processes given the same scenarios split them exactly.
  */
 #ifndef MMEMU_SWEEP_H
 #define MMEMU_SWEEP_H
@@ -31,6 +38,7 @@ struct sweep_opts {
 	const char *keep_dir;      /* per-simulation files under DIR/STEM.d/, or NULL */
 	enum sweep_progress progress;
 	int fresh;                 /* rerun even simulations already kept */
+	int shard_k, shard_n;      /* run only shard K (1..N) of N; N = 0: everything */
 };
 
 enum sweep_state { SWEEP_PENDING = 0, SWEEP_RAN, SWEEP_REUSED, SWEEP_FAILED };
@@ -40,6 +48,7 @@ struct sweep_sim {
 	json_t *result;            /* the simulation's result object (owned) */
 	double wall;               /* host seconds it took */
 	char *error;               /* when failed (malloc'ed) */
+	double est;                /* host seconds a stale kept file or results file says it took, or 0 */
 };
 
 /** struct sweep_job - one scenario in a pool. */
@@ -48,6 +57,7 @@ struct sweep_job {
 	char dir[1100];            /* DIR/STEM.d or "" (set before sweep_run: that directory) */
 	struct sweep_sim *sims;    /* sc->nsims entries */
 	int nran, nreused, nfailed;
+	int nstale;                /* kept files not reused (another build, version or scenario) */
 };
 
 /**
@@ -67,6 +77,23 @@ void sweep_job_free(struct sweep_job *j);
  * could not (no event base, cannot create the keep directory).
  */
 int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, struct mm_err *e);
+
+/**
+ * sweep_reuse() - name each job's keep directory (o->keep_dir/STEM.d unless set)
+ * and take every kept simulation (of shard o->shard_k when sharded) that matches
+ * the scenario, its inputs and this mmemu executable; @create: create the
+ * directories.  Called by sweep_run(); alone, it reads a finished sweep.
+ * Returns: 0, or -1 with @e set (a directory cannot be created).
+ */
+int sweep_reuse(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, int create,
+		struct mm_err *e);
+
+/**
+ * sweep_shard_of() - the shard (1..@n) of the simulation with pool index @g
+ * (counted over every job of the pool, in order).
+ * Returns: the shard number.
+ */
+int sweep_shard_of(int g, int n);
 
 /**
  * sweep_merge() - the results document of a job whose simulations all finished.

@@ -8,6 +8,7 @@
 #   (--runs and --time together: whichever comes first; neither: --time 60)
 #   options: --build DIR (default build-fuzz, set up with clang when missing),
 #            --keep (leave each target's grown corpus and log in the work directory),
+#            --jobs N (targets run at a time; default the online CPUs),
 #            then target names (default: scenario trace workfile loadfile)
 #
 # The committed corpus tests/fuzz/corpus/TARGET is copied to a fresh directory under
@@ -23,6 +24,7 @@ cd "$(dirname "$0")/../.."
 
 limits=""
 build=build-fuzz
+jobs=$(nproc 2>/dev/null || echo 1)
 keep=0
 targets=""
 while [ $# -gt 0 ]; do
@@ -31,8 +33,9 @@ while [ $# -gt 0 ]; do
 	--runs) limits="$limits -runs=$2"; shift 2 ;;
 	--build) build=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
+	--jobs) jobs=$2; shift 2 ;;
 	scenario|trace|workfile|loadfile) targets="$targets $1"; shift ;;
-	*) echo "usage: sh tests/fuzz/run.sh [--time S] [--runs N] [--build DIR] [--keep] [scenario|trace|workfile|loadfile ...]" >&2
+	*) echo "usage: sh tests/fuzz/run.sh [--time S] [--runs N] [--build DIR] [--keep] [--jobs N] [scenario|trace|workfile|loadfile ...]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -47,11 +50,10 @@ for t in $targets; do
 done
 ninja -C "$build" "$@" >/dev/null
 
-status=0
-for t in $targets; do
-	work=$(mktemp -d "${TMPDIR:-/tmp}/mmemu-fuzz-$t-XXXXXX")
-	mkdir "$work/corpus"
-	cp tests/fuzz/corpus/"$t"/* "$work/corpus/"
+# One target: run it, then print its line (or its report) into $work/out.
+# Returns: 0, or 1 on a crash (the directory is then kept).
+fuzz_one() {
+	t=$1 work=$2
 	start=$(date +%s)
 	if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	   "$build/tests/fuzz/fuzz_$t" $limits -timeout=30 -print_final_stats=1 \
@@ -61,16 +63,40 @@ for t in $targets; do
 		cov=$(sed -n 's/^#[0-9]*[ 	]*DONE *cov: \([0-9]*\).*/\1/p' "$work/log")
 		seeds=$(ls tests/fuzz/corpus/"$t" | wc -l)
 		grown=$(ls "$work/corpus" | wc -l)
-		echo "fuzz_$t: $runs inputs in ${secs}s, $((runs / (secs > 0 ? secs : 1))) inputs/s, coverage $cov edges, corpus $seeds -> $grown"
-		if [ "$keep" = 1 ]; then
-			echo "  kept: $work"
-		else
-			rm -rf "$work"
-		fi
-	else
-		status=1
-		grep -v "^#[0-9]" "$work/log" | tail -60
-		echo "fuzz_$t: FAILED; input and log kept in $work" >&2
+		echo "fuzz_$t: $runs inputs in ${secs}s, $((runs / (secs > 0 ? secs : 1))) inputs/s, coverage $cov edges, corpus $seeds -> $grown" >"$work/out"
+		[ "$keep" = 1 ] && echo "  kept: $work" >>"$work/out"
+		return 0
 	fi
+	grep -v "^#[0-9]" "$work/log" | tail -60 >"$work/out"
+	echo "fuzz_$t: FAILED; input and log kept in $work" >>"$work/out"
+	return 1
+}
+
+# Up to $jobs targets at a time (each is one process on one core); their lines
+# come out in target order.
+status=0
+set -- $targets
+while [ $# -gt 0 ]; do
+	batch=""
+	n=0
+	while [ $# -gt 0 ] && [ $n -lt "$jobs" ]; do
+		work=$(mktemp -d "${TMPDIR:-/tmp}/mmemu-fuzz-$1-XXXXXX")
+		mkdir "$work/corpus"
+		cp tests/fuzz/corpus/"$1"/* "$work/corpus/"
+		fuzz_one "$1" "$work" &
+		echo $! >"$work/pid"
+		batch="$batch $work"
+		n=$((n + 1))
+		shift
+	done
+	for w in $batch; do
+		if wait "$(cat "$w/pid")"; then
+			cat "$w/out"
+			[ "$keep" = 1 ] || rm -rf "$w"
+		else
+			status=1
+			cat "$w/out"
+		fi
+	done
 done
 exit $status
