@@ -21,6 +21,7 @@ static const struct {
 	{ "compare", cmd_compare, "mmtests-style comparison table of results files" },
 	{ "reproduce", cmd_reproduce, "run the seed scenarios and check the published claims" },
 	{ "plot", cmd_plot, "SVG line plot of a results file" },
+	{ "serve", cmd_serve, "web lab: replay, what-if and seeds pages with a JSON API" },
 };
 
 static void usage(FILE *f)
