@@ -246,6 +246,41 @@ static void replay_errors(void **state)
 	      "request: policies[0]: expected at most 200000 references x frames for a step table, got 20000 x 11");
 }
 
+/* Every exercise under scenarios/teaching/exercises: its request answers what its
+ * "expect" says ({"POLICY/FRAMES": faults}), so the answers it gives are true. */
+static void exercises(void **state)
+{
+	json_t *j = req_json("GET", "/api/exercises", NULL, 200);
+	json_t *ex = json_object_get(j, "exercises");
+	assert_true(json_array_size(ex) >= 4);
+	size_t i;
+	json_t *x;
+	json_array_foreach(ex, i, x) {
+		assert_non_null(json_string_value(json_object_get(x, "question")));
+		assert_non_null(json_string_value(json_object_get(x, "answer")));
+		char *body = json_dumps(json_object_get(x, "request"), JSON_COMPACT);
+		json_t *a = req_json("POST", "/api/replay", body, 200);
+		free(body);
+		json_t *expect = json_object_get(x, "expect");
+		size_t k;
+		json_t *run;
+		json_array_foreach(json_object_get(a, "runs"), k, run) {
+			char key[64];
+			snprintf(key, sizeof key, "%s/%lld", json_string_value(json_object_get(run, "policy")),
+				 (long long)json_integer_value(json_object_get(run, "frames")));
+			json_t *want = json_object_get(expect, key);
+			if (!want)
+				fprintf(stderr, "%s: no expected faults for %s\n",
+					json_string_value(json_object_get(x, "file")), key);
+			assert_non_null(want);
+			assert_int_equal(json_integer_value(json_object_get(run, "faults")), json_integer_value(want));
+		}
+		assert_int_equal(json_array_size(json_object_get(a, "runs")), json_object_size(expect));
+		json_decref(a);
+	}
+	json_decref(j);
+}
+
 static void routes(void **state)
 {
 	fails("GET", "/api/replay", NULL, 405, "/api/replay: only POST");
@@ -439,6 +474,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(list),           cmocka_unit_test(replay_belady),
 		cmocka_unit_test(replay_clock_opt), cmocka_unit_test(replay_errors),
+		cmocka_unit_test(exercises),
 		cmocka_unit_test(routes),         cmocka_unit_test(run_errors),
 		cmocka_unit_test(run_sweep),      cmocka_unit_test(run_cancel),
 		cmocka_unit_test(run_time_limit),
