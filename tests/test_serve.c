@@ -465,6 +465,56 @@ static void run_time_limit(void **state)
 	srv = keep;
 }
 
+/* `mmemu serve` with bad options, an address it cannot bind, outside the
+ * repository: exit 2, one line on stderr, nothing on stdout. */
+static void cli_errors(void **state)
+{
+	const char *mmemu = getenv("MMEMU");
+	assert_non_null(mmemu);
+	const struct { const char *args, *line; } c[] = {
+		{ "--port 70000", "mmemu serve: --port: expected an integer in 0..65535, not \"70000\" (see mmemu serve --help)" },
+		{ "--port", "mmemu serve: option --port needs a value (see mmemu serve --help)" },
+		{ "--max-sims 0", "mmemu serve: --max-sims: expected an integer in 1..100000, not \"0\" (see mmemu serve --help)" },
+		{ "--run-limit x", "mmemu serve: --run-limit: expected seconds in 1..604800, not \"x\" (see mmemu serve --help)" },
+		{ "-j 0", "mmemu serve: -j: expected an integer in 1..1024, not \"0\" (see mmemu serve --help)" },
+		{ "--bogus", "mmemu serve: unknown option --bogus (see mmemu serve --help)" },
+		{ "extra", "mmemu serve: unexpected argument \"extra\" (see mmemu serve --help)" },
+		{ "--bind 256.0.0.1 --port 0", "mmemu serve: --bind 256.0.0.1 --port 0: cannot listen there (getaddrinfo: nodename nor servname provided, or not known)" },
+		{ "--port 0 -C /", NULL },
+	};
+	char dir[] = "/tmp/mmemu-serve-test.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char cmd[1200], out[300], err[300];
+		snprintf(out, sizeof out, "%s/out", dir);
+		snprintf(err, sizeof err, "%s/err", dir);
+		if (c[i].line)
+			snprintf(cmd, sizeof cmd, "%s serve %s >%s 2>%s", mmemu, c[i].args, out, err);
+		else   /* outside the repository: no scenarios/ to serve */
+			snprintf(cmd, sizeof cmd, "cd / && %s serve --port 0 >%s 2>%s", mmemu, out, err);
+		int st = system(cmd);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 2);
+		char buf[600] = "";
+		FILE *f = fopen(out, "r");
+		assert_int_equal(fread(buf, 1, sizeof buf, f), 0);
+		fclose(f);
+		f = fopen(err, "r");
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		assert_true(n > 0 && buf[n - 1] == '\n');
+		buf[n - 1] = '\0';
+		assert_null(strchr(buf, '\n'));
+		assert_string_equal(buf, c[i].line ? c[i].line
+				    : "mmemu serve: scenarios: not found: run mmemu serve in the mmemu repository "
+				      "(it serves its scenarios/, workloads/ and results/)");
+		unlink(out);
+		unlink(err);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 #ifdef MMEMU_SRCDIR
@@ -477,7 +527,7 @@ int main(void)
 		cmocka_unit_test(exercises),
 		cmocka_unit_test(routes),         cmocka_unit_test(run_errors),
 		cmocka_unit_test(run_sweep),      cmocka_unit_test(run_cancel),
-		cmocka_unit_test(run_time_limit),
+		cmocka_unit_test(run_time_limit), cmocka_unit_test(cli_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,6 +14,7 @@
 #include "emu/serve/serve_int.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -111,8 +112,18 @@ static int loopback(const char *addr)
 	return 0;
 }
 
+/* libevent's own messages (a failed getaddrinfo): kept for our one-line error
+ * instead of printed as a second line. */
+static char evlog[200];
+
+static void on_evlog(int severity, const char *msg)
+{
+	snprintf(evlog, sizeof evlog, "%s", msg);
+}
+
 int serve_http(struct serve *s, struct event_base *base, const struct serve_cfg *cfg)
 {
+	event_set_log_callback(on_evlog);
 	struct http_ctx h = { s, cfg };
 	struct evhttp *http = evhttp_new(base);
 	if (!http) {
@@ -128,8 +139,9 @@ int serve_http(struct serve *s, struct event_base *base, const struct serve_cfg 
 	struct evhttp_bound_socket *bs = evhttp_bind_socket_with_handle(http, cfg->bind,
 									(ev_uint16_t)cfg->port);
 	if (!bs) {
-		fprintf(stderr, "mmemu serve: --bind %s --port %d: cannot listen there (address in use, "
-			"or not an address of this host)\n", cfg->bind, cfg->port);
+		int err = errno;
+		fprintf(stderr, "mmemu serve: --bind %s --port %d: cannot listen there (%s)\n", cfg->bind,
+			cfg->port, *evlog ? evlog : strerror(err));
 		evhttp_free(http);
 		return 2;
 	}
