@@ -401,6 +401,17 @@ static void run_sweep(void **state)
 	json_decref(req_json("GET", uri, NULL, 200));
 	snprintf(uri, sizeof uri, "/api/runs/%d/compare?format=pdf", id);
 	fails("GET", uri, NULL, 400, "request: format: expected text, markdown, csv or json");
+	snprintf(uri, sizeof uri, "/api/runs/%d/compare?metric=runtime&monitors=0", id);
+	assert_int_equal(req("GET", uri, NULL, &s), 200);
+	assert_non_null(strstr(s, "runtime"));
+	assert_null(strstr(s, "faults"));
+	free(s);
+	snprintf(uri, sizeof uri, "/api/runs/%d/compare?metric=nope", id);
+	fails("GET", uri, NULL, 400, "mmemu compare: --metric: no metric \"nope\" in the results");
+	snprintf(uri, sizeof uri, "/api/runs/%d/compare?metric=a/b", id);
+	fails("GET", uri, NULL, 400, "request: metric: expected a metric name");
+	snprintf(uri, sizeof uri, "/api/runs/%d/compare?monitors=2", id);
+	fails("GET", uri, NULL, 400, "request: monitors: expected 0 or 1");
 	json_decref(j);
 	snprintf(uri, sizeof uri, "/api/runs/%d", id);
 	j = req_json("DELETE", uri, NULL, 200);

@@ -19,6 +19,7 @@
  */
 #include "emu/serve/serve_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -90,13 +91,17 @@ static void run_stop(struct run *u, enum run_state st, const char *why)
 static void run_free(struct run *u)
 {
 	run_stop(u, RUN_CANCELLED, "server stopped");
-	static const char *const ext[] = { ".json", ".svg", ".compare.text", ".compare.markdown",
-					   ".compare.csv", ".compare.json", ".err" };
-	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-		char p[400];
-		run_path(u, ext[i], p, sizeof p);
-		unlink(p);
-	}
+	char prefix[32];
+	snprintf(prefix, sizeof prefix, "%d.", u->id);
+	DIR *d = opendir(u->s->dir);   /* ID.json, ID.svg, ID.compare.*, ID.err */
+	for (struct dirent *de; d && (de = readdir(d));)
+		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0) {
+			char p[600];
+			snprintf(p, sizeof p, "%s/%s", u->s->dir, de->d_name);
+			unlink(p);
+		}
+	if (d)
+		closedir(d);
 	json_decref(u->results);
 	sweep_job_free(&u->job);
 	scenario_free(&u->sc);
@@ -295,8 +300,8 @@ void runs_post(struct serve *s, json_t *req, struct serve_reply *r)
 }
 
 /* Run `mmemu plot` or `mmemu compare` (@argv, NULL-terminated) in a child with
- * stdout to @out and stderr to ID.err. Returns: 0, or -1 with @err set to the
- * command's one-line message. */
+ * stdout to @out and stderr to ID.err. Returns: 0, or the command's exit status
+ * (-1: no status) with @err set to its one-line message. */
 static int run_cli(struct run *u, char **argv, const char *out, char *err, size_t errlen)
 {
 	char ep[400];
@@ -328,6 +333,7 @@ static int run_cli(struct run *u, char **argv, const char *out, char *err, size_
 		;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
+	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	char *buf = NULL;
 	size_t len = 0;
 	struct mm_err e = { "" };
@@ -340,7 +346,7 @@ static int run_cli(struct run *u, char **argv, const char *out, char *err, size_
 	}
 	mm_read_confine((const char *const *)u->s->roots);
 	free(buf);
-	return -1;
+	return rc;
 }
 
 /* Reply with the file @path (made by run_cli()). */
@@ -395,33 +401,66 @@ static void run_plot(struct run *u, struct serve_reply *r)
 	reply_file(u, svg, "image/svg+xml", r);
 }
 
-/* GET /api/runs/ID/compare[?format=text|markdown|csv|json]. */
-static void run_compare(struct run *u, const char *query, struct serve_reply *r)
+/* The value of query parameter @key ("format") in @query ("?a=1&format=json"),
+ * copied into @buf. Returns: @buf, or NULL when absent. */
+static const char *query_get(const char *query, const char *key, char *buf, size_t len)
 {
-	const char *fmt = "text";
-	const char *q = strstr(query, "format=");
-	if (q) {
-		static const char *const fmts[] = { "text", "markdown", "csv", "json", NULL };
-		fmt = NULL;
-		for (const char *const *f = fmts; *f; f++) {
-			size_t n = strlen(*f);
-			if (strncmp(q + 7, *f, n) == 0 && (q[7 + n] == '\0' || q[7 + n] == '&'))
-				fmt = *f;
-		}
-		if (!fmt) {
-			reply_error(r, 400, "request: format: expected text, markdown, csv or json");
-			return;
+	size_t n = strlen(key);
+	for (const char *q = query; q && *q; q = strchr(q, '&')) {
+		q += *q == '?' || *q == '&';
+		if (strncmp(q, key, n) == 0 && q[n] == '=') {
+			size_t v = strcspn(q + n + 1, "&#");
+			snprintf(buf, len, "%.*s", (int)(v < len ? v : len - 1), q + n + 1);
+			return buf;
 		}
 	}
-	char res[400], out[400], ext[40], err[MM_ERR_MAX];
+	return NULL;
+}
+
+/* GET /api/runs/ID/compare[?format=text|markdown|csv|json][&metric=NAME][&monitors=0]:
+ * `mmemu compare --format F [--metric NAME] [--no-monitor] RESULTS`. */
+static void run_compare(struct run *u, const char *query, struct serve_reply *r)
+{
+	char fmt[16] = "text", metric[128] = "", mon[8] = "1";
+	static const char *const fmts[] = { "text", "markdown", "csv", "json", NULL };
+	int ok = 0;
+	query_get(query, "format", fmt, sizeof fmt);
+	for (const char *const *f = fmts; *f; f++)
+		ok |= strcmp(fmt, *f) == 0;
+	if (!ok) {
+		reply_error(r, 400, "request: format: expected text, markdown, csv or json");
+		return;
+	}
+	query_get(query, "metric", metric, sizeof metric);
+	if (strspn(metric, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != strlen(metric)) {
+		reply_error(r, 400, "request: metric: expected a metric name (letters, digits, _ and .)");
+		return;
+	}
+	query_get(query, "monitors", mon, sizeof mon);
+	if (strcmp(mon, "0") && strcmp(mon, "1")) {
+		reply_error(r, 400, "request: monitors: expected 0 or 1");
+		return;
+	}
+	char res[400], out[512], ext[180], err[MM_ERR_MAX];
 	run_path(u, ".json", res, sizeof res);
-	snprintf(ext, sizeof ext, ".compare.%s", fmt);
+	snprintf(ext, sizeof ext, ".compare.%s.%s.%s", fmt, *metric ? metric : "all", mon);
 	run_path(u, ext, out, sizeof out);
 	if (access(out, R_OK) != 0) {
-		char *argv[] = { "compare", "--format", (char *)fmt, res, NULL };
-		if (run_cli(u, argv, out, err, sizeof err)) {
+		char *argv[8] = { "compare", "--format", fmt };
+		int n = 3;
+		if (*metric) {
+			argv[n++] = "--metric";
+			argv[n++] = metric;
+		}
+		if (!strcmp(mon, "0"))
+			argv[n++] = "--no-monitor";
+		argv[n++] = res;
+		argv[n] = NULL;
+		int st = run_cli(u, argv, out, err, sizeof err);
+		if (st) {
 			unlink(out);
-			reply_error(r, 500, "%s", err);
+			/* compare's usage errors (an unknown metric) are the client's */
+			reply_error(r, st == 2 ? 400 : 500, "%s", err);
 			return;
 		}
 	}

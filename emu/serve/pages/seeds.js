@@ -18,6 +18,21 @@ function verdictClass(v) {
   return v === "reproduced" ? "v-reproduced" : v === "not reproduced" ? "v-not-reproduced" : "v-other";
 }
 
+// What a claim needs of cell @i, from its detail line ("... (need +30.0% .. +10000.0%)").
+function need(c, i) {
+  const part = (c.detail || "").split("; ")[i] || "";
+  const m = part.match(/\(need ([^)]*)\)/);
+  return m ? "need " + m[1] : "";
+}
+
+// One line per cell: "ROW: KERNEL vs BASELINE (CHANGE)".
+function cellLines(c, which) {
+  return (c.cells || []).map((x, i) => {
+    const v = side(x[which]) || (which === "published" ? "- (" + (need(c, i) || "no number") + ")" : "-");
+    return (c.cells.length > 1 && x.row ? esc(x.row) + ": " : "") + esc(v);
+  }).join("<br>");
+}
+
 async function init() {
   let d;
   try {
@@ -33,12 +48,12 @@ async function init() {
       sums.push('<a href="/docs/seeds/' + esc(s.seed) + '.md">seed ' + esc(s.seed) + "</a>: " +
         Object.entries(s.summary).map(([k, n]) => n + " " + k.replace(/_/g, " ")).join(", "));
     for (const c of s.claims || []) {
-      const cells = c.cells || [];
       h += '<tr class="claim" data-seed="' + esc(s.seed) + '" data-claim="' + esc(c.id) + '" data-verdict="' + esc(c.verdict) + '">' +
         '<td class="l"><a href="/docs/seeds/' + esc(s.seed) + '.md" title="' + esc(s.title || "") + '">' + esc(s.seed) + "</a></td>" +
         '<td class="l">' + esc(c.id) + '</td><td class="l">' + esc(c.text) + "</td>" +
-        "<td>" + cells.map(x => esc(side(x.published))).join("<br>") + "</td>" +
-        "<td>" + cells.map(x => esc(side(x.emulated))).join("<br>") + "</td>" +
+        '<td class="num">' + cellLines(c, "published") + "</td>" +
+        (c.cells && c.cells.length ? '<td class="num">' + cellLines(c, "emulated") + "</td>"
+          : '<td class="l note">' + esc(c.detail || "") + "</td>") +
         '<td class="l ' + verdictClass(c.verdict) + '" title="' + esc(c.detail || "") + '">' + esc(c.verdict) + "</td></tr>";
     }
   }

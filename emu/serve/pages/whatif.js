@@ -75,7 +75,10 @@ async function poll() {
     current.x = d.x;
     showPoints(d.results);
     $("plot").innerHTML = await api("/api/runs/" + current.id + "/plot.svg");
-    $("compare").textContent = await api("/api/runs/" + current.id + "/compare");
+    const primary = d.results.runs.length ? d.results.runs[0].primary.name : "";
+    $("compare").textContent = await api("/api/runs/" + current.id + "/compare?monitors=0&metric=" + encodeURIComponent(primary));
+    $("all").href = "/api/runs/" + current.id + "/compare";
+    $("all").style.display = "inline";
     $("status").textContent += " - done";
   } catch (e) {
     showError($("error"), e);
