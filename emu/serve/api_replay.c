@@ -23,6 +23,7 @@
 
 static const char *const replay_keys[] = { "refs", "trace", "frames", "policies", "params", NULL };
 
+
 /* Returns: 0 with @out[0..*n) the frame counts of @v (an integer or an array of
  * them), or -1 with @r set. */
 static int frames_of(json_t *v, json_int_t *out, int *n, struct serve_reply *r)
@@ -57,18 +58,8 @@ static int frames_of(json_t *v, json_int_t *out, int *n, struct serve_reply *r)
 
 void api_replay(struct serve *s, json_t *req, struct serve_reply *r)
 {
-	const char *key;
-	json_t *v;
-	json_object_foreach(req, key, v) {
-		int known = 0;
-		for (const char *const *k = replay_keys; *k; k++)
-			known |= strcmp(key, *k) == 0;
-		if (!known) {
-			reply_error(r, 400, "request: %s: unknown key (expected refs, trace, frames, policies, params)",
-				    key);
-			return;
-		}
-	}
+	if (body_keys(req, replay_keys, r))
+		return;
 	json_t *refs = json_object_get(req, "refs"), *tracef = json_object_get(req, "trace");
 	json_t *pols = json_object_get(req, "policies"), *params = json_object_get(req, "params");
 	if (!!refs == !!tracef) {

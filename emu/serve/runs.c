@@ -179,18 +179,8 @@ static const char *const run_keys[] = { "scenario", "scenario_json", "set", "swe
 /* Check @req and build the overrides. Returns: a new set object, or NULL with @r set. */
 static json_t *run_set(json_t *req, char **xkey, struct serve_reply *r)
 {
-	const char *key;
-	json_t *v;
-	json_object_foreach(req, key, v) {
-		int known = 0;
-		for (const char *const *k = run_keys; *k; k++)
-			known |= strcmp(key, *k) == 0;
-		if (!known) {
-			reply_error(r, 400, "request: %s: unknown key (expected scenario or scenario_json, set, sweep)",
-				    key);
-			return NULL;
-		}
-	}
+	if (body_keys(req, run_keys, r))
+		return NULL;
 	json_t *sc = json_object_get(req, "scenario"), *sj = json_object_get(req, "scenario_json");
 	if (!!sc == !!sj) {
 		reply_error(r, 400, "request: expected exactly one of scenario (a shipped scenario's file) "

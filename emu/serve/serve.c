@@ -89,6 +89,26 @@ json_t *body_json(const char *body, size_t len, struct serve_reply *r)
 	return j;
 }
 
+int body_keys(json_t *req, const char *const *keys, struct serve_reply *r)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(req, key, v) {
+		int known = 0;
+		for (const char *const *k = keys; *k; k++)
+			known |= strcmp(key, *k) == 0;
+		if (!known) {
+			char list[300];
+			size_t n = 0;
+			for (const char *const *k = keys; *k && n < sizeof list; k++)
+				n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", *k);
+			reply_error(r, 400, "request: %s: unknown key (expected %s)", key, list);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path);

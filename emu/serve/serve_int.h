@@ -37,6 +37,11 @@ void reply_bytes(struct serve_reply *r, int status, const char *type, const char
  */
 json_t *body_json(const char *body, size_t len, struct serve_reply *r);
 
+/** body_keys() - check that every key of request @req is one of @keys
+ * (NULL-terminated). Returns: 0, or -1 with @r set to 400 "request: KEY: unknown
+ * key (expected A, B, ...)". */
+int body_keys(json_t *req, const char *const *keys, struct serve_reply *r);
+
 /* api_replay.c: POST /api/replay. */
 void api_replay(struct serve *s, json_t *req, struct serve_reply *r);
 
