@@ -51,6 +51,17 @@ static int req(const char *method, const char *uri, const char *body, char **out
 	return r.status;
 }
 
+/* GET @uri, which must answer 200. Returns: the body (free it). */
+static char *get200(const char *uri)
+{
+	char *s;
+	int st = req("GET", uri, NULL, &s);
+	if (st != 200)
+		fprintf(stderr, "GET %s -> %d %s\n", uri, st, s);
+	assert_int_equal(st, 200);
+	return s;
+}
+
 static json_t *req_json(const char *method, const char *uri, const char *body, int want)
 {
 	char *s;
@@ -340,7 +351,9 @@ static void run_errors(void **state)
 	json_t *sc = json_load_file("scenarios/teaching/trace-policies.json", 0, NULL);
 	assert_non_null(sc);
 	json_object_set_new(json_object_get(sc, "workload"), "file", json_string("/etc/passwd"));
-	char *body = json_dumps(json_pack("{s:o}", "scenario_json", sc), JSON_COMPACT);
+	json_t *rq = json_pack("{s:o}", "scenario_json", sc);
+	char *body = json_dumps(rq, JSON_COMPACT);
+	json_decref(rq);
 	fails("POST", P, body, 400, "scenario: workload.file: /etc/passwd: expected a shipped scenario or workload input");
 	free(body);
 	/* more simulations than max_sims (12): 4 kernels x 4 points */
@@ -388,13 +401,13 @@ static void run_sweep(void **state)
 	assert_true(value_at(res, "opt", 500) < value_at(res, "fifo", 500));
 	/* the plot carries every point's value */
 	snprintf(uri, sizeof uri, "/api/runs/%d/plot.svg", id);
-	assert_int_equal(req("GET", uri, NULL, &s), 200);
+	s = get200(uri);
 	char want[200];
 	snprintf(want, sizeof want, "<title>opt at 1000: %.10g</title>", value_at(res, "opt", 1000));
 	assert_non_null(strstr(s, want));
 	free(s);
 	snprintf(uri, sizeof uri, "/api/runs/%d/compare", id);
-	assert_int_equal(req("GET", uri, NULL, &s), 200);
+	s = get200(uri);
 	assert_non_null(strstr(s, "runtime"));
 	free(s);
 	snprintf(uri, sizeof uri, "/api/runs/%d/compare?format=json", id);
