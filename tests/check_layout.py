@@ -16,6 +16,7 @@ its own role and of the roles listed for it in ALLOWED; nothing else:
     emu/engine       core, every models folder, workloads, plugin, engine
     emu/analysis     core, analysis (reads results files, never runs SimGrid)
     emu/cli          every role
+    emu/serve        every role (mmemu serve: the web lab, docs/serve.md)
 
 A "(+ header)" is a narrow link (NARROW): that one header and nothing else of its
 folder.
@@ -35,7 +36,7 @@ import re
 import sys
 import tempfile
 
-ROLES = ["emu/core", "emu/engine", "emu/analysis", "emu/cli", "emu/plugin",
+ROLES = ["emu/core", "emu/engine", "emu/analysis", "emu/cli", "emu/plugin", "emu/serve",
          "models/hw", "models/sched", "models/mm", "models/fs",
          "models/reclaim", "models/alloc", "models/kmap", "models/coloring", "workloads"]
 POLICY = {"models/reclaim", "models/alloc", "models/kmap", "models/coloring"}
@@ -60,6 +61,7 @@ ALLOWED = {
     "emu/engine": {"emu/core", "emu/engine", "workloads", "emu/plugin"} | MODELS,
     "emu/analysis": {"emu/core", "emu/analysis"},
     "emu/cli": set(ROLES),
+    "emu/serve": set(ROLES),
 }
 # Single headers a role may include from a folder it may not otherwise use: the narrow
 # links between subsystems (docs/architecture.md, "Map").

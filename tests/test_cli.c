@@ -414,6 +414,8 @@ static int validate_one(const char *path, const struct stat *sb, int flag, struc
 	size_t l = strlen(path);
 	if (flag != FTW_F || l < 6 || strcmp(path + l - 5, ".json") != 0)
 		return 0;
+	if (strstr(path, "/exercises/"))   /* the web lab's exercises (docs/serve.md), not scenarios */
+		return 0;
 	struct out o = run("validate", path);
 	CHECK(o.status == 0, o, path);
 	CHECK(o.err[0] == '\0', o, path);

@@ -293,6 +293,7 @@ static void plot_svg(void **state)
 	assert_non_null(strstr(svg, "thr (u, higher is better)"));     /* y label */
 	assert_non_null(strstr(svg, ">workload.x</text>"));            /* x label */
 	assert_non_null(strstr(svg, "M"));                              /* the min/max bar */
+	assert_non_null(strstr(svg, "<title>base at 1: 100</title>"));   /* a point's value */
 	assert_non_null(strstr(svg, "</svg>\n"));
 	free(svg);
 	/* deterministic: the same input gives the same bytes */

@@ -21,6 +21,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_mrc(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /** cli_wants_help() - Returns: 1 if argv has -h or --help. */
 int cli_wants_help(int argc, char **argv);

@@ -190,7 +190,12 @@ static void draw(struct plot *p, const char *title, const char *xlab, const char
 			if (ln->hi[k] > ln->lo[k])
 				OUT(p, "<path fill=\"none\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fH%.1f\"/>\n", x - 4,
 				    SY(ln->lo[k]), x + 4, x, SY(ln->lo[k]), SY(ln->hi[k]), x - 4, SY(ln->hi[k]), x + 4);
-			OUT(p, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n", x, SY(ln->y[k]));
+			/* the value as a tooltip (and for readers of the SVG: mmemu serve's test) */
+			OUT(p, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>", x, SY(ln->y[k]));
+			esc(p, ln->label);
+			OUT(p, " at ");
+			esc(p, xlabels[(int)ln->x[k]]);
+			OUT(p, ": %.10g</title></circle>\n", ln->y[k]);
 		}
 		double ly = T + 10 + i * 20;
 		OUT(p, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"2\"/>\n", L + pw + 15, ly,

@@ -23,6 +23,7 @@
 #include "emu/engine/kreplay.h"
 #include "models/reclaim/reclaim.h"
 #include "workloads/replay.h"
+#include "workloads/replay_table.h"
 #include "workloads/tracefile.h"
 
 #define STEPS_MAX_CELLS ((uint64_t)10 * 1000 * 1000)
@@ -46,7 +47,7 @@ static void usage(FILE *f)
 	policies(names, sizeof names);
 	fputs("usage: mmemu replay --policy NAME --frames N (--refs 1,2,3,... | --trace FILE)\n"
 	      "                    [--format auto|plain|txt|csv|bin] [--obj-id-col N]\n"
-	      "                    [--param key=value ...] [--steps | --json] [--time]\n"
+	      "                    [--param key=value ...] [--steps] [--json] [--time]\n"
 	      "Replay a page reference string against a reclaim policy (untimed) and count\n"
 	      "faults.  Policies: ", f);
 	fputs(names, f);
@@ -61,7 +62,8 @@ static void usage(FILE *f)
 	      "                     column obj_id, obj-id, objId or key)\n"
 	      "  --param KEY=VALUE  module parameter (VALUE as JSON if it parses, else string)\n"
 	      "  --steps            print the frame contents after each reference\n"
-	      "  --json             print one JSON object\n"
+	      "  --json             print one JSON object (with --steps: the step table as\n"
+	      "                     JSON, also what `mmemu serve` answers POST /api/replay)\n"
 	      "  --time             print load and replay times on stderr (with --json:\n"
 	      "                     load_s, prepare_s, replay_s in the object)\n"
 	      "  --help             this text\n", f);
@@ -300,8 +302,8 @@ missing:
 		cli_usage_error("replay", "give exactly one of --refs and --trace");
 		goto out;
 	}
-	if (steps && json) {
-		cli_usage_error("replay", "--steps and --json cannot be combined");
+	if (steps && json && timing) {
+		cli_usage_error("replay", "--time cannot be combined with --steps --json");
 		goto out;
 	}
 	if (refs && (fmt != TRACE_AUTO || col)) {
@@ -327,6 +329,20 @@ missing:
 	}
 	if (!reclaim_has_frames(ro)) {
 		rc = kernel_replay(policy, params, (uint32_t)frames, &t, steps, json);
+		goto out;
+	}
+	if (steps && json) {   /* the step table as JSON (workloads/replay_table.h) */
+		json_t *o = replay_table(&t, policy, "--policy", (uint32_t)frames, params, "--param",
+					 STEPS_MAX_CELLS, &e);
+		char *s = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
+		json_decref(o);
+		if (!s) {
+			fprintf(stderr, "%s\n", o ? "mmemu replay: out of memory" : e.msg);
+			goto out;
+		}
+		printf("%s\n", s);
+		free(s);
+		rc = 0;
 		goto out;
 	}
 	r = reclaim_create(policy, params, (uint32_t)frames, NULL, "--param", NULL, &e);

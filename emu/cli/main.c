@@ -24,6 +24,7 @@ static const struct {
 	{ "reproduce", cmd_reproduce, "run the seed scenarios and check the published claims" },
 	{ "plot", cmd_plot, "SVG line plot of a results file" },
 	{ "mrc", cmd_mrc, "miss-ratio curve of a trace: misses at every memory size" },
+	{ "serve", cmd_serve, "web lab: replay, what-if and seeds pages with a JSON API" },
 };
 
 static void usage(FILE *f)

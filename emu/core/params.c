@@ -403,3 +403,28 @@ void mm_params_doc(const struct mm_param *spec, FILE *out)
 			p->def ? p->def : "(required)", p->help ? p->help : "");
 	}
 }
+
+json_t *mm_params_json(const struct mm_param *spec)
+{
+	json_t *a = json_array();
+	for (const struct mm_param *p = spec; a && p && p->key; p++) {
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "key", p->key, "kind",
+				      mm_ptype_name(p->type), "default", p->def ? p->def : "(required)",
+				      "help", p->help ? p->help : "");
+		if (!o)
+			continue;
+		if (p->type == MM_P_ENUM) {
+			json_t *c = json_array();
+			for (int i = 0; p->choices[i]; i++)
+				json_array_append_new(c, json_string(p->choices[i]));
+			json_object_set_new(o, "choices", c);
+		} else if (p->min <= p->max && p->type != MM_P_STRING && p->type != MM_P_BOOL) {
+			char lo[48], hi[48];   /* the same bounds mm_params_doc() prints */
+			fmt_bound(p, p->min, lo, sizeof lo);
+			fmt_bound(p, p->max, hi, sizeof hi);
+			json_object_set_new(o, "range", json_pack("[s,s]", lo, hi));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}

@@ -100,4 +100,11 @@ const char *mm_ptype_name(enum mm_ptype type);
 /** mm_params_doc() - print @spec as a markdown table (for docs and --help). */
 void mm_params_doc(const struct mm_param *spec, FILE *out);
 
+/**
+ * mm_params_json() - @spec as JSON, the rows mm_params_doc() prints.
+ * Returns: a new array of {"key", "kind", "default", "help", and "range": [lo, hi]
+ * or "choices": [...] when the parameter has them}.
+ */
+json_t *mm_params_json(const struct mm_param *spec);
+
 #endif

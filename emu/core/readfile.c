@@ -60,11 +60,42 @@ static void inputs_fold(const char *p, size_t n)
 	inputs_hash = h;
 }
 
+/* The directories files may be read from (mm_read_confine()), or NULL. */
+static const char *const *confine_roots;
+
+void mm_read_confine(const char *const *roots)
+{
+	confine_roots = roots;
+}
+
+/* Returns: 0 when @path may be read, or -1 with @e set (outside every root, or
+ * it does not resolve). */
+static int confine_check(const char *path, struct mm_err *e)
+{
+	if (!confine_roots)
+		return 0;
+	char *real = realpath(path, NULL);
+	if (!real)
+		return mm_errf(e, path, NULL, "cannot open (%s)", strerror(errno));
+	int ok = 0;
+	for (const char *const *r = confine_roots; *r && !ok; r++) {
+		size_t n = strlen(*r);
+		ok = strncmp(real, *r, n) == 0 && (real[n] == '/' || real[n] == '\0');
+	}
+	free(real);
+	if (ok)
+		return 0;
+	return mm_errf(e, path, NULL, "expected a shipped scenario or workload input (files under "
+		       "scenarios/ and workloads/), got a file outside them");
+}
+
 /* Open @path for reading and check it against @max: *@st is its fstat (zeroed
  * when fstat fails).  Returns: the descriptor, or -1 with @e set. */
 static int open_input(const char *path, const char *what, size_t max, struct stat *st,
 		      struct mm_err *e)
 {
+	if (confine_check(path, e))
+		return -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return mm_errf(e, path, NULL, "cannot open (%s)", strerror(errno));

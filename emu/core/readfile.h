@@ -27,6 +27,17 @@
 int mm_read_file(const char *path, const char *what, size_t max, char **buf, size_t *len,
 		 struct mm_err *e);
 
+/**
+ * mm_read_confine() - from now on refuse to read (mm_read_file(), mm_map_file())
+ * any file whose resolved path does not lie under one of @roots: absolute,
+ * resolved directories, NULL-terminated; the array must outlive the confinement.
+ * NULL lifts it.  `mmemu serve` confines a client's scenario to the shipped
+ * scenarios and workload inputs; the message then is "PATH: expected a shipped
+ * scenario or workload input ...".
+ * Returns: nothing.
+ */
+void mm_read_confine(const char *const *roots);
+
 /* The bytes of an input file: mapped (a regular file) or read into a buffer. */
 struct mm_filebuf {
 	const char *buf;   /* len bytes, not NUL-terminated, read-only */

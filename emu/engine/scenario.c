@@ -452,6 +452,12 @@ int scenario_load_set(struct scenario *sc, const char *file, json_t *set, struct
 int scenario_parse(struct scenario *sc, const char *buf, size_t len, const char *file,
 		   struct mm_err *e)
 {
+	return scenario_parse_set(sc, buf, len, file, NULL, e);
+}
+
+int scenario_parse_set(struct scenario *sc, const char *buf, size_t len, const char *file,
+		       json_t *set, struct mm_err *e)
+{
 	json_error_t je;
 	if (begin(sc, file, e))
 		return -1;
@@ -459,7 +465,7 @@ int scenario_parse(struct scenario *sc, const char *buf, size_t len, const char 
 		scenario_free(sc);
 		return -1;
 	}
-	return expand(sc, NULL, e);
+	return expand(sc, set, e);
 }
 
 /* Validate and expand the JSON in sc->root (after the command line's @set). */

@@ -71,6 +71,11 @@ int scenario_reseed(struct scenario *sc, int64_t seed);
 int scenario_parse(struct scenario *sc, const char *buf, size_t len, const char *file,
 		   struct mm_err *e);
 
+/** scenario_parse_set() - scenario_parse() with overrides @set applied as
+ * scenario_load_set() applies them (NULL: none). Returns: as scenario_parse(). */
+int scenario_parse_set(struct scenario *sc, const char *buf, size_t len, const char *file,
+		       json_t *set, struct mm_err *e);
+
 /** scenario_free() - release everything scenario_load() allocated. */
 void scenario_free(struct scenario *sc);
 

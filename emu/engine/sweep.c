@@ -37,7 +37,7 @@
 
 #define SIM_FORMAT "mmemu-sim/1"
 
-struct pool;
+struct pool;   /* what sweep.h calls struct sweep_pool */
 
 struct worker {
 	struct pool *pool;
@@ -59,7 +59,9 @@ struct task {
 
 struct pool {
 	struct event_base *base;
-	struct event *sigchld, *tick;
+	struct event *sigchld, *tick, *fin;
+	sweep_done_fn done_fn;     /* sweep_start(): called from @fin when all ended */
+	void *done_arg;
 	struct sweep_job *jobs;
 	const struct sweep_opts *o;
 	struct worker *w;
@@ -292,7 +294,7 @@ static void finish(struct worker *w)
 	start_next(p, w);
 	progress_bar(p);
 	if (p->running == 0 && p->next >= p->ntasks)
-		event_base_loopbreak(p->base);
+		event_active(p->fin, 0, 0);
 }
 
 static void try_reap(struct worker *w)
@@ -499,68 +501,183 @@ int sweep_reuse(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, i
 	return 0;
 }
 
-int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, struct mm_err *e)
+/* The last simulation ended: in a pool of its own, stop its loop; else tell the
+ * caller (from the loop, never from inside a worker's callback). */
+static void on_fin(evutil_socket_t fd, short what, void *arg)
 {
-	struct pool p;
-	memset(&p, 0, sizeof p);
-	p.jobs = jobs;
-	p.o = o;
-	p.tty = isatty(2);
-	p.t0 = now_seconds();
+	struct pool *p = arg;
+	if (p->done_fn)
+		p->done_fn((struct sweep_pool *)p, p->done_arg);
+	else
+		event_base_loopbreak(p->base);
+}
+
+/* Stop every running worker (SIGKILL, reaped at once) and drop the pending
+ * simulations, recorded as failed with @why. Returns: nothing. */
+static void pool_stop(struct pool *p, const char *why)
+{
+	for (int i = 0; i < p->nw; i++) {
+		struct worker *w = &p->w[i];
+		if (!w->busy)
+			continue;
+		if (!w->reaped) {
+			kill(w->pid, SIGKILL);
+			while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		struct sweep_job *j = &p->jobs[w->job];
+		j->sims[w->sim].state = SWEEP_FAILED;
+		j->sims[w->sim].error = strdup(why);
+		j->nfailed++;
+		if (w->rd)
+			event_free(w->rd);
+		if (w->tmo)
+			event_free(w->tmo);
+		if (w->fd >= 0)
+			close(w->fd);
+		free(w->buf);
+		memset(w, 0, sizeof *w);
+		w->fd = -1;
+		p->running--;
+	}
+	for (; p->next < p->ntasks; p->next++) {
+		struct task t = p->tasks[p->next];
+		p->jobs[t.job].sims[t.sim].state = SWEEP_FAILED;
+		p->jobs[t.job].sims[t.sim].error = strdup(why);
+		p->jobs[t.job].nfailed++;
+	}
+}
+
+static void pool_free(struct pool *p)
+{
+	if (p->tick)
+		event_free(p->tick);
+	if (p->sigchld)
+		event_free(p->sigchld);
+	if (p->fin)
+		event_free(p->fin);
+	free(p->w);
+	free(p->tasks);
+	free(p);
+}
+
+/* Queue every unfinished simulation of @jobs and start the first workers on
+ * @base. Returns: the pool (nothing to run: ntasks 0, no worker), or NULL with
+ * @e set. */
+static struct pool *pool_start(struct sweep_job *jobs, int njobs, const struct sweep_opts *o,
+			       struct event_base *base, struct mm_err *e)
+{
+	struct pool *pp = calloc(1, sizeof *pp);
+	if (!pp) {
+		mm_errf(e, NULL, NULL, "out of memory");
+		return NULL;
+	}
+	struct pool *p = pp;
+	p->base = base;
+	p->jobs = jobs;
+	p->o = o;
+	p->tty = isatty(2);
+	p->t0 = now_seconds();
 	int total = 0;
 	for (int i = 0; i < njobs; i++)
 		total += jobs[i].sc->nsims;
-	p.tasks = calloc((size_t)(total ? total : 1), sizeof *p.tasks);
-	if (!p.tasks)
-		return mm_errf(e, NULL, NULL, "out of memory");
+	p->tasks = calloc((size_t)(total ? total : 1), sizeof *p->tasks);
+	if (!p->tasks) {
+		pool_free(p);
+		mm_errf(e, NULL, NULL, "out of memory");
+		return NULL;
+	}
 	if (sweep_reuse(jobs, njobs, o, 1, e)) {
-		free(p.tasks);
-		return -1;
+		pool_free(p);
+		return NULL;
 	}
 	for (int i = 0, g = 0; i < njobs; i++)
 		for (int k = 0; k < jobs[i].sc->nsims; k++, g++)
 			if (jobs[i].sims[k].state != SWEEP_RAN && jobs[i].sims[k].state != SWEEP_REUSED &&
 			    (o->shard_n < 1 || sweep_shard_of(g, o->shard_n) == o->shard_k))
-				p.tasks[p.ntasks++] = (struct task){ i, k, 0, 0 };
-	longest_first(&p);
-	if (p.ntasks == 0) {
-		free(p.tasks);
-		return 0;
+				p->tasks[p->ntasks++] = (struct task){ i, k, 0, 0 };
+	longest_first(p);
+	if (p->ntasks == 0)
+		return p;
+	p->nw = o->jobs < 1 ? 1 : o->jobs;
+	if (p->nw > p->ntasks)
+		p->nw = p->ntasks;
+	p->w = calloc((size_t)p->nw, sizeof *p->w);
+	p->sigchld = evsignal_new(base, SIGCHLD, on_sigchld, p);
+	p->fin = event_new(base, -1, 0, on_fin, p);
+	if (!p->w || !p->sigchld || !p->fin || event_add(p->sigchld, NULL)) {
+		pool_free(p);
+		mm_errf(e, NULL, NULL, "cannot create the event loop");
+		return NULL;
 	}
-	p.nw = o->jobs < 1 ? 1 : o->jobs;
-	if (p.nw > p.ntasks)
-		p.nw = p.ntasks;
-	p.w = calloc((size_t)p.nw, sizeof *p.w);
-	p.base = event_base_new();
-	if (!p.w || !p.base) {
-		free(p.w);
-		free(p.tasks);
-		if (p.base)
-			event_base_free(p.base);
-		return mm_errf(e, NULL, NULL, "cannot create the event loop");
-	}
-	p.sigchld = evsignal_new(p.base, SIGCHLD, on_sigchld, &p);
-	event_add(p.sigchld, NULL);
-	if (p.tty && o->progress != SWEEP_PROGRESS_NONE) {
-		p.tick = event_new(p.base, -1, EV_PERSIST, on_tick, &p);
+	if (p->tty && o->progress != SWEEP_PROGRESS_NONE) {
+		p->tick = event_new(base, -1, EV_PERSIST, on_tick, p);
 		struct timeval tv = { 0, 500000 };
-		event_add(p.tick, &tv);
+		event_add(p->tick, &tv);
 	}
-	for (int i = 0; i < p.nw; i++) {
-		p.w[i].fd = -1;
-		start_next(&p, &p.w[i]);
+	for (int i = 0; i < p->nw; i++) {
+		p->w[i].fd = -1;
+		start_next(p, &p->w[i]);
 	}
-	progress_bar(&p);
-	if (p.running > 0)
-		event_base_dispatch(p.base);
-	progress_clear(&p);
-	if (p.tick)
-		event_free(p.tick);
-	event_free(p.sigchld);
-	event_base_free(p.base);
-	free(p.w);
-	free(p.tasks);
+	progress_bar(p);
+	if (p->running == 0)   /* every spawn failed */
+		event_active(p->fin, 0, 0);
+	return p;
+}
+
+int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, struct mm_err *e)
+{
+	struct event_base *base = event_base_new();
+	if (!base)
+		return mm_errf(e, NULL, NULL, "cannot create the event loop");
+	struct pool *p = pool_start(jobs, njobs, o, base, e);
+	if (!p) {
+		event_base_free(base);
+		return -1;
+	}
+	if (p->ntasks > 0)
+		event_base_dispatch(base);
+	progress_clear(p);
+	pool_free(p);
+	event_base_free(base);
 	return 0;
+}
+
+struct sweep_pool *sweep_start(struct sweep_job *jobs, int njobs, const struct sweep_opts *o,
+			       struct event_base *base, sweep_done_fn done, void *arg,
+			       struct mm_err *e)
+{
+	struct pool *p = pool_start(jobs, njobs, o, base, e);
+	if (!p)
+		return NULL;
+	p->done_fn = done;
+	p->done_arg = arg;
+	if (p->ntasks == 0) {   /* all kept: still report from the loop */
+		p->fin = event_new(base, -1, 0, on_fin, p);
+		if (!p->fin) {
+			pool_free(p);
+			mm_errf(e, NULL, NULL, "cannot create the event loop");
+			return NULL;
+		}
+		event_active(p->fin, 0, 0);
+	}
+	return (struct sweep_pool *)p;
+}
+
+void sweep_progress(const struct sweep_pool *sp, int *done, int *total)
+{
+	const struct pool *p = (const struct pool *)sp;
+	*done = p->done;
+	*total = p->ntasks;
+}
+
+void sweep_pool_free(struct sweep_pool *sp, const char *why)
+{
+	struct pool *p = (struct pool *)sp;
+	if (!p)
+		return;
+	pool_stop(p, why ? why : "cancelled");
+	pool_free(p);
 }
 
 json_t *sweep_merge_partial(const struct sweep_job *j)

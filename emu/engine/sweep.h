@@ -78,6 +78,35 @@ void sweep_job_free(struct sweep_job *j);
  */
 int sweep_run(struct sweep_job *jobs, int njobs, const struct sweep_opts *o, struct mm_err *e);
 
+struct event_base;
+struct sweep_pool;
+/* Called from the event loop once every simulation of a started pool ended. */
+typedef void (*sweep_done_fn)(struct sweep_pool *pool, void *arg);
+
+/**
+ * sweep_start() - sweep_run() on the caller's event loop @base: queue the
+ * unfinished simulations, start the first workers and return at once; @done is
+ * called from the loop when the last one ended (ran, failed or timed out), and
+ * never after sweep_pool_free().  @o and @jobs must outlive the pool.  The
+ * server (mmemu serve) runs its simulations this way and answers meanwhile.
+ * Returns: the pool, or NULL with @e set.
+ */
+struct sweep_pool *sweep_start(struct sweep_job *jobs, int njobs, const struct sweep_opts *o,
+			       struct event_base *base, sweep_done_fn done, void *arg,
+			       struct mm_err *e);
+
+/** sweep_progress() - simulations finished and queued of a started pool in
+ * *@done and *@total. Returns: nothing. */
+void sweep_progress(const struct sweep_pool *pool, int *done, int *total);
+
+/**
+ * sweep_pool_free() - stop a started pool: running workers are killed (SIGKILL)
+ * and reaped before this returns, they and the pending simulations are recorded
+ * as failed with @why (NULL: "cancelled"); then free the pool (NULL is fine).
+ * Returns: nothing.
+ */
+void sweep_pool_free(struct sweep_pool *pool, const char *why);
+
 /**
  * sweep_reuse() - name each job's keep directory (o->keep_dir/STEM.d unless set)
  * and take every kept simulation (of shard o->shard_k when sharded) that matches

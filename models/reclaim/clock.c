@@ -95,8 +95,21 @@ static uint32_t clock_evict(struct reclaim *r)
 	return RECLAIM_NO_FRAME;
 }
 
+/* "ref_bits": each frame's reference bit (null: free frame), "hand": the frame
+ * the next eviction looks at first. */
+static void clock_describe(const struct reclaim *r, json_t *out)
+{
+	const struct clock *c = r->priv;
+	json_t *bits = json_array();
+	for (uint32_t f = 0; f < r->nframes; f++)
+		json_array_append_new(bits, c->flags[f] & CLK_PRESENT
+					    ? json_integer(!!(c->flags[f] & CLK_REF)) : json_null());
+	json_object_set_new(out, "ref_bits", bits);
+	json_object_set_new(out, "hand", json_integer(c->hand));
+}
+
 const struct reclaim_ops reclaim_clock = {
-	.version = 1,
+	.version = 2,
 	.name = "clock",
 	.desc = "CLOCK / second chance: sweep frames, evict the first unreferenced page",
 	.params = clock_params,
@@ -108,4 +121,5 @@ const struct reclaim_ops reclaim_clock = {
 	.access = clock_access,
 	.remove = clock_remove,
 	.evict = clock_evict,
+	.describe = clock_describe,
 };

@@ -195,8 +195,24 @@ static uint32_t opt_evict(struct reclaim *r)
 	return v;
 }
 
+/* "next_use": per frame, how many references after the current one its page is
+ * used again (null: a free frame or a page never used again), the key OPT
+ * evicts by. */
+static void opt_describe(const struct reclaim *r, json_t *out)
+{
+	const struct opt *o = r->priv;
+	json_t *d = json_array();
+	for (uint32_t f = 0; f < r->nframes; f++) {
+		uint32_t i = o->pos[f];
+		uint32_t key = i == RECLAIM_NO_FRAME ? OPT_NEVER : o->heap[i].key;
+		json_array_append_new(d, key < o->nrefs && key > r->now
+					 ? json_integer((json_int_t)(key - r->now)) : json_null());
+	}
+	json_object_set_new(out, "next_use", d);
+}
+
 const struct reclaim_ops reclaim_opt = {
-	.version = 1,
+	.version = 2,
 	.name = "opt",
 	.desc = "Belady's optimal (offline): evict the page whose next use is farthest",
 	.params = NULL,
@@ -210,4 +226,5 @@ const struct reclaim_ops reclaim_opt = {
 	.remove = opt_remove,
 	.evict = opt_evict,
 	.needs_trace = 1,
+	.describe = opt_describe,
 };

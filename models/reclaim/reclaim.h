@@ -31,7 +31,7 @@
 #include "emu/core/params.h"
 #include "models/mm/vmstat.h"
 
-#define RECLAIM_OPS_VERSION 1
+#define RECLAIM_OPS_VERSION 2
 #define RECLAIM_NO_FRAME UINT32_MAX
 
 struct reclaim;
@@ -64,6 +64,12 @@ struct reclaim_ops {
 	/* kernel-level methods (zones, scan_control; models/mm/vmscan.h), or NULL for
 	 * modules that only run on frames (replay and the trace workload) */
 	const struct reclaim_kops *kops;
+
+	/* ---- version 2 ---- */
+	/* optional, for teaching tables (replay --steps --json): add the module's
+	 * per-frame state after the current reference to @out, e.g. CLOCK's
+	 * "ref_bits" and "hand", OPT's "next_use" distances. */
+	void (*describe)(const struct reclaim *r, json_t *out);
 };
 
 /* One reclaim policy instance. */
@@ -138,6 +144,14 @@ static inline int reclaim_remove(struct reclaim *r, uint32_t frame)
 	mm_count(r->vs, MM_POLICY_REMOVE, 1);
 	r->ops->remove(r, frame);
 	return 0;
+}
+
+/** reclaim_describe() - add the module's state to @out (nothing if it has no
+ * describe method). Returns: nothing. */
+static inline void reclaim_describe(const struct reclaim *r, json_t *out)
+{
+	if (r->ops->version >= 2 && r->ops->describe)
+		r->ops->describe(r, out);
 }
 
 static inline uint32_t reclaim_evict(struct reclaim *r)
