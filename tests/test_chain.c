@@ -129,6 +129,25 @@ static void chain_carries_clockpro(void **state)
 	json_decref(r);
 }
 
+/* engine.max_time stops a chain inside its second step of three: that step ends
+ * there, as a stopped run does, and the third never starts. */
+static void chain_stopped(void **state)
+{
+	(void)state;
+	const char *scn = "test_chain_stop.json";
+	write_scenario(scn, "\"lru2q\": {\"reclaim\": \"lru2q\"}", "[1, 1]",
+		       "[{\"zero2_size\": \"1MiB\"}, {\"zero2_size\": \"1MiB\"}, {\"zero2_size\": \"1MiB\"}],\n"
+		       " \"engine\": {\"max_time\": \"2.5s\"}");
+	json_t *r = run_results(scn, 2);
+	json_t *b = run_n(r, 1);
+	assert_int_equal(num(b, "chain", "step"), 1);
+	assert_int_equal(num(b, "chain", "steps"), 3);
+	json_t *tb = json_object_get(json_object_get(b, "chain"), "sim_time");
+	near(json_real_value(json_array_get(tb, 1)), 2.5, 0);
+	assert_int_equal(json_integer_value(json_object_get(b, "point_index")), 1);
+	json_decref(r);
+}
+
 /* Same chain twice: byte-identical results. */
 static void chain_deterministic(void **state)
 {
@@ -177,6 +196,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(chain_carries_page_cache),
 		cmocka_unit_test(chain_carries_clockpro),
+		cmocka_unit_test(chain_stopped),
 		cmocka_unit_test(chain_deterministic),
 		cmocka_unit_test(chain_bad_steps),
 	};

@@ -202,6 +202,7 @@ int chain_complete(struct sim_state *st, json_t *res, struct mm_err *e)
 		json_object_set(res, "series", json_object_get(last, "series"));
 	}
 	json_object_set(res, "steps", c->results);
+	json_object_set_new(res, "chain_steps", json_integer(c->n));   /* engine.max_time may stop it early */
 	return 0;
 }
 

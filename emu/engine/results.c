@@ -51,13 +51,15 @@ void results_add_run(json_t *res, const struct scenario_sim *ss, json_t *simres,
 	if (json_is_array(steps) && json_array_size(steps) > 0) {
 		/* a chained run: one entry per step, its point the sweep point and the
 		 * keys every step sets, "chain" naming its place on the one boot */
-		size_t n = json_array_size(steps), i;
+		json_t *total = json_object_get(simres, "chain_steps");
+		size_t n = json_is_integer(total) ? (size_t)json_integer_value(total) : json_array_size(steps), i;
 		json_t *st;
 		json_array_foreach(steps, i, st) {
 			json_t *point = json_deep_copy(ss->point);
 			json_object_update(point, json_object_get(st, "point"));
 			json_t *e = json_deep_copy(simres);
 			json_object_del(e, "steps");
+			json_object_del(e, "chain_steps");
 			json_t *one = json_deep_copy(st);
 			json_t *params = json_object_get(e, "params");
 			if (json_is_object(params))
