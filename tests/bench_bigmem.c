@@ -144,7 +144,7 @@ static void child(json_t *spec, const char *file, const struct bench *b, int fd)
 	double r1 = rss_now(), h1 = (double)bench_heap_bytes();
 	sm.pages = (double)(st.s.machine->mem.memory / machine_page_size(st.s.machine));
 	perf_control("enable");
-	json_t *res = sim_complete(&st);
+	json_t *res = sim_complete(&st, &e);
 	double t2 = bench_now(CLOCK_MONOTONIC), c2 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
 	perf_control("disable");
 	json_t *m = json_object_get(res, "metrics");

@@ -19,6 +19,7 @@
  * and reclaim fails to unmap them (fmap.c).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,8 +51,7 @@ struct tworead_cfg {
 	bool check;
 	bool mlock_zero;
 	/* run-time state */
-	struct mm_kernel k;
-	bool k_up;
+	struct mm_kernel *k;       /* the booted kernel (mm_kernel_boot), shared by a chain's steps */
 	struct mm_task task;
 	struct mm_file *f[2];
 	struct mm_fmap *map[2];    /* access "mmap": the ranges, mapped */
@@ -62,6 +62,7 @@ struct tworead_cfg {
 	uint64_t reads;
 	double t0, t_end;
 	uint32_t range_pages[2];
+	uint32_t cached_at_start[2];   /* pages of each file cached when the run started */
 	int check_failed;
 	char check_msg[MM_ERR_MAX];
 };
@@ -122,11 +123,11 @@ static void report(struct sim *s, struct tworead_cfg *c, double t)
 {
 	double rel = t - c->t0;
 	sim_series_add(s, "reads_per_2", rel, (double)(c->reads / 2));
-	if (c->k.kops->sample)
-		c->k.kops->sample(c->k.rc, &c->k, s, rel);
+	if (c->k->kops->sample)
+		c->k->kops->sample(c->k->rc, c->k, s, rel);
 	if (c->check && !c->check_failed) {
 		struct mm_err e = { "" };
-		if (mm_kernel_check(&c->k, &e)) {
+		if (mm_kernel_check(c->k, &e)) {
 			c->check_failed = 1;
 			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
 		}
@@ -152,11 +153,11 @@ struct offsets {
 
 static uint64_t draw_offset(struct tworead_cfg *c, struct offsets *o, int i)
 {
-	uint64_t ps = c->k.phys.page_size;
+	uint64_t ps = c->k->phys.page_size;
 	uint64_t range = (uint64_t)c->range_mb.v[i] << 20;
 	uint64_t slots = (range - c->read_size) / ps + 1;
 	uint64_t off = mm_rng_below(&o->rng, slots) * ps;
-	__builtin_prefetch(&c->f[i]->pfn[off >> c->k.phys.page_shift]);
+	__builtin_prefetch(&c->f[i]->pfn[off >> c->k->phys.page_shift]);
 	return off;
 }
 
@@ -164,7 +165,7 @@ static uint64_t draw_offset(struct tworead_cfg *c, struct offsets *o, int i)
 static void one_read(struct tworead_cfg *c, struct mm_task *t, struct offsets *o, int i,
 		     struct mm_read_stats *st)
 {
-	uint64_t ps = c->k.phys.page_size;
+	uint64_t ps = c->k->phys.page_size;
 	uint64_t range = (uint64_t)c->range_mb.v[i] << 20;
 	uint64_t off;
 	if (c->pattern == PAT_RANDOM) {
@@ -180,9 +181,9 @@ static void one_read(struct tworead_cfg *c, struct mm_task *t, struct offsets *o
 		o->head[i] = (h + 1) % RAND_AHEAD;
 		/* the read RAND_AHEAD / 2 on: its slot was prefetched as long ago */
 		uint64_t mid = o->ring[i][(h + RAND_AHEAD / 2) % RAND_AHEAD];
-		uint32_t mpfn = c->f[i]->pfn[mid >> c->k.phys.page_shift];
+		uint32_t mpfn = c->f[i]->pfn[mid >> c->k->phys.page_shift];
 		if (mpfn != PFN_NONE)
-			__builtin_prefetch(&c->k.phys.pages[mpfn]);
+			__builtin_prefetch(&c->k->phys.pages[mpfn]);
 	} else {
 		if (o->cursor[i] + c->read_size > range)
 			o->cursor[i] = 0;
@@ -191,20 +192,20 @@ static void one_read(struct tworead_cfg *c, struct mm_task *t, struct offsets *o
 		/* the struct page of this file's read SEQ_AHEAD reads from now */
 		uint64_t ahead = o->cursor[i] + (SEQ_AHEAD - 1) * c->read_size;
 		if (ahead + c->read_size <= range) {
-			uint32_t apfn = c->f[i]->pfn[ahead >> c->k.phys.page_shift];
+			uint32_t apfn = c->f[i]->pfn[ahead >> c->k->phys.page_shift];
 			if (apfn != PFN_NONE)
-				__builtin_prefetch(&c->k.phys.pages[apfn]);
+				__builtin_prefetch(&c->k->phys.pages[apfn]);
 		}
 	}
 	if (c->access == ACC_READ) {
-		mm_file_read(&c->k, t, c->f[i], off, c->read_size, st);
+		mm_file_read(c->k, t, c->f[i], off, c->read_size, st);
 		return;
 	}
 	/* mapped: touch the pages; a page needing a disk read is a miss */
 	struct mm_fmap *m = c->map[i];
 	uint32_t first = (uint32_t)(off / ps), n = (uint32_t)((off + c->read_size - 1) / ps) - first + 1;
 	uint64_t maj = m->majflt;
-	mm_fmap_touch(&c->k, t, m, first, n, false);
+	mm_fmap_touch(c->k, t, m, first, n, false);
 	st->pages += n;
 	st->misses += m->majflt - maj;
 	st->hits += n - (m->majflt - maj);
@@ -215,9 +216,11 @@ static void reader(int argc, char **argv)
 	struct mm_task *t = sg_actor_self_get_data();
 	struct sim *s = t->wl;
 	struct tworead_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	struct offsets o = { .primed = false };
-	mm_rng_seed(&o.rng, s->seed, (uint64_t)s->run, "2read");
+	char stream[32];   /* each step of a chain draws its own offsets */
+	snprintf(stream, sizeof stream, s->step ? "2read-step%d" : "2read", s->step);
+	mm_rng_seed(&o.rng, s->seed, (uint64_t)s->run, stream);
 	for (int i = 0; i < 2 && c->access != ACC_READ; i++) {
 		c->map[i] = mm_fmap_create(k, t, c->f[i], c->range_pages[i],
 					   c->access == ACC_MMAP_RANDOM ? MM_FMAP_RANDOM : 0);
@@ -285,19 +288,22 @@ static void reader(int argc, char **argv)
 static int tworead_start(struct sim *s, struct mm_err *e)
 {
 	struct tworead_cfg *c = s->wl_cfg;
-	if (mm_kernel_init(&c->k, s, e))
+	c->k = mm_kernel_boot(s, e);
+	if (!c->k)
 		return -1;
-	c->k_up = true;
 	uint64_t off = 1 << 20;
 	static const char *const names[2] = { "zero", "zero2" };
 	for (int i = 0; i < 2; i++) {
-		c->f[i] = mm_file_create(&c->k, names[i], c->file_size[i], 0, off);
+		c->f[i] = mm_file_open(c->k, names[i], c->file_size[i], 0, off);
 		if (!c->f[i])
-			return mm_errf(e, s->file, "workload", "out of memory for the page cache of %s", names[i]);
+			return mm_errf(e, s->file, "workload",
+				       "cannot open %s: out of memory, or an earlier step made it with another size",
+				       names[i]);
+		c->cached_at_start[i] = c->f[i]->nr_cached;
 		off += (c->file_size[i] + (1 << 20) - 1) & ~((uint64_t)(1 << 20) - 1);
-		c->range_pages[i] = (uint32_t)(((uint64_t)c->range_mb.v[i] << 20) / c->k.phys.page_size);
+		c->range_pages[i] = (uint32_t)(((uint64_t)c->range_mb.v[i] << 20) / c->k->phys.page_size);
 	}
-	mm_task_init(&c->task, &c->k, 0, "2read");
+	mm_task_init(&c->task, c->k, 0, "2read");
 	c->task.wl = s;
 	sg_actor_t a = sg_actor_init("2read", sg_host_by_name("cpu0"));
 	sg_actor_set_data(a, &c->task);
@@ -308,7 +314,7 @@ static int tworead_start(struct sim *s, struct mm_err *e)
 static void tworead_finish(struct sim *s)
 {
 	struct tworead_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	static const char *const names[2] = { "zero", "zero2" };
 	char key[64];
 	s->primary = (double)(c->reads / 2);
@@ -324,6 +330,8 @@ static void tworead_finish(struct sim *s)
 		sim_metric(s, key, (double)st->refetched);
 		snprintf(key, sizeof key, "%s_cached_pages", names[i]);
 		sim_metric(s, key, (double)c->f[i]->nr_cached);
+		snprintf(key, sizeof key, "%s_cached_pages_at_start", names[i]);
+		sim_metric(s, key, (double)c->cached_at_start[i]);
 		snprintf(key, sizeof key, "%s_ra_sync_windows", names[i]);
 		sim_metric(s, key, (double)st->ra_sync);
 		snprintf(key, sizeof key, "%s_ra_async_windows", names[i]);
@@ -380,13 +388,6 @@ static void tworead_finish(struct sim *s)
 	}
 }
 
-static void tworead_fini(void *cfgp)
-{
-	struct tworead_cfg *c = cfgp;
-	if (c->k_up)
-		mm_kernel_fini(&c->k);
-	c->k_up = false;
-}
 
 const struct workload_ops workload_tworead = {
 	.version = WORKLOAD_OPS_VERSION,
@@ -401,5 +402,5 @@ const struct workload_ops workload_tworead = {
 	.check = tworead_check,
 	.start = tworead_start,
 	.finish = tworead_finish,
-	.fini = tworead_fini,
+	.chainable = 1,
 };

@@ -44,6 +44,9 @@ struct workload_ops {
 	void (*finish)(struct sim *s);
 	/* free what check/start allocated in cfg (optional). */
 	void (*fini)(void *cfg);
+	/* start() takes its kernel from mm_kernel_boot(), so the workload can be one
+	 * step of a chained run (scenario "steps", emu/engine/chain.c) */
+	int chainable;
 };
 
 /** workload_find() - Returns: the workload called @name, or NULL. */

@@ -67,6 +67,8 @@ struct sim {
 	const struct sim_factory *make;
 	const struct workload_ops *wl;
 	void *wl_cfg;
+	struct mm_kernel *boot;       /* the kernel booted for this run, shared by a chain's steps (mm_kernel_boot) */
+	int step;                     /* the running step of a chained run (0: the first, or no chain) */
 	void *wl_state;               /* the workload's run-time state (owned by the workload) */
 	struct disk **disks;          /* ndisks running disks (sim_disk) */
 	int ndisks;

@@ -26,6 +26,7 @@
  */
 #include "emu/core/rng.h"
 #include "emu/engine/engine.h"
+#include "emu/engine/chain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,14 +285,16 @@ int sim_prepare(struct sim_state *st, json_t *spec, const char *file, struct mm_
 	json_t *loops = json_object_get(w, "loops");
 	if (ro && ro->needs_trace && json_integer_value(loops) > 1)
 		return mm_errf(e, file, "workload.loops", "offline module %s needs loops = 1", mod);
-	return 0;
+	return chain_load(st, spec, file, e);
 }
 
 void sim_release(struct sim_state *st)
 {
 	struct sim *s = &st->s;
+	chain_free(st);
 	workload_free(s->wl, s->wl_cfg);
 	s->wl_cfg = NULL;
+	mm_kernel_shutdown(s);   /* after the workloads' own fini: nothing left refers to it */
 	for (int i = 0; i < MACHINE_MAX_DISKS; i++) {
 		disk_destroy(s->disks[i]);
 		s->disks[i] = NULL;
@@ -396,7 +399,7 @@ int sim_start(struct sim_state *st, json_t *spec, const char *file, struct mm_er
 			goto fail;
 		}
 	}
-	if (s->wl->start(s, e))
+	if (st->chain ? chain_start(st, e) : s->wl->start(s, e))
 		goto fail;
 	return 0;
 fail:
@@ -404,7 +407,7 @@ fail:
 	return -1;
 }
 
-json_t *sim_complete(struct sim_state *st)
+json_t *sim_complete(struct sim_state *st, struct mm_err *e)
 {
 	struct sim *s = &st->s;
 	if (s->engine.max_time > 0)
@@ -412,7 +415,7 @@ json_t *sim_complete(struct sim_state *st)
 	else
 		simgrid_run();
 	s->sim_time = simgrid_get_clock();
-	if (s->wl->finish)
+	if (!st->chain && s->wl->finish)
 		s->wl->finish(s);
 
 	json_t *res = json_object();
@@ -425,6 +428,10 @@ json_t *sim_complete(struct sim_state *st)
 	json_object_set_new(res, "series", s->series ? json_incref(s->series) : json_object());
 	json_object_set_new(res, "sim_time", json_real(s->sim_time));
 	json_object_set_new(res, "params", json_incref(s->effective));
+	if (st->chain && chain_complete(st, res, e)) {
+		json_decref(res);
+		return NULL;
+	}
 	if (s->invariant_error)
 		json_object_set_new(res, "invariant_error", json_string(s->invariant_error));
 	return res;
@@ -435,7 +442,7 @@ json_t *sim_run(json_t *spec, const char *file, struct mm_err *e)
 	struct sim_state st;
 	if (sim_start(&st, spec, file, e))
 		return NULL;
-	json_t *res = sim_complete(&st);
+	json_t *res = sim_complete(&st, e);
 	/* a run stopped at engine.max_time: end the actors left (see above) */
 	if (sg_actor_count() > 0) {
 		sg_actor_kill_all();

@@ -32,6 +32,7 @@ struct sim_state {
 	struct mm_vmstat vs;
 	struct disk *disks[MACHINE_MAX_DISKS];
 	int cpu_actors[MACHINE_MAX_CPUS];
+	struct chain *chain;          /* the scenario's steps (chain.h); NULL: one workload */
 };
 
 /** sim_modules - the engine's module factory (kernel section -> registries). */
@@ -72,10 +73,12 @@ int sim_start(struct sim_state *st, json_t *spec, const char *file, struct mm_er
 
 /**
  * sim_complete() - the second half of sim_run(): run the simulation started by
- * sim_start() to its end and finish the workload; sim_release(@st) then frees it.
- * Returns: a new JSON object with the run's results, as sim_run().
+ * sim_start() to its end and finish the workload (or each step of a chain, whose
+ * results go in "steps"); sim_release(@st) then frees it.
+ * Returns: a new JSON object with the run's results, as sim_run(), or NULL with
+ * @e set when a step of a chain failed to start.
  */
-json_t *sim_complete(struct sim_state *st);
+json_t *sim_complete(struct sim_state *st, struct mm_err *e);
 
 /** sim_simgrid_init() - start SimGrid silently (once per process). Returns: nothing. */
 void sim_simgrid_init(void);

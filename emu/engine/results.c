@@ -30,17 +30,53 @@ json_t *results_new(const struct scenario *sc)
 	return r;
 }
 
-void results_add_run(json_t *res, const struct scenario_sim *ss, json_t *simres, double wall)
+/* One entry of the runs array: the run @ss with the results @simres (taken). */
+static void add_entry(json_t *res, const struct scenario_sim *ss, json_t *point, int point_index,
+		      json_t *simres)
 {
 	json_t *run = json_object();
 	json_object_set_new(run, "kernel", json_string(ss->kernel));
-	json_object_set_new(run, "point", json_deep_copy(ss->point));
-	json_object_set_new(run, "point_index", json_integer(ss->point_index));
+	json_object_set_new(run, "point", point);
+	json_object_set_new(run, "point_index", json_integer(point_index));
 	json_object_set_new(run, "run", json_integer(ss->run));
 	json_object_set(run, "seed", json_object_get(ss->spec, "seed"));
 	json_object_update(run, simres);
 	json_decref(simres);
 	json_array_append_new(json_object_get(res, "runs"), run);
+}
+
+void results_add_run(json_t *res, const struct scenario_sim *ss, json_t *simres, double wall)
+{
+	json_t *steps = json_object_get(simres, "steps");
+	if (json_is_array(steps) && json_array_size(steps) > 0) {
+		/* a chained run: one entry per step, its point the sweep point and the
+		 * keys every step sets, "chain" naming its place on the one boot */
+		json_t *total = json_object_get(simres, "chain_steps");
+		size_t n = json_is_integer(total) ? (size_t)json_integer_value(total) : json_array_size(steps), i;
+		json_t *st;
+		json_array_foreach(steps, i, st) {
+			json_t *point = json_deep_copy(ss->point);
+			json_object_update(point, json_object_get(st, "point"));
+			json_t *e = json_deep_copy(simres);
+			json_object_del(e, "steps");
+			json_object_del(e, "chain_steps");
+			json_t *one = json_deep_copy(st);
+			json_t *params = json_object_get(e, "params");
+			if (json_is_object(params))
+				json_object_set(params, "workload", json_object_get(one, "workload"));
+			json_object_set_new(e, "chain",
+					    json_pack("{s:I,s:I,s:O}", "step", (json_int_t)i, "steps",
+						      (json_int_t)n, "sim_time", json_object_get(one, "sim_time")));
+			static const char *const keys[] = { "primary", "metrics", "vmstat", "series", NULL };
+			for (int k = 0; keys[k]; k++)
+				json_object_set(e, keys[k], json_object_get(one, keys[k]));
+			json_decref(one);
+			add_entry(res, ss, point, ss->point_index * (int)n + (int)i, e);
+		}
+		json_decref(simres);
+	} else {
+		add_entry(res, ss, json_deep_copy(ss->point), ss->point_index, simres);
+	}
 
 	json_t *host = json_object_get(res, "host");
 	double total = json_real_value(json_object_get(host, "wall_seconds")) + wall;

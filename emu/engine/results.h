@@ -17,7 +17,12 @@
 /** results_new() - Returns: a results document with the scenario header and no runs. */
 json_t *results_new(const struct scenario *sc);
 
-/** results_add_run() - append simulation @ss's result @simres (reference stolen). */
+/**
+ * results_add_run() - append simulation @ss's result @simres (reference stolen).
+ * A chained run (simres "steps") becomes one entry per step: its point is the
+ * sweep point with the step's keys (chain.h), its point_index the point's x steps
+ * + the step, and "chain" holds {step, steps, sim_time}.  Returns: nothing.
+ */
 void results_add_run(json_t *res, const struct scenario_sim *ss, json_t *simres, double wall);
 
 /** results_write() - write @res to @path atomically. Returns: 0 or -1 with @e set. */

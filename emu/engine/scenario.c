@@ -13,6 +13,7 @@
 #include "emu/core/output.h"
 #include "emu/core/rng.h"
 #include "emu/core/readfile.h"
+#include "emu/engine/chain.h"
 #include "emu/engine/engine.h"
 #include "emu/plugin/plugin.h"
 
@@ -24,7 +25,7 @@
 #endif
 
 static const char *const top_keys[] = { "name", "description", "machine", "kernels", "workload",
-					"sweep", "runs", "seed", "engine", "judgement", "plugins", NULL };
+					"sweep", "runs", "seed", "engine", "judgement", "plugins", "steps", NULL };
 
 /* The canonical JSON the hash is taken of: sorted, compact, without the
  * "judgement" declarations (they qualify constants, they are not the model). */
@@ -185,6 +186,31 @@ static int check_sweep(json_t *sweep, json_t *root, const char *file, struct mm_
 	return points;
 }
 
+/* Validate the steps of a chained run: a non-empty array of objects, each a
+ * workload section ("type") or overrides of the workload section (their values are
+ * checked with each (kernel, point), by chain_load()).  Returns: 0, or -1. */
+static int check_steps(json_t *steps, const char *file, struct mm_err *e)
+{
+	if (!steps)
+		return 0;
+	if (!json_is_array(steps) || json_array_size(steps) == 0)
+		return mm_errf(e, file, "steps",
+			       "expected a non-empty array of steps (workload sections, or overrides of the workload section)");
+	if (json_array_size(steps) > CHAIN_MAX_STEPS)
+		return mm_errf(e, file, "steps", "expected at most %d steps, found %zu", CHAIN_MAX_STEPS,
+			       json_array_size(steps));
+	size_t i;
+	json_t *st;
+	json_array_foreach(steps, i, st) {
+		char sub[64];
+		snprintf(sub, sizeof sub, "steps[%zu]", i);
+		if (!json_is_object(st))
+			return mm_errf(e, file, sub,
+				       "expected an object (a workload section with \"type\", or overrides of the workload section)");
+	}
+	return 0;
+}
+
 /*
  * Build the spec of (kernel @kname, point @pi, run @run).  Order of application:
  * the point's kernels.NAME.* values go into the kernel section first, then the
@@ -282,6 +308,23 @@ static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, 
 	if (bad) {
 		snprintf(sub, sizeof sub, "%s", where);
 		goto notobj;
+	}
+	/* 4. the steps of a chained run: a section with "type" as it is, overrides
+	 * merged into the workload section after the sweep point */
+	json_t *steps = json_object_get(root, "steps");
+	if (steps) {
+		json_t *ms = json_array();
+		size_t i;
+		json_t *st;
+		json_array_foreach(steps, i, st) {
+			json_t *w = json_object_get(st, "type") ? json_deep_copy(st)
+							      : json_deep_copy(json_object_get(spec, "workload"));
+			if (!json_object_get(st, "type"))
+				merge(w, st);
+			json_array_append_new(ms, w);
+		}
+		json_object_set_new(spec, "steps", ms);
+		json_object_set_new(spec, "step_points", chain_step_points(steps));
 	}
 	goto out;
 notobj: {
@@ -552,6 +595,8 @@ static int expand(struct scenario *sc, json_t *set, struct mm_err *e)
 	}
 	sc->npoints = check_sweep(json_object_get(root, "sweep"), root, file, e);
 	if (sc->npoints < 0)
+		goto fail;
+	if (check_steps(json_object_get(root, "steps"), file, e))
 		goto fail;
 
 	if (judgement_check(root, file, e))

@@ -86,6 +86,23 @@ struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t s
 	return f;
 }
 
+struct mm_file *mm_file_open(struct mm_kernel *k, const char *name, uint64_t size, int disk,
+			     uint64_t off)
+{
+	for (int i = 0; i < k->nfiles; i++) {
+		struct mm_file *f = k->files[i];
+		if (strcmp(f->name, name) != 0)
+			continue;
+		if (f->size != size || f->disk != disk || f->disk_off != off)
+			return NULL;
+		/* a new open(): file_ra_state_init(), the cached pages stay */
+		memset(&f->ra, 0, sizeof f->ra);
+		f->ra.prev_index = UINT32_MAX;
+		return f;
+	}
+	return mm_file_create(k, name, size, disk, off);
+}
+
 /* get_init_ra_size(): the first window for a request of @req pages: rounded up
  * to a power of two, squared when tiny, max/4 up to there, else max. */
 static uint32_t init_ra_size(uint32_t req, uint32_t max)

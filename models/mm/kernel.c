@@ -201,6 +201,32 @@ void mm_kernel_fini(struct mm_kernel *k)
 	memset(k, 0, sizeof *k);
 }
 
+struct mm_kernel *mm_kernel_boot(struct sim *s, struct mm_err *e)
+{
+	if (s->boot)
+		return s->boot;
+	struct mm_kernel *k = calloc(1, sizeof *k);
+	if (!k) {
+		mm_errf(e, s->file, NULL, "out of memory");
+		return NULL;
+	}
+	if (mm_kernel_init(k, s, e)) {
+		free(k);   /* what a failed init built is not freed, as before chains */
+		return NULL;
+	}
+	s->boot = k;
+	return k;
+}
+
+void mm_kernel_shutdown(struct sim *s)
+{
+	if (!s->boot)
+		return;
+	mm_kernel_fini(s->boot);
+	free(s->boot);
+	s->boot = NULL;
+}
+
 int mm_kernel_check(struct mm_kernel *k, struct mm_err *e)
 {
 	if (k->alloc && k->alloc->st.bad_free)

@@ -263,6 +263,18 @@ int mm_kernel_init(struct mm_kernel *k, struct sim *s, struct mm_err *e);
  */
 void mm_kernel_fini(struct mm_kernel *k);
 
+/**
+ * mm_kernel_boot() - the kernel booted for simulation @s: the first call builds it
+ * (mm_kernel_init) and keeps it in @s->boot; later calls, by the next steps of a
+ * chained run (emu/engine/chain.c), get the same kernel with its page cache,
+ * reclaim state and daemons.  sim_release() frees it (mm_kernel_shutdown).
+ * Returns: the kernel, or NULL with @e set.
+ */
+struct mm_kernel *mm_kernel_boot(struct sim *s, struct mm_err *e);
+
+/** mm_kernel_shutdown() - free @s->boot, if any (as mm_kernel_fini). Returns: nothing. */
+void mm_kernel_shutdown(struct sim *s);
+
 /** mm_kernel_check() - Returns: 0, or -1 with @e naming the first broken invariant. */
 int mm_kernel_check(struct mm_kernel *k, struct mm_err *e);
 
@@ -462,6 +474,17 @@ void mm_pages_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, unsigne
  */
 struct mm_file *mm_file_create(struct mm_kernel *k, const char *name, uint64_t size, int disk,
 			       uint64_t off);
+
+/**
+ * mm_file_open() - open file @name: the file of that name this kernel already has
+ * (an earlier step of a chained run created it; its page cache is kept and its
+ * readahead state starts afresh, as a new open() does), else a new one as
+ * mm_file_create().
+ * Returns: the file, or NULL when a file of that name differs in size, disk or
+ * offset, MM_MAX_FILES are open or memory ran out.
+ */
+struct mm_file *mm_file_open(struct mm_kernel *k, const char *name, uint64_t size, int disk,
+			     uint64_t off);
 
 struct mm_read_stats {
 	uint64_t pages, hits, misses;
