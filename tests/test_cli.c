@@ -147,7 +147,7 @@ static const struct bad_case bad_cases[] = {
 	{ "variation-too-big.json", "machine.variation.disk", "expected a percentage in [0%, 50%]" },
 	{ "variation-number.json", "machine.variation.clock", "expected a percentage such as \"0.5%\"" },
 	{ "variation-unit.json", "machine.variation.disk", "expected a percentage such as \"0.5%\"" },
-	{ "variation-unknown-key.json", "machine.variation.memory", "unknown key (expected one of: clock, disk, sched)" },
+	{ "variation-unknown-key.json", "machine.variation.memory", "unknown key (expected one of: clock, disk, sched, hosts)" },
 	{ "variation-sched-string.json", "machine.variation.sched", "expected true or false" },
 	{ "variation-not-object.json", "machine.variation", "expected an object such as" },
 	/* workload */

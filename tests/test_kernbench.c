@@ -158,7 +158,45 @@ static void test_process_model(void **state)
 	near(metric(r, "exits"), 13 + 13 + 1, 0);       /* exec'd copies, jobs, make */
 	near(metric(r, "anon_zero_fills"), 8 + 12 * 16, 0);   /* make's heap + compiles */
 	near(metric(r, "anon_pages"), 0, 0);
+	/* make's own kernel time (its heap's 8 zero-fills and exit) is in system_s */
+	if (metric(r, "make_system_s") <= 0)
+		fail_msg("make zero-fills 8 heap pages: its system time cannot be 0");
+	near(metric(r, "system_s"), metric(r, "jobs_system_s") + metric(r, "make_system_s"), 1e-12);
 	json_decref(r);
+}
+
+/* Jobs that differ: the C files' sizes drawn from a lognormal (src_sigma) add up
+ * to files x src_size, so user time is still exactly files x cc_cycles (+ as,
+ * + the link) whatever cc_size_share is; the largest file is larger than the
+ * mean and smaller than the tree; with cc_size_share 0 every job writes the same
+ * assembly, so the pipe's reader sleeps are those of equal files.  With sigma 0
+ * no draw (no src_largest). */
+static void test_src_sigma(void **state)
+{
+	(void)state;
+	const char *base = "\"files\": 12, \"src_size\": \"16KiB\", \"headers\": 16, "
+			   "\"header_size\": \"4KiB\", \"headers_per_job\": 4, \"obj_size\": \"4KiB\", "
+			   "\"cc_cycles\": 1e7, \"link_cycles\": 1e7, \"as_cycles\": 1e6, "
+			   "\"asm_size\": \"16KiB\", \"jobs\": 4";
+	char buf[640];
+	json_t *flat = run_kb(2, base);
+	assert_null(json_object_get(json_object_get(json_array_get(json_object_get(flat, "runs"), 0),
+						    "metrics"), "src_largest"));
+	for (int share = 0; share < 3; share++) {
+		snprintf(buf, sizeof buf, "%s, \"src_sigma\": 1.18, \"cc_size_share\": %g", base,
+			 share * 0.5);
+		json_t *r = run_kb(2, buf);
+		near(metric(r, "invariants_ok"), 1, 0);
+		near(metric(r, "jobs_run_once"), 13, 0);
+		near(metric(r, "user_s"), (12 * 1.1e7 + 1e7) / 1e9, 1e-9);
+		double big = metric(r, "src_largest");
+		if (big <= 16384 || big >= 12 * 16384)
+			fail_msg("largest C file %g bytes: expected above the mean, below the tree", big);
+		if (share == 0)
+			near(metric(r, "pipe_reader_sleeps"), metric(flat, "pipe_reader_sleeps"), 0);
+		json_decref(r);
+	}
+	json_decref(flat);
 }
 
 /* Maximal make -j with processes: as many jobs as fit in the free memory less
@@ -306,6 +344,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_process_model),
 		cmocka_unit_test(test_pipeline),
+		cmocka_unit_test(test_src_sigma),
 		cmocka_unit_test(test_wake_preempt),
 		cmocka_unit_test(test_maximal_fits),
 		cmocka_unit_test(test_maximal_lowmem_reserve),

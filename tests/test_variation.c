@@ -81,8 +81,8 @@ static void zero_is_no_variation(void **state)
 	assert_int_equal(load(&z, "\"variation\": {\"clock\": \"0%\", \"disk\": 0, \"sched\": false},", &e), 0);
 	assert_false(machine_variation_any(&a));
 	assert_false(machine_variation_any(&z));
-	machine_apply_variation(&b, 1, 3);
-	machine_apply_variation(&z, 1, 3);
+	machine_apply_variation(&b, 1, 3, NULL);
+	machine_apply_variation(&z, 1, 3, NULL);
 	assert_true(b.clock == a.clock);
 	assert_true(z.clock == a.clock);
 	assert_true(b.var.clock_factor == 1.0 && b.var.tick_phase == 0);
@@ -111,11 +111,11 @@ static void factors(void **state)
 	assert_int_equal(load(&r1, var, &e), 0);
 	assert_int_equal(load(&other_seed, var, &e), 0);
 	assert_true(machine_variation_any(&nom));
-	machine_apply_variation(&r0, 7, 0);
-	machine_apply_variation(&r0b, 7, 0);
-	machine_apply_variation(&r0b, 7, 0);   /* idempotent */
-	machine_apply_variation(&r1, 7, 1);
-	machine_apply_variation(&other_seed, 8, 0);
+	machine_apply_variation(&r0, 7, 0, NULL);
+	machine_apply_variation(&r0b, 7, 0, NULL);
+	machine_apply_variation(&r0b, 7, 0, NULL);   /* idempotent */
+	machine_apply_variation(&r1, 7, 1, NULL);
+	machine_apply_variation(&other_seed, 8, 0, NULL);
 	/* deterministic per (seed, run) */
 	assert_true(r0.clock == r0b.clock);
 	assert_true(r0.var.clock_factor == r0b.var.clock_factor);
@@ -156,10 +156,33 @@ static void factors(void **state)
 	/* without "sched" the tick phase stays 0 */
 	struct machine_cfg ns;
 	assert_int_equal(load(&ns, "\"variation\": {\"clock\": \"1%\"},", &e), 0);
-	machine_apply_variation(&ns, 7, 1);
+	machine_apply_variation(&ns, 7, 1, NULL);
 	assert_true(ns.var.tick_phase == 0);
 	assert_true(ns.var.clock_factor == r1.var.clock_factor);   /* streams are independent */
 	assert_true(ns.var.disk_factor[0] == 1.0);
+	/* hosts per_kernel: kernels draw apart, the same kernel again alike; shared
+	 * (and per_kernel without a kernel name) ignore the name */
+	const char *pk = "\"variation\": {\"clock\": \"1%\", \"hosts\": \"per_kernel\"},";
+	struct machine_cfg ka, ka2, kb, kn, sa;
+	assert_int_equal(load(&ka, pk, &e), 0);
+	assert_int_equal(load(&ka2, pk, &e), 0);
+	assert_int_equal(load(&kb, pk, &e), 0);
+	assert_int_equal(load(&kn, pk, &e), 0);
+	assert_int_equal(load(&sa, "\"variation\": {\"clock\": \"1%\", \"hosts\": \"shared\"},", &e), 0);
+	machine_apply_variation(&ka, 7, 1, "a");
+	machine_apply_variation(&ka2, 7, 1, "a");
+	machine_apply_variation(&kb, 7, 1, "b");
+	machine_apply_variation(&kn, 7, 1, NULL);
+	machine_apply_variation(&sa, 7, 1, "a");
+	assert_true(ka.var.clock_factor == ka2.var.clock_factor);
+	assert_true(ka.var.clock_factor != kb.var.clock_factor);
+	assert_true(kn.var.clock_factor == r1.var.clock_factor);
+	assert_true(sa.var.clock_factor == r1.var.clock_factor);
+	/* a bad "hosts" is an error naming its path */
+	assert_int_equal(load(&ka, "\"variation\": {\"hosts\": \"each\"},", &e), -1);
+	if (!strstr(e.msg, "machine.variation.hosts: expected \"shared\" or \"per_kernel\""))
+		fail_msg("%s", e.msg);
+	assert_int_equal(load(&ka, "\"variation\": {\"hosts\": 1},", &e), -1);
 }
 
 static void write_scenario(const char *name, const char *var, int runs)
@@ -221,6 +244,21 @@ static void black_box(void **state)
 	assert_true(cf[0][0] != cf[0][1] && cf[0][1] != cf[0][2]);
 	json_decref(a);
 	json_decref(b);
+
+	/* hosts per_kernel: each kernel's runs draw their own hosts */
+	write_scenario("perk.json",
+		       "\"variation\": { \"clock\": \"2%\", \"disk\": \"10%\", \"hosts\": \"per_kernel\" },", 3);
+	json_t *p = run_file("perk.json", "p.json");
+	json_array_foreach(json_object_get(p, "runs"), i, r) {
+		int k = strcmp(json_string_value(json_object_get(r, "kernel")), "fifo") != 0;
+		int run = (int)json_integer_value(json_object_get(r, "run"));
+		json_t *v = json_object_get(json_object_get(json_object_get(r, "params"), "machine"), "variation");
+		assert_string_equal(json_string_value(json_object_get(v, "hosts")), "per_kernel");
+		cf[k][run] = json_real_value(json_object_get(v, "clock_factor"));
+	}
+	for (int run = 0; run < 3; run++)
+		assert_true(cf[0][run] != cf[1][run]);
+	json_decref(p);
 
 	/* zero variation == no variation key */
 	write_scenario("none.json", "", 2);

@@ -22,15 +22,23 @@
  * wait4 for as, make in wait4 for its jobs, so sleeps and wake-ups come from the
  * pipeline too.
  *
+ * Jobs differ (src_sigma > 0): the C files' sizes are drawn once per scenario
+ * seed (the same tree for every kernel and run) from a lognormal of median
+ * src_size x exp(-src_sigma^2 / 2), rescaled so that they add up to files x
+ * src_size exactly; a job's cc1 cycles, assembly and as cycles are their means
+ * times (1 - cc_size_share) + cc_size_share x size / src_size, so the build's
+ * user time does not change and jobs no longer run in lockstep.
+ *
  * The tree lives on disk 0 as four page-cache files (MM_MAX_FILES is small):
- * `src` holds the C files back to back (job i reads [i*src_size, +src_size)),
+ * `src` holds the C files back to back (job i reads its own extent),
  * `include` the header files, `obj` the object files, `vmlinux` the link output.
  * Readahead state is per file, hence shared by concurrent jobs (a simplification).
  *
  * Metrics: elapsed (primary, lower is better), user_s, system_s (cycles charged
- * by the mm core + spinlock spinning), cpu_percent = (user+system)/elapsed x 100,
+ * by the mm core + spinlock spinning, of the jobs and of make), cpu_percent = (user+system)/elapsed x 100,
  * context_switches (involuntary), sleeps (voluntary), lru_lock counters.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +48,7 @@
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
 
+#include "emu/core/rng.h"
 #include "emu/core/sim.h"
 #include "models/hw/disk.h"
 #include "models/fs/ext3.h"
@@ -74,6 +83,8 @@ struct kb_cfg {
 	double cc_cycles;
 	double link_cycles;
 	double cs_cycles;
+	double src_sigma;          /* 0: every C file src_size bytes */
+	double cc_size_share;      /* share of a compile's cycles that grows with its file */
 	int64_t cc_text_pages;     /* 0: no process model (fork/exec/faults) */
 	int64_t max_jobs;          /* maximal make -j with processes: what fits (kb_fit_jobs) */
 	uint64_t cc_heap;
@@ -88,6 +99,8 @@ struct kb_cfg {
 	struct kb_job *job;        /* [files + 1] */
 	int njob_init;             /* jobs whose sched_task was initialised */
 	struct kb_job *asj;        /* [files]: the assemblers (asm_size > 0) */
+	uint64_t *src_off;         /* [files + 1]: C file i is [src_off[i], src_off[i + 1]) */
+	double *work;              /* [files]: job i's share of cc/as cycles and assembly, mean 1 */
 	uint64_t make_sleeps;      /* make's waits in wait4 (asm_size > 0) */
 	struct mm_file *src, *inc, *obj, *out, *cc1;
 	struct mm_task make_task;  /* make's own kernel work (process model) */
@@ -109,6 +122,10 @@ static const struct mm_param kb_params[] = {
 		 "compile jobs (C files); calibration: 2.6.10 builds ~1,600 with a typical config, scaled down"),
 	MM_PARAM(struct kb_cfg, src_size, "src_size", MM_P_SIZE, 1, 1 << 26, "\"16KiB\"",
 		 "bytes of one C file (calibration)"),
+	MM_PARAM(struct kb_cfg, src_sigma, "src_sigma", MM_P_DOUBLE, 0, 3, "0",
+		 "spread of the C files' sizes: sigma of a lognormal of mean src_size (a 2.6.11 i386 tree's 988 .c files: 1.18, docs/kernbench.md); 0 = every file src_size"),
+	MM_PARAM(struct kb_cfg, cc_size_share, "cc_size_share", MM_P_DOUBLE, 0, 1, "1",
+		 "with src_sigma > 0: share of a compile's cycles (cc1 and as) and assembly that grows with its C file's size, the rest being the same for every file (judgement: the headers every file parses)"),
 	MM_PARAM(struct kb_cfg, headers, "headers", MM_P_INT, 1, 100000, "256",
 		 "header files in the shared include tree (calibration)"),
 	MM_PARAM(struct kb_cfg, header_size, "header_size", MM_P_SIZE, 1, 1 << 24, "\"8KiB\"",
@@ -185,6 +202,55 @@ static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 static void job_main(int argc, char **argv);
 static void as_main(int argc, char **argv);
 
+/* The tree's C files (src_sigma > 0): lognormal sizes from stream
+ * "kernbench-tree" of the scenario's seed and run 0 (one tree for every kernel
+ * and run), rescaled to add up to files x src_size, the last file taking the
+ * rounding; each at least one byte.  Returns: 0, or -1 if memory ran out. */
+static int kb_tree(struct kb_cfg *c, uint64_t seed)
+{
+	int64_t n = c->files;
+	c->src_off = calloc((size_t)n + 1, sizeof *c->src_off);
+	c->work = calloc((size_t)n, sizeof *c->work);
+	double *w = calloc((size_t)n, sizeof *w);
+	if (!c->src_off || !c->work || !w) {
+		free(w);
+		return -1;
+	}
+	struct mm_rng r;
+	mm_rng_seed(&r, seed, 0, "kernbench-tree");
+	double sum = 0;
+	for (int64_t i = 0; i < n; i++) {
+		/* Box-Muller; 1 - u is in (0, 1] */
+		double u1 = 1.0 - mm_rng_double(&r), u2 = mm_rng_double(&r);
+		double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+		w[i] = c->src_sigma > 0 ? exp(c->src_sigma * z) : 1.0;
+		sum += w[i];
+	}
+	uint64_t total = (uint64_t)n * c->src_size, off = 0;
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t left = total - off, keep = (uint64_t)(n - 1 - i);   /* a byte for each later file */
+		uint64_t b = i == n - 1 ? left : (uint64_t)((double)total * w[i] / sum);
+		if (b < 1)
+			b = 1;
+		if (i < n - 1 && b > left - keep)
+			b = left - keep;
+		c->src_off[i] = off;
+		off += b;
+		c->work[i] = (1.0 - c->cc_size_share) +
+			     c->cc_size_share * (double)b / (double)c->src_size;
+	}
+	c->src_off[n] = off;
+	free(w);
+	return 0;
+}
+
+/* Job @i's bytes of assembly (asm_size scaled by its work, at least 1). */
+static uint64_t kb_asm(const struct kb_cfg *c, int i)
+{
+	double a = (double)c->asm_size * c->work[i];
+	return a < 1 ? 1 : (uint64_t)a;
+}
+
 /* gcc's driver starts as at the start of the compile, reading cc1's output
  * through a pipe (gcc -pipe); exec balancing places it (wl_smp_spawn). */
 static void start_as(struct kb_cfg *c, struct kb_job *j)
@@ -244,10 +310,11 @@ static void job_pipeline(struct kb_cfg *c, struct kb_job *j)
 {
 	struct mm_task *t = &j->task;
 	uint32_t page = (uint32_t)t->k->phys.page_size;
-	uint64_t left = c->asm_size;
+	uint64_t size = kb_asm(c, j->idx), left = size;
+	double cycles = c->cc_cycles * c->work[j->idx];
 	while (left > 0) {
 		uint64_t n = left < page ? left : page;
-		mm_user(t, c->cc_cycles * (double)n / (double)c->asm_size);
+		mm_user(t, cycles * (double)n / (double)size);
 		mm_pipe_write(t, &j->out, n, page);
 		left -= n;
 	}
@@ -270,8 +337,9 @@ static void as_main(int argc, char **argv)
 	struct kb_job *j = &c->job[a->idx];
 	wl_smp_enter(&c->w, t);
 	uint32_t n;
+	double size = (double)kb_asm(c, a->idx), cycles = c->as_cycles * c->work[a->idx];
 	while ((n = mm_pipe_read(t, &j->out, 32768)) > 0)
-		mm_user(t, c->as_cycles * (double)n / (double)c->asm_size);
+		mm_user(t, cycles * (double)n / size);
 	mm_file_extend(&c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
 	mm_sync(t);
 	a->runs++;
@@ -300,7 +368,7 @@ static void job_main(int argc, char **argv)
 		uint64_t i = (uint64_t)j->idx;
 		if (c->asm_size > 0)
 			start_as(c, j);
-		mm_file_read(k, t, c->src, i * c->src_size, c->src_size, &c->rst);
+		mm_file_read(k, t, c->src, c->src_off[i], c->src_off[i + 1] - c->src_off[i], &c->rst);
 		/* a deterministic spread of the shared headers over the jobs */
 		uint64_t h0 = (i * 37) % (uint64_t)c->headers;
 		for (int64_t n = 0; n < c->headers_per_job; n++) {
@@ -314,7 +382,7 @@ static void job_main(int argc, char **argv)
 		if (c->asm_size > 0)
 			job_pipeline(c, j);
 		else {
-			mm_user(t, c->cc_cycles);
+			mm_user(t, c->cc_cycles * c->work[i]);
 			mm_file_extend(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
 		}
 	} else {
@@ -433,7 +501,7 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	c->job = calloc((size_t)c->files + 1, sizeof *c->job);
 	if (c->asm_size > 0)
 		c->asj = calloc((size_t)c->files, sizeof *c->asj);
-	if (!c->job || (c->asm_size > 0 && !c->asj))
+	if (!c->job || (c->asm_size > 0 && !c->asj) || kb_tree(c, s->seed))
 		return mm_errf(e, s->file, "workload", "out of memory");
 	static const char *const names[5] = { "src", "include", "obj", "vmlinux", "cc1" };
 	struct mm_file **fp[5] = { &c->src, &c->inc, &c->obj, &c->out, &c->cc1 };
@@ -503,8 +571,18 @@ static void kb_finish(struct sim *s)
 		minflt += j->task.minflt;
 		majflt += j->task.majflt;
 	}
+	/* make's own kernel work (its heap and exit; each fork is the child's) */
+	double jobs_sys = sys;
+	sys += c->make_task.tm.paid / k->clock + c->make_task.spin_s;
 	s->primary = elapsed;
 	sim_metric(s, "elapsed", elapsed);
+	if (c->src_sigma > 0) {
+		uint64_t big = 0;
+		for (int64_t i = 0; i < c->files; i++)
+			if (c->src_off[i + 1] - c->src_off[i] > big)
+				big = c->src_off[i + 1] - c->src_off[i];
+		sim_metric(s, "src_largest", (double)big);
+	}
 	sim_metric(s, "complete", c->complete ? 1 : 0);
 	sim_metric(s, "user_s", user);
 	sim_metric(s, "system_s", sys);
@@ -537,7 +615,8 @@ static void kb_finish(struct sim *s)
 		sim_metric(s, "minor_faults", (double)minflt);
 		sim_metric(s, "major_faults", (double)majflt);
 		sim_metric(s, "oom_kills", (double)c->ooms);
-		sim_metric(s, "make_system_s", c->make_task.tm.paid / k->clock);
+		sim_metric(s, "make_system_s", c->make_task.tm.paid / k->clock + c->make_task.spin_s);
+		sim_metric(s, "jobs_system_s", jobs_sys);
 		mm_proc_metrics(k, s);
 	}
 	wl_smp_metrics(&c->w, s, end);
@@ -564,7 +643,11 @@ static void kb_fini(void *cfgp)
 	wl_smp_fini(&c->w);
 	free(c->job);
 	free(c->asj);
+	free(c->src_off);
+	free(c->work);
 	c->job = c->asj = NULL;
+	c->src_off = NULL;
+	c->work = NULL;
 }
 
 const struct workload_ops workload_kernbench = {

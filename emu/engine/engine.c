@@ -248,7 +248,7 @@ int sim_prepare(struct sim_state *st, json_t *spec, const char *file, struct mm_
 
 	if (machine_load(s->machine, json_object_get(spec, "machine"), file, "machine", e))
 		return -1;
-	machine_apply_variation(s->machine, s->seed, (uint64_t)s->run);
+	machine_apply_variation(s->machine, s->seed, (uint64_t)s->run, s->kernel_name);
 	s->ndisks = s->machine->ndisks;
 	if (mm_params_load(engine_params, &s->engine, json_object_get(spec, "engine"), file,
 			   "engine", NULL, e))

@@ -147,7 +147,8 @@ int machine_parse_percent(json_t *v, double *out)
 	return 0;
 }
 
-/* machine.variation: {"clock": "0.5%", "disk": "2%", "sched": true}, all optional. */
+/* machine.variation: {"clock": "0.5%", "disk": "2%", "sched": true, "hosts":
+ * "shared" | "per_kernel"}, all optional. */
 static int load_variation(struct machine_variation *v, json_t *obj, const char *file,
 			  const char *path, struct mm_err *e)
 {
@@ -182,8 +183,13 @@ static int load_variation(struct machine_variation *v, json_t *obj, const char *
 			if (!json_is_boolean(x))
 				return mm_errf(e, file, sub, "expected true or false");
 			v->sched = json_is_true(x);
+		} else if (strcmp(key, "hosts") == 0) {
+			const char *h = json_string_value(x);
+			if (!h || (strcmp(h, "shared") && strcmp(h, "per_kernel")))
+				return mm_errf(e, file, sub, "expected \"shared\" or \"per_kernel\"");
+			v->per_kernel = strcmp(h, "per_kernel") == 0;
 		} else {
-			return mm_errf(e, file, sub, "unknown key (expected one of: clock, disk, sched)");
+			return mm_errf(e, file, sub, "unknown key (expected one of: clock, disk, sched, hosts)");
 		}
 	}
 	return 0;
@@ -198,6 +204,9 @@ void machine_variation_doc(FILE *out)
 		     "per-run, per-disk factor of the media rates and seek times |\n");
 	fprintf(out, "| `sched` | a boolean |  | false | "
 		     "per-run phase of the scheduler's balancing tick |\n");
+	fprintf(out, "| `hosts` | \"shared\" or \"per_kernel\" |  | \"shared\" | "
+		     "shared: every kernel of a run draws the same host (paired); per_kernel: "
+		     "each kernel its own (the published kernels ran on different machines) |\n");
 }
 
 bool machine_variation_any(const struct machine_cfg *m)
@@ -215,12 +224,15 @@ static double draw_factor(uint64_t seed, uint64_t run, const char *name, double 
 	return 1.0 + w * (2.0 * mm_rng_double(&r) - 1.0);
 }
 
-int machine_apply_variation(struct machine_cfg *m, uint64_t seed, uint64_t run)
+int machine_apply_variation(struct machine_cfg *m, uint64_t seed, uint64_t run,
+			    const char *kernel)
 {
 	struct machine_variation *v = &m->var;
 	if (v->applied)
 		return 0;
 	v->applied = true;
+	if (v->per_kernel && kernel)
+		seed ^= mm_hash64(kernel);
 	v->clock_factor = draw_factor(seed, run, "variation-clock", v->clock);
 	m->clock *= v->clock_factor;
 	for (int i = 0; i < m->ndisks && i < MACHINE_MAX_DISKS; i++) {
@@ -346,6 +358,8 @@ json_t *machine_dump(const struct machine_cfg *m)
 			json_object_set_new(var, "disk_factors", df);
 			json_object_set_new(var, "tick_phase", json_real(v->tick_phase));
 		}
+		if (v->per_kernel)   /* echoed only when declared, as the bus */
+			json_object_set_new(var, "hosts", json_string("per_kernel"));
 		json_object_set_new(o, "variation", var);
 	}
 	return o;

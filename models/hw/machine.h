@@ -73,6 +73,7 @@ struct machine_variation {
 	double clock;             /* half-width of the machine's clock factor, [0, 0.5] */
 	double disk;              /* half-width of each disk's speed factor, [0, 0.5] */
 	bool sched;               /* draw the scheduler's balancer-tick phase per run */
+	bool per_kernel;          /* hosts "per_kernel": each kernel's runs on hosts of its own */
 	/* per run (machine_apply_variation) */
 	bool applied;
 	double clock_factor;      /* 1 when clock == 0 */
@@ -140,13 +141,16 @@ bool machine_variation_any(const struct machine_cfg *m);
 /**
  * machine_apply_variation() - draw the run's per-host factors from the streams
  * (@seed, @run, "variation-clock" / "variation-disk-NAME" / "variation-sched") and
- * apply them to @m: clock x clock_factor; each disk's read and write rates x its
+ * apply them; with hosts "per_kernel" the seed is @seed mixed with the hash of
+ * @kernel (NULL: not mixed), so each kernel draws its own hosts; else every
+ * kernel of a run shares the run's host (paired).  Then apply them to @m: clock x clock_factor; each disk's read and write rates x its
  * factor, seek_avg and track_to_track / its factor (rpm unchanged).  Without a
  * declared variation nothing changes (factors 1, phase 0).  Idempotent: a second
  * call does nothing.
  * Returns: 0 (the factors always exist: a half-width <= 50% keeps them in [0.5, 1.5]).
  */
-int machine_apply_variation(struct machine_cfg *m, uint64_t seed, uint64_t run);
+int machine_apply_variation(struct machine_cfg *m, uint64_t seed, uint64_t run,
+			    const char *kernel);
 
 /** machine_dump() - Returns: a new JSON object of the effective machine parameters. */
 json_t *machine_dump(const struct machine_cfg *m);
