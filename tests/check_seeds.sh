@@ -16,6 +16,9 @@ run() { # run SCENARIO [--set K=V]...
 }
 run scenarios/seeds/000-clockpro-2read.json --set workload.duration=20s --set workload.warmup_passes=1
 run scenarios/seeds/000-clockpro-2read-mlock.json --set workload.duration=20s --set workload.warmup_passes=1
+# chained: the five n on one boot (steps), state carried from one step to the next
+run scenarios/seeds/000-clockpro-2read-chained.json --set workload.duration=10s --set workload.warmup_passes=1
+run scenarios/seeds/000-clockpro-2read-mlock-chained.json --set workload.duration=10s --set workload.warmup_passes=1
 run scenarios/seeds/001-pagevec-reaim.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20 \
 	--set workload.mode=peak --set workload.users_max=16
 run scenarios/seeds/001-pagevec-reaim-fixed.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20

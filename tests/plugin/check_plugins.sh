@@ -94,7 +94,7 @@ expect abi 'built for plugin ABI version 99, this mmemu loads version 1'
 expect undef 'undefined symbol: reclaim_create'
 expect noentry 'not an mmemu plugin: it does not export mmemu_plugin_init()'
 expect dup 'duplicate reclaim module name "lru" (a built-in module has it)'
-expect version 'reclaim module "future" implements interface version 2 (this build supports 1..1)'
+expect version 'reclaim module "future" implements interface version 3 (this build supports 1..2)'
 expect none 'registered no module'
 expect unchecked 'registered a module before its ABI version was checked'
 "$MMEMU" list --plugin "$tmp/nonexistent.so" 2>"$tmp/e"; rc=$?
