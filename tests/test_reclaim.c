@@ -605,11 +605,11 @@ static void test_cmd_replay(void **state)
 	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
 				 "--policy", "x", "--frames", "3", "--refs", "1", NULL), 2);
 	assert_string_equal(err, "--policy: unknown reclaim module \"x\" (replay runs: fifo, lru, "
-				 "clock, opt, random, 2q, arc, lirs, s3fifo, sieve, lru2q, clockpro)\n");
+				 "clock, opt, random, 2q, arc, lirs, s3fifo, sieve, lru2q, clockpro, mglru)\n");
 	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay", "--help",
 				 NULL), 0);
 	assert_non_null(strstr(out, "Policies: fifo, lru, clock, opt, random, 2q, arc, lirs, "
-				    "s3fifo, sieve, lru2q, clockpro.\n"));
+				    "s3fifo, sieve, lru2q, clockpro, mglru.\n"));
 	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
 				 "--policy", "clock", "--frames", "3", "--refs", "1",
 				 "--param", "new_page_referenced=maybe", NULL), 2);
@@ -685,6 +685,49 @@ static void test_cmd_replay_kernel(void **state)
 	assert_non_null(strstr(err, "--param: series: "));
 }
 
+
+/*
+ * mglru on replay's one-zone kernel.  Classic string, 3 frames: every page read
+ * joins the oldest generation (clean, cold) with one fd access (mark 1); a
+ * second access only counts (mark 2).  Reclaim finds only MIN_NR_GENS (1, 2) and
+ * ages once (max_seq 3: gen3 appears); the PID controller protects no tier before
+ * MIN_LRU_BATCH (64) refaults, so eviction takes the oldest generation's tail:
+ * FIFO order, FIFO's 15 faults (12 reclaims).
+ * Loop of 200 cycles "1 1 2 2 c c c c" (c: 4 new pages), 4 frames: the hot pages
+ * 1 and 2 (2 accesses: tier 1) are evicted like the cold ones (tier 0) and
+ * refault into tier 1 until its 64th refault (32 cycles); then tier 1 refaults
+ * more than twice tier 0's rate (0) and is protected for good: 800 cold faults +
+ * 2 compulsory + 64 refaults = 866 (FIFO and LRU: 1200).
+ */
+static void test_cmd_replay_mglru(void **state)
+{
+	(void)state;
+	char out[8192], err[2048];
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "mglru", "--frames", "3", "--refs", CLASSIC, "--steps",
+				 NULL), 0);
+	assert_non_null(strstr(out, "  1 F   gen2:  gen1: 11 01 71\n"
+				    "  2 F   gen3:  gen2:  gen1: 21 11 01\n"
+				    "  0     gen3:  gen2:  gen1: 21 11 02\n"
+				    "  3 F   gen3:  gen2:  gen1: 31 21 11\n"));
+	assert_non_null(strstr(out, "faults     15\n"));
+	assert_non_null(strstr(out, "reclaims   12 (12 pages freed)\n"));
+	static char refs[200 * 8 * 6];
+	size_t n = 0;
+	unsigned c = 100;
+	for (int cyc = 0; cyc < 200; cyc++) {
+		n += (size_t)snprintf(refs + n, sizeof refs - n, "%s1,1,2,2", cyc ? "," : "");
+		for (int i = 0; i < 4; i++)
+			n += (size_t)snprintf(refs + n, sizeof refs - n, ",%u", c++);
+	}
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "mglru", "--frames", "4", "--refs", refs, NULL), 0);
+	assert_non_null(strstr(out, "faults     866\n"));
+	assert_int_equal(run_cmd(cmd_replay, out, sizeof out, err, sizeof err, "replay",
+				 "--policy", "fifo", "--frames", "4", "--refs", refs, NULL), 0);
+	assert_non_null(strstr(out, "faults     1200\n"));
+}
+
 static void test_cmd_tracegen_replay(void **state)
 {
 	(void)state;
@@ -751,6 +794,7 @@ int main(void)
 		cmocka_unit_test(test_registry_errors),
 		cmocka_unit_test(test_cmd_replay),
 		cmocka_unit_test(test_cmd_replay_kernel),
+		cmocka_unit_test(test_cmd_replay_mglru),
 		cmocka_unit_test(test_cmd_tracegen_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

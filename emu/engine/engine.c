@@ -269,7 +269,7 @@ int sim_prepare(struct sim_state *st, json_t *spec, const char *file, struct mm_
 	snprintf(rpath, sizeof rpath, "%s.reclaim", kpath);
 	if (ro && s->wl->kernel && !ro->kops)
 		return mm_errf(e, file, rpath,
-			       "module %s runs only on frames; the %s workload needs a kernel-level module (lru2q, clockpro)",
+			       "module %s runs only on frames; the %s workload needs a kernel-level module (lru2q, clockpro, mglru)",
 			       mod, s->wl->name);
 	if (ro && !s->wl->kernel && !reclaim_has_frames(ro))
 		return mm_errf(e, file, rpath,

@@ -1,5 +1,5 @@
 /*
- * kreplay.h - `mmemu replay` for the zone-level reclaim modules (lru2q, clockpro):
+ * kreplay.h - `mmemu replay` for the zone-level reclaim modules (lru2q, clockpro, mglru):
  * a reference string replayed on a minimal one-zone kernel that replay builds
  * itself.
  *

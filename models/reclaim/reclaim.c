@@ -23,6 +23,7 @@ extern const struct reclaim_ops reclaim_opt;
 extern const struct reclaim_ops reclaim_random;
 extern const struct reclaim_ops reclaim_lru2q;
 extern const struct reclaim_ops reclaim_clockpro;
+extern const struct reclaim_ops reclaim_mglru;
 extern const struct reclaim_ops reclaim_twoq;
 extern const struct reclaim_ops reclaim_arc;
 extern const struct reclaim_ops reclaim_lirs;
@@ -42,6 +43,7 @@ static const struct reclaim_ops *const registry[] = {
 	&reclaim_sieve,
 	&reclaim_lru2q,
 	&reclaim_clockpro,
+	&reclaim_mglru,
 	NULL,
 };
 
