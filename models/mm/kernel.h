@@ -122,6 +122,7 @@ struct mm_kernel_cfg {
 	bool dirty_writeback;      /* pdflush and balance_dirty_pages (writeback.c) */
 	int64_t dirty_ratio;       /* vm_dirty_ratio, percent */
 	int64_t dirty_background_ratio;   /* dirty_background_ratio, percent */
+	bool kswapd_incmin;        /* the series' balance_pgdat (vmscan.c, kernel-mechanisms.md 1.5a) */
 };
 
 /* A registered shrinker (2.6.16 struct shrinker, mm/vmscan.c set_shrinker):
