@@ -238,6 +238,14 @@ int mm_kernel_check(struct mm_kernel *k, struct mm_err *e)
 	return mm_check(&k->phys, e);
 }
 
+double mm_copy_user(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, uint32_t off, uint32_t n,
+		    bool to_user)
+{
+	if (k->copy && pfn != PFN_NONE && !k->untimed)
+		return k->copy->copy(k->copy->ctx, t, pfn, off, n, to_user);
+	return (double)n * k->copy_cycles_per_byte;
+}
+
 double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, double factor,
 		       double cpu_cycles)
 {
