@@ -45,6 +45,37 @@ static void write_scn(const char *alloc)
 	fclose(f);
 }
 
+/* Sum of the first run's metrics whose names start with @pre. */
+static double sum_prefix(json_t *r, const char *pre)
+{
+	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
+	const char *key;
+	json_t *v;
+	double sum = 0;
+	json_object_foreach(m, key, v)
+		if (!strncmp(key, pre, strlen(pre)))
+			sum += json_number_value(v);
+	return sum;
+}
+
+/* The census of ZONE_NORMAL (256 MiB: 240 MiB from 16 MiB, 15,360 blocks of
+ * order 2) when pass 1 starts: each block has exactly one pinner, a slab block's
+ * cache is counted once, the kinds' pages fill the blocks, and the 20 metadata
+ * pages (clean: not dirtied) are all there. */
+static void check_census(json_t *r)
+{
+	near(metric(r, "census_pass1_normal_blocks"), 15360, 0);
+	double slab = sum_prefix(r, "census_pass1_normal_pin_slab");   /* slab and slab_rclm */
+	near(sum_prefix(r, "census_pass1_normal_pin_") - sum_prefix(r, "census_pass1_normal_pin_cache_"),
+	     15360, 0);
+	near(sum_prefix(r, "census_pass1_normal_pin_cache_"), slab, 0);
+	near(sum_prefix(r, "census_pass1_normal_pages_") - sum_prefix(r, "census_pass1_normal_pages_cache_"),
+	     15360 * 4, 0);
+	near(metric(r, "census_pass1_normal_pages_metadata"), 20, 0);
+	near(sum_prefix(r, "census_pass1_normal_pages_cache_buffer_head") +
+	     sum_prefix(r, "census_pass1_normal_pages_cache_radix_tree_node"), 15 + 2, 0);
+}
+
 /* Per tree: 64 files, 4 directories, the top one and 16 .o/.cmd files are 85
  * inodes, 3 inode-table blocks, and 5 directory blocks; the 32 system files' one
  * inode block and their directory block; /tmp's two: 20 metadata pages, each with
@@ -62,6 +93,7 @@ static void check(const char *alloc, double slack)
 	near(metric(r, "dentries_pruned"), 0, 0);
 	near(metric(r, "inodes_pruned"), 0, 0);
 	near(metric(r, "kernel_object_failures"), 0, 0);
+	check_census(r);
 	/* 2 x 85 tree dentries and 32 system files': 7 pages of 29, 29 of 7 (with
 	 * @slack: how the two builds' creations and the compilers' temporary files
 	 * interleave decides which partial slab each object lands in, and mbuddy's

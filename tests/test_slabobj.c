@@ -14,6 +14,9 @@
  *  - the 2.6.16 slab free list (kobj.c): which empty slabs free_block keeps
  *    under free_limit, what each cache_reap visit frees, free_touched, a partly
  *    used slab pinned by one object;
+ *  - the pageblock census (census.c): what each kind of page adds, at order 0
+ *    (a page a block) and order 10 (which kind pins a block), slab pages by
+ *    cache, the cache table, bad zone and order;
  *  - mbuddy's own costs (usemap reads and bit operations, extra list probes):
  *    counted and charged for mbuddy only.
  */
@@ -31,6 +34,7 @@
 #include "models/alloc/alloc.h"
 #include "models/fs/bufhead.h"
 #include "models/fs/dcache.h"
+#include "models/mm/census.h"
 #include "models/mm/vmscan.h"
 #include "tests/kharness.h"
 
@@ -368,6 +372,130 @@ static int b_reap(struct tctx *x)
 	return 0;
 }
 
+/* Sum of the census of every zone at @order into @sum (pages and pins). */
+static void census_all(struct tctx *x, unsigned order, struct mm_census *sum)
+{
+	struct mm_census c;
+	memset(sum, 0, sizeof *sum);
+	for (int j = 0; j < MM_NR_ZONES; j++) {
+		if (mm_census_zone(&x->k, j, order, &c))
+			continue;
+		sum->blocks += c.blocks;
+		for (int i = 0; i < MM_CEN_NR; i++) {
+			sum->pin[i] += c.pin[i];
+			sum->in[i] += c.in[i];
+			sum->pages[i] += c.pages[i];
+		}
+		for (int i = 0; i < MM_MAX_KCACHES; i++) {
+			sum->slab_pin[i] += c.slab_pin[i];
+			sum->slab_pages[i] += c.slab_pages[i];
+		}
+	}
+}
+
+#define DELTA(b, a, f, i) ((int64_t)(b).f[i] - (int64_t)(a).f[i])
+
+/* A process with 5 vm_area_structs and an 8 MiB heap (2,048 pages): a task slab
+ * page and a vma slab page, a kernel stack (order 1: 2 pages), 3 + 2 page-table
+ * pages, 2,048 anonymous pages.  At order 0 every page is its own block, so each
+ * kind pins as many blocks as it has pages.  At order 10 an order-10 kernel block
+ * taken from the free lists turns one wholly free block into one pinned by
+ * "kernel".  A block-device page is metadata, dirty it is journal.  Everything
+ * freed, the census is the one before. */
+static int b_census(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_census a, b, a10, b10, c;
+	static struct mm_kcache task, vma, task2;
+	CHECK(mm_kcache_init(&task, k, "task_struct", 3, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&vma, k, "vm_area_struct", 44, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&task2, k, "task_struct", 3, MM_GFP_KERNEL) == 0);
+	CHECK_EQ(task2.id, task.id);   /* same name, same id */
+	CHECK(vma.id != task.id);
+	kh_drain_all(x);
+	census_all(x, 0, &a);
+	census_all(x, 10, &a10);
+	CHECK_EQ(a.pin[MM_CEN_FREE], a.pages[MM_CEN_FREE]);
+	CHECK_EQ(a.pages[MM_CEN_FREE], kh_free_pages(x));
+	struct mm_kproc p;
+	const struct mm_kproc_caches kc = { &task, &vma };
+	CHECK(mm_kproc_start(k, &x->task, &p, &kc, 5, 2048, NULL) == 0);
+	kh_drain_all(x);
+	census_all(x, 0, &b);
+	CHECK_EQ(DELTA(b, a, pages, MM_CEN_STACK), 2);
+	CHECK_EQ(DELTA(b, a, pin, MM_CEN_STACK), 2);
+	CHECK_EQ(DELTA(b, a, pages, MM_CEN_PTE), 5);
+	CHECK_EQ(DELTA(b, a, pin, MM_CEN_PTE), 5);
+	CHECK_EQ(DELTA(b, a, pages, MM_CEN_SLAB), 2);
+	CHECK_EQ(DELTA(b, a, slab_pin, task.id), 1);
+	CHECK_EQ(DELTA(b, a, slab_pages, vma.id), 1);
+	CHECK_EQ(DELTA(b, a, pages, MM_CEN_ANON), 2048);
+	CHECK_EQ(DELTA(b, a, pages, MM_CEN_FREE), -(2 + 5 + 2 + 2048));
+	/* order 10: an order-10 kernel block */
+	uint32_t big = mm_pages_alloc(k, &x->task, MM_ZONE_NORMAL, 10, MM_GFP_KERNEL | MM_GFP_NODMA, NULL);
+	CHECK(big != PFN_NONE);
+	census_all(x, 10, &b10);
+	mm_pages_free(k, &x->task, big, 10);
+	kh_drain_all(x);
+	census_all(x, 10, &c);
+	CHECK_EQ(DELTA(b10, c, pin, MM_CEN_KERNEL), 1);
+	CHECK_EQ(DELTA(b10, c, pin, MM_CEN_FREE), -1);
+	CHECK_EQ(DELTA(b10, c, pages, MM_CEN_KERNEL), 1024);
+	CHECK_EQ(b10.blocks, a10.blocks);
+	uint32_t sum = 0;
+	for (int i = 0; i < MM_CEN_NR; i++)
+		sum += b10.pin[i];
+	CHECK_EQ(sum, b10.blocks);   /* each block has exactly one pinner */
+	/* metadata: a block-device page, clean then dirty */
+	struct mm_file *bd = mm_file_create(k, "bdev", 16 * 4096, 0, 1 << 20);
+	CHECK(bd);
+	bd->bdev = true;
+	mm_file_getblk(k, &x->task, bd, 3, true);
+	unsigned cache;
+	uint32_t pfn = bd->pfn[3];
+	CHECK(pfn != PFN_NONE);
+	CHECK_EQ(mm_census_kind(k, pfn, &cache), MM_CEN_META);
+	page_set(kh_page(x, pfn), PG_dirty);
+	CHECK_EQ(mm_census_kind(k, pfn, &cache), MM_CEN_JOURNAL);
+	page_clear(kh_page(x, pfn), PG_dirty);
+	CHECK_EQ(mm_census_kind(k, p.task, &cache), MM_CEN_SLAB);
+	CHECK_EQ(cache, task.id);
+	mm_file_truncate(k, &x->task, bd, 0, 16);
+	mm_kproc_exit(k, &x->task, &p, &kc);
+	kh_drain_all(x);
+	census_all(x, 0, &c);
+	CHECK(memcmp(c.pages, a.pages, sizeof a.pages) == 0);
+	CHECK(memcmp(c.pin, a.pin, sizeof a.pin) == 0);
+	/* bad zone and order: -1, nothing counted */
+	CHECK_EQ(mm_census_zone(k, -1, 10, &c), -1);
+	CHECK_EQ(c.blocks, 0);
+	CHECK_EQ(mm_census_zone(k, MM_NR_ZONES, 10, &c), -1);
+	CHECK_EQ(mm_census_zone(k, MM_ZONE_NORMAL, MM_MAX_ORDER, &c), -1);
+	/* the cache table is full at MM_MAX_KCACHES names */
+	static const char *names[MM_MAX_KCACHES + 1];
+	static char buf[MM_MAX_KCACHES + 1][16];
+	static struct mm_kcache more;
+	unsigned left = MM_MAX_KCACHES - k->nkcaches;
+	for (unsigned i = 0; i < left; i++) {
+		snprintf(buf[i], sizeof buf[i], "c%u", i);
+		names[i] = buf[i];
+		CHECK(mm_kcache_init(&more, k, names[i], 8, MM_GFP_KERNEL) == 0);
+		mm_kcache_fini(&more);
+	}
+	CHECK_EQ(mm_kcache_init(&more, k, "one-too-many", 8, MM_GFP_KERNEL), -1);
+	mm_kcache_fini(&more);
+	mm_kcache_fini(&task);
+	mm_kcache_fini(&task2);
+	mm_kcache_fini(&vma);
+	return 0;
+}
+
+static void test_census(void **state)
+{
+	(void)state;
+	run(MACHINE, K_BUDDY, b_census, NULL);
+}
+
 static void test_reap(void **state)
 {
 	(void)state;
@@ -424,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_shrink_slab),
 		cmocka_unit_test(test_dirs),
 		cmocka_unit_test(test_reap),
+		cmocka_unit_test(test_census),
 		cmocka_unit_test(test_mbuddy_costs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

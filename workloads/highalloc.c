@@ -27,7 +27,8 @@
  * attempt the cumulative successes and the time the attempt took (series), and
  * every `sample` seconds the free order->=order blocks, the unusable-free index
  * and the fragmentation index of each zone; /proc/buddyinfo when pass 1 starts
- * and when the at-rest pass starts.
+ * and when the at-rest pass starts; when each pass starts, the census of every
+ * zone's order-`order` blocks (models/mm/census.c: what pins each block).
  *
  * Kernel objects: models/mm/kobj.c (slab pages of a type, kernel stacks,
  * page-table pages), models/fs/dcache.c (every file's dentry and inode, on the
@@ -44,6 +45,7 @@
 #include <simgrid/engine.h>
 
 #include "emu/core/sim.h"
+#include "models/mm/census.h"
 #include "models/mm/kernel.h"
 #include "models/fs/bufhead.h"
 #include "models/fs/dcache.h"
@@ -625,6 +627,7 @@ static void pass(struct sim *s, struct ha_cfg *c, struct mm_task *t, int p)
 	unsigned order = (unsigned)c->order;
 	char key[64];
 	uint64_t n = 0;
+	mm_census_metrics(k, s, pass_names[p], order);   /* what pins each block now */
 	for (int64_t i = 0; i < c->attempts; i++) {
 		mm_sync(t);
 		double t0 = simgrid_get_clock();

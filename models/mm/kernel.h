@@ -35,6 +35,7 @@
 #include "models/reclaim/reclaim.h"
 
 #define MM_MAX_FILES 16
+#define MM_MAX_KCACHES 32   /* slab caches named in page->aux (kobj.c, census.c) */
 #define MM_HZ_S(x) ((double)(x) / 1000.0)   /* jiffies at HZ=1000 -> seconds */
 
 struct sim;
@@ -228,6 +229,10 @@ struct mm_kernel {
 	struct mm_shrinker shrinkers[MM_MAX_SHRINKERS];
 	int nshrinkers;
 	uint64_t slabs_scanned;            /* objects the shrinkers were asked to scan */
+	/* the slab caches by id (kobj.c: a slab page's aux is MM_KPAGE_SLAB + id) */
+	const char *kcache_name[MM_MAX_KCACHES];
+	bool kcache_rclm[MM_MAX_KCACHES];  /* __GFP_KERNRCLM: shrinkable (dcache, icache) */
+	unsigned nkcaches;
 
 	/* anonymous memory, processes and swap (proc.h) */
 	struct mm_procs *proc;

@@ -38,6 +38,14 @@ int mm_kcache_init(struct mm_kcache *c, struct mm_kernel *k, const char *name,
 	c->name = name;
 	c->objs_per_slab = objs_per_slab ? objs_per_slab : 1;
 	c->gfp = gfp;
+	while (c->id < k->nkcaches && strcmp(k->kcache_name[c->id], name))
+		c->id++;
+	if (c->id == k->nkcaches) {
+		if (k->nkcaches == MM_MAX_KCACHES)
+			return -1;
+		k->kcache_name[k->nkcaches] = name;
+		k->kcache_rclm[k->nkcaches++] = (gfp & MM_GFP_KERNRCLM) != 0;
+	}
 	c->pos = calloc(k->phys.nr_pages, sizeof *c->pos);
 	return c->pos ? 0 : -1;
 }
@@ -145,6 +153,7 @@ uint32_t mm_kobj_alloc(struct mm_kernel *k, struct mm_task *t, struct mm_kcache 
 		}
 		page_set(&pages[pfn], PG_slab);
 		pages[pfn].index = 0;
+		pages[pfn].aux = (uint16_t)(MM_KPAGE_SLAB + c->id);
 		c->slabs++;
 		if (partial_add(c, pfn)) {
 			c->failed++;
@@ -185,9 +194,12 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
 	}
 }
 
-uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order)
+uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order, unsigned kind)
 {
-	return mm_pages_alloc(k, t, MM_ZONE_NORMAL, order, MM_GFP_KERNEL | MM_GFP_NODMA, NULL);
+	uint32_t pfn = mm_pages_alloc(k, t, MM_ZONE_NORMAL, order, MM_GFP_KERNEL | MM_GFP_NODMA, NULL);
+	if (pfn != PFN_NONE)
+		k->phys.pages[pfn].aux = (uint16_t)kind;
+	return pfn;
 }
 
 int mm_kproc_start(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
@@ -196,7 +208,7 @@ int mm_kproc_start(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
 {
 	memset(p, 0, sizeof *p);
 	p->task = mm_kobj_alloc(k, t, kc->task);
-	p->stack = mm_kpages_alloc(k, t, 1);            /* 8 KB kernel stack */
+	p->stack = mm_kpages_alloc(k, t, 1, MM_KPAGE_STACK);           /* 8 KB kernel stack */
 	p->nvma = nvma;
 	p->vma = calloc(p->nvma ? p->nvma : 1, sizeof *p->vma);
 	if (parent)
@@ -209,7 +221,7 @@ int mm_kproc_start(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
 	for (uint32_t i = 0; i < p->nvma; i++)
 		p->vma[i] = mm_kobj_alloc(k, t, kc->vma);
 	for (uint32_t i = 0; i < p->npte; i++)
-		p->pte[i] = mm_kpages_alloc(k, t, 0);
+		p->pte[i] = mm_kpages_alloc(k, t, 0, MM_KPAGE_PTE);
 	if (parent) {
 		p->as = mm_as_fork(k, t, parent);
 		return p->as ? 0 : -1;

@@ -11,9 +11,20 @@
 
 #include "models/mm/kernel.h"
 
+/* What a kernel page that is on no list holds, in page->aux (census.c reads it):
+ * SET_PAGE_CACHE() of 2.6.16 mm/slab.c keeps a slab page's cache in page->lru;
+ * here a slab page's aux is MM_KPAGE_SLAB + the cache's id (mm_kernel.kcache_name). */
+enum mm_kpage_kind {
+	MM_KPAGE_NONE,    /* not tagged */
+	MM_KPAGE_PTE,     /* a page-table page (pgd or pte page) */
+	MM_KPAGE_STACK,   /* a kernel stack */
+	MM_KPAGE_SLAB     /* + cache id */
+};
+
 /* One slab cache (struct kmem_cache, one page per slab). */
 struct mm_kcache {
 	const char *name;
+	unsigned id;               /* index in the kernel's kcache_name (same name, same id) */
 	uint32_t objs_per_slab;    /* objects per page (PAGE_SIZE / object size) */
 	unsigned gfp;              /* MM_GFP_KERNEL, | MM_GFP_KERNRCLM for dcache/icache */
 	uint32_t *partial;         /* slab pages with free objects, most recent last */
@@ -31,8 +42,9 @@ struct mm_kcache {
 };
 
 /** mm_kcache_init() - an empty cache of @objs_per_slab objects per page of @k,
- * whose pages are allocated with @gfp from the Normal zonelist.
- * Returns: 0, or -1 when host memory ran out. */
+ * whose pages are allocated with @gfp from the Normal zonelist, registered under
+ * @name in @k's cache table (a second cache of the same name shares its id).
+ * Returns: 0, or -1 when host memory ran out or the table is full. */
 int mm_kcache_init(struct mm_kcache *c, struct mm_kernel *k, const char *name,
 		   uint32_t objs_per_slab, unsigned gfp);
 
@@ -77,10 +89,11 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
 /**
  * mm_kpages_alloc() - a kernel allocation of 2^@order pages that is not slab: a
  * kernel stack (order 1 on i386 with 8 KB stacks) or a page-table page (order 0;
- * GFP_KERNEL, no CONFIG_HIGHPTE), not reclaimable (MM_RCLM_NORCLM).
+ * GFP_KERNEL, no CONFIG_HIGHPTE), not reclaimable (MM_RCLM_NORCLM); its head
+ * page's aux says @kind (enum mm_kpage_kind).
  * Returns: the pfn, or PFN_NONE.
  */
-uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order);
+uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order, unsigned kind);
 
 struct mm_as;
 
