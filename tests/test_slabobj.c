@@ -17,6 +17,8 @@
  *  - the pageblock census (census.c): what each kind of page adds, at order 0
  *    (a page a block) and order 10 (which kind pins a block), slab pages by
  *    cache, the cache table, bad zone and order;
+ *  - ext3's journal (jbd.c): what a change pins (a journal_head, a page
+ *    reference), what a commit dirties and releases, a block changed again;
  *  - mbuddy's own costs (usemap reads and bit operations, extra list probes):
  *    counted and charged for mbuddy only.
  */
@@ -34,6 +36,7 @@
 #include "models/alloc/alloc.h"
 #include "models/fs/bufhead.h"
 #include "models/fs/dcache.h"
+#include "models/fs/jbd.h"
 #include "models/mm/census.h"
 #include "models/mm/vmscan.h"
 #include "tests/kharness.h"
@@ -496,6 +499,97 @@ static void test_census(void **state)
 	run(MACHINE, K_BUDDY, b_census, NULL);
 }
 
+/* Clear the dirty bit of @pfn of @f as its write-back's completion would.
+ * Returns: 0, or -1 if it was not dirty. */
+static int written_back(struct tctx *x, struct mm_file *f, uint32_t pfn)
+{
+	CHECK(page_test_clear(kh_page(x, pfn), PG_dirty));
+	x->k.nr_dirty--;
+	f->nr_dirty--;
+	return 0;
+}
+
+/* Blocks 0, 1, 2 of a 16-block device changed (1 twice): 3 journal_heads in one
+ * slab page, each page one reference more and counted as journal by the census.
+ * Commit 1: none released, the 3 pages dirty, on the checkpoint list.  Block 1
+ * changed again: back in the running transaction with its journal_head.
+ * Commit 2: none released (all dirty).  Block 0 written back: commit 3 releases
+ * it (its reference and journal_head); the others written back: commit 4
+ * releases 2, the journal_head slab page is freed. */
+static int b_jbd(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_jbd j;
+	struct mm_file *bd = mm_file_create(k, "bdev", 16 * 4096, 0, 1 << 20);
+	CHECK(bd);
+	bd->bdev = true;
+	CHECK(mm_jbd_init(&j, k, bd) == 0);
+	uint32_t pfn[3];
+	int32_t c0[3];
+	for (int i = 0; i < 3; i++) {
+		pfn[i] = mm_file_getblk(k, &x->task, bd, (uint32_t)i, true);
+		CHECK(pfn[i] != PFN_NONE);
+		c0[i] = kh_page(x, pfn[i])->count;
+		mm_jbd_dirty(k, &x->task, &j, (uint32_t)i);
+	}
+	mm_jbd_dirty(k, &x->task, &j, 1);
+	unsigned cache;
+	CHECK_EQ(j.dirtied, 3);
+	CHECK_EQ(j.jh.objs, 3);
+	CHECK_EQ(j.jh.slabs, 1);
+	CHECK_EQ(j.nrun, 3);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(kh_page(x, pfn[i])->count, c0[i] + 1);
+		CHECK_EQ(mm_census_kind(k, pfn[i], &cache), MM_CEN_JOURNAL);
+	}
+	CHECK_EQ(mm_census_kind(k, j.jh_pfn[0], &cache), MM_CEN_SLAB);
+	CHECK_EQ(cache, j.jh.id);
+	uint64_t d0 = k->nr_dirty;
+	CHECK_EQ(mm_jbd_commit(k, &x->task, &j), 0);
+	CHECK_EQ(k->nr_dirty - d0, 3);
+	CHECK_EQ(bd->nr_dirty, 3);
+	CHECK_EQ(j.nrun, 0);
+	CHECK_EQ(j.ncp, 3);
+	mm_jbd_dirty(k, &x->task, &j, 1);
+	CHECK_EQ(j.nrun, 1);
+	CHECK_EQ(j.ncp, 2);
+	CHECK_EQ(j.jh.objs, 3);
+	CHECK_EQ(j.dirtied, 4);
+	CHECK_EQ(mm_jbd_commit(k, &x->task, &j), 0);
+	CHECK_EQ(j.ncp, 3);
+	CHECK_EQ(k->nr_dirty - d0, 3);   /* block 1 was still dirty */
+	CHECK(written_back(x, bd, pfn[0]) == 0);
+	CHECK_EQ(mm_jbd_commit(k, &x->task, &j), 1);
+	CHECK_EQ(kh_page(x, pfn[0])->count, c0[0]);
+	CHECK_EQ(mm_census_kind(k, pfn[0], &cache), MM_CEN_META);
+	CHECK_EQ(j.jh.objs, 2);
+	CHECK_EQ(j.ncp, 2);
+	CHECK(written_back(x, bd, pfn[1]) == 0);
+	CHECK(written_back(x, bd, pfn[2]) == 0);
+	CHECK_EQ(mm_jbd_commit(k, &x->task, &j), 2);
+	CHECK_EQ(j.released, 3);
+	CHECK_EQ(j.commits, 4);
+	CHECK_EQ(j.jh.objs, 0);
+	CHECK_EQ(j.jh.slabs, 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(kh_page(x, pfn[i])->count, c0[i]);
+	/* a block not cached, or past the device: nothing */
+	mm_jbd_dirty(k, &x->task, &j, 9);
+	mm_jbd_dirty(k, &x->task, &j, 16);
+	CHECK_EQ(j.dirtied, 4);
+	CHECK_EQ(j.jh.objs, 0);
+	mm_file_truncate(k, &x->task, bd, 0, 16);
+	mm_jbd_fini(&j);
+	kh_drain_all(x);
+	return 0;
+}
+
+static void test_jbd(void **state)
+{
+	(void)state;
+	run(MACHINE, K_BUDDY, b_jbd, NULL);
+}
+
 static void test_reap(void **state)
 {
 	(void)state;
@@ -553,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_dirs),
 		cmocka_unit_test(test_reap),
 		cmocka_unit_test(test_census),
+		cmocka_unit_test(test_jbd),
 		cmocka_unit_test(test_mbuddy_costs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,7 @@
 #include "models/mm/kernel.h"
 #include "models/fs/bufhead.h"
 #include "models/fs/dcache.h"
+#include "models/fs/jbd.h"
 #include "models/mm/kobj.h"
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
@@ -104,6 +105,7 @@ struct ha_cfg {
 	double sample;
 	double cs_cycles;
 	bool check;
+	bool journal;
 	/* run-time state */
 	struct wl_smp w;
 	struct ha_build b[HA_MAX_BUILDS];
@@ -119,6 +121,7 @@ struct ha_cfg {
 	uint32_t *sys_ent;         /* dcache ids, MM_DENT_NONE until first looked up */
 	struct mm_dcache dc;       /* dentries and inodes (dcache.c) */
 	struct mm_kcache vma, taskc;
+	struct mm_jbd jbd;         /* ext3's journal over meta (jbd.c) */
 	bool kill;
 	int copies_done, builds_done;
 	double t0, t_load, t_end;
@@ -193,6 +196,9 @@ static const struct mm_param ha_params[] = {
 		 "interval of the fragmentation series"),
 	MM_PARAM(struct ha_cfg, cs_cycles, "cs_cycles", MM_P_DOUBLE, 0, 1e9, "1000",
 		 "cost of a context switch (docs/sched.md)"),
+	MM_PARAM(struct ha_cfg, journal, "journal", MM_P_BOOL, 1, 0, "true",
+		 "ext3's journal on the metadata: journal_heads pin changed blocks until "
+		 "commit (5 s) and write-back (models/fs/jbd.c)"),
 	MM_PARAM(struct ha_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker after each pass (tests)"),
 	MM_PARAM_END
@@ -300,22 +306,25 @@ static uint64_t meta_bytes(const struct ha_cfg *c)
 	return (meta_sys(c) + meta_sys_inode_blocks(c) + 1 + 2) * 4096;
 }
 
-/* __bread (@read) or __getblk of metadata block @blk. */
-static void meta(struct ha_cfg *c, struct mm_task *t, uint64_t blk, bool read)
+/* __bread (@read) or __getblk of metadata block @blk, then (@dirty) changed
+ * through the journal. */
+static void meta(struct ha_cfg *c, struct mm_task *t, uint64_t blk, bool read, bool dirty)
 {
-	if (c->meta && blk < c->meta->npages)
-		mm_file_getblk(&c->w.k, t, c->meta, (uint32_t)blk, read);
+	if (c->meta && blk < c->meta->npages &&
+	    mm_file_getblk(&c->w.k, t, c->meta, (uint32_t)blk, read) != PFN_NONE && dirty &&
+	    c->journal)
+		mm_jbd_dirty(&c->w.k, t, &c->jbd, (uint32_t)blk);   /* ext3_journal_dirty_metadata */
 }
 
 /* Inode @ino of build @b's tree and the block of its directory @d (tree_dirs:
- * the top directory; -1: none): both read. */
+ * the top directory; -1: none): both read, and changed when @dirty. */
 static void meta_tree(struct ha_cfg *c, struct mm_task *t, const struct ha_build *b, uint64_t ino,
-		      int64_t d)
+		      int64_t d, bool dirty)
 {
 	uint64_t base = (uint64_t)b->idx * meta_tree_blocks(c);
-	meta(c, t, base + ino / HA_INODES_PER_BLOCK, true);
+	meta(c, t, base + ino / HA_INODES_PER_BLOCK, true, dirty);
 	if (d >= 0)
-		meta(c, t, base + meta_inode_blocks(c) + (uint64_t)d, true);
+		meta(c, t, base + meta_inode_blocks(c) + (uint64_t)d, true, dirty);
 }
 
 /* Entry @i of build @b's list: its inode number and its directory. */
@@ -331,19 +340,29 @@ static void entry_ino(const struct ha_cfg *c, uint64_t i, uint64_t *ino, int64_t
 	}
 }
 
+/* Entry @i of tree @b read or written: update_atime / inode_update_time ->
+ * ext3_dirty_inode journals its inode block (2.6.16: no relatime). */
+static void meta_atime(struct ha_cfg *c, struct mm_task *t, const struct ha_build *b, uint64_t i)
+{
+	uint64_t ino;
+	int64_t d;
+	entry_ino(c, i, &ino, &d);
+	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + ino / HA_INODES_PER_BLOCK, true, true);
+}
+
 /* The system file @i's inode and directory blocks, read. */
 static void meta_sysfile(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 {
-	meta(c, t, meta_sys(c) + i / HA_INODES_PER_BLOCK, true);
-	meta(c, t, meta_sys(c) + meta_sys_inode_blocks(c), true);
+	meta(c, t, meta_sys(c) + i / HA_INODES_PER_BLOCK, true, false);
+	meta(c, t, meta_sys(c) + meta_sys_inode_blocks(c), true, false);
 }
 
 /* A temporary file in /tmp created or unlinked: its inode and /tmp's blocks. */
 static void meta_tmp(struct ha_cfg *c, struct mm_task *t)
 {
 	uint64_t tb = meta_sys(c) + meta_sys_inode_blocks(c) + 1;
-	meta(c, t, tb, true);
-	meta(c, t, tb + 1, true);
+	meta(c, t, tb, true, true);
+	meta(c, t, tb + 1, true, true);
 }
 
 /* The directory of build @b's tree holding its file @i of @n (made on first use). */
@@ -357,8 +376,9 @@ static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_
 		uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, b->root);
 		b->dir[d] = id;
 		/* its inode, the top directory's block, its own new block */
-		meta_tree(c, &b->task, b, (uint64_t)c->tree_files + d, c->tree_dirs);
-		meta(c, &b->task, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + d, false);
+		meta_tree(c, &b->task, b, (uint64_t)c->tree_files + d, c->tree_dirs, true);
+		meta(c, &b->task, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + d, false,
+		     true);
 	}
 	return b->dir[d] == MM_DENT_NONE - 1 ? b->root : b->dir[d];
 }
@@ -383,11 +403,11 @@ static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 	uint64_t ino;
 	int64_t d;
 	entry_ino(c, n, &ino, &d);
-	meta_tree(c, &b->task, b, ino, d);   /* ext3_new_inode, ext3_add_entry */
+	meta_tree(c, &b->task, b, ino, d, true);   /* ext3_new_inode, ext3_add_entry */
 }
 
 /* Path lookup of the file of tree @tb holding byte @off of its sources (a
- * pruned dentry or inode is made again: dcache.c). */
+ * pruned dentry or inode is made again: dcache.c), and its atime: it is read. */
 static void tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build *tb, uint64_t off)
 {
 	uint64_t i = off * (uint64_t)c->tree_files / c->tree_size;
@@ -399,8 +419,9 @@ static void tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build *tb
 		uint64_t ino;
 		int64_t d;
 		entry_ino(c, i, &ino, &d);
-		meta_tree(c, t, tb, ino, d);
+		meta_tree(c, t, tb, ino, d, false);
 	}
+	meta_atime(c, t, tb, i);
 }
 
 /* ---- the builds ---- */
@@ -421,9 +442,9 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 	struct mm_task *t = &b->task;
 	uint64_t chunks = (c->tree_size + MIB - 1) / MIB;
 	b->root = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
-	meta_tree(c, t, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1);
+	meta_tree(c, t, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1, true);
 	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + (uint64_t)c->tree_dirs,
-	     false);
+	     false, true);
 	b->dir = malloc((size_t)c->tree_dirs * sizeof *b->dir);
 	if (!b->dir)
 		c->ooms++;
@@ -462,6 +483,7 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 			meta_sysfile(c, t, i);
 	}
 	mm_file_read(k, t, c->sys, i * c->header_size, c->header_size, &c->rst);
+	meta(c, t, meta_sys(c) + i / HA_INODES_PER_BLOCK, true, true);   /* atime */
 }
 
 static void compile(struct ha_cfg *c, struct ha_build *b)
@@ -491,6 +513,8 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	mm_user(t, c->cc_cycles);
 	uint64_t slot = j % (uint64_t)c->obj_slots;
 	write_back(c, t, b->tree, c->tree_size + slot * c->obj_size, c->obj_size);
+	if (j >= (uint64_t)c->obj_slots)   /* the .o's mtime and ctime */
+		meta_atime(c, t, b, (uint64_t)c->tree_files + 2 * slot);
 	if (tmp != MM_DENT_NONE)
 		mm_dentry_delete(k, t, &c->dc, tmp);
 	meta_tmp(c, t);
@@ -514,17 +538,17 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 		uint64_t ino;
 		int64_t d;
 		entry_ino(c, i, &ino, &d);
-		meta_tree(c, &b->task, b, ino, d);
+		meta_tree(c, &b->task, b, ino, d, true);
 	}
 	b->nobj = 0;
 	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
 		if (b->dir[d] < MM_DENT_NONE - 1) {
 			mm_dentry_delete(k, &b->task, &c->dc, b->dir[d]);
-			meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)d, c->tree_dirs);
+			meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)d, c->tree_dirs, true);
 		}
 	if (b->root != MM_DENT_NONE)
 		mm_dentry_delete(k, &b->task, &c->dc, b->root);
-	meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1);
+	meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1, true);
 }
 
 static void build_main(int argc, char **argv)
@@ -555,41 +579,10 @@ static void build_main(int argc, char **argv)
 
 /* ---- the test ---- */
 
+/* The fragmentation series of every zone at @now (census.c). */
 static void sample_frag(struct sim *s, struct ha_cfg *c, double now)
 {
-	struct mm_phys *ph = &c->w.k.phys;
-	char key[64];
-	unsigned order = (unsigned)c->order;
-	for (int j = 0; j < MM_NR_ZONES; j++) {
-		const struct zone *z = &ph->zones[j];
-		if (!z->present)
-			continue;
-		uint64_t big = 0;
-		for (unsigned o = order; o < alloc_max_order(ph->alloc); o++)
-			big += (uint64_t)alloc_free_count(ph->alloc, z, o) << o;
-		snprintf(key, sizeof key, "free_blocks_%s", z->name);
-		sim_series_add(s, key, now - c->t0, (double)(big >> order));
-		snprintf(key, sizeof key, "unusable_index_%s", z->name);
-		sim_series_add(s, key, now - c->t0,
-			       z->free_pages ? 1.0 - (double)big / (double)z->free_pages : 0.0);
-		snprintf(key, sizeof key, "frag_index_%s", z->name);
-		sim_series_add(s, key, now - c->t0, alloc_frag_index(ph->alloc, z, order));
-	}
-}
-
-static void buddyinfo(struct sim *s, struct ha_cfg *c, const char *when)
-{
-	json_t *bi = alloc_buddyinfo(&c->w.k.phys);
-	const char *zn;
-	json_t *arr;
-	char key[64];
-	json_object_foreach(bi, zn, arr) {
-		snprintf(key, sizeof key, "buddyinfo_%s_%s", when, zn);
-		for (size_t o = 0; o < json_array_size(arr); o++)
-			sim_series_add(s, key, (double)o,
-				       (double)json_integer_value(json_array_get(arr, o)));
-	}
-	json_decref(bi);
+	mm_frag_series(&c->w.k, s, now - c->t0, (unsigned)c->order);
 }
 
 /* Sleep @sec, sampling the fragmentation series on the way. */
@@ -680,7 +673,7 @@ static void tester_main(int argc, char **argv)
 	c->t_load = simgrid_get_clock();
 	sample_frag(s, c, c->t_load);
 	nap(s, c, t, c->settle);
-	buddyinfo(s, c, "load");
+	mm_buddyinfo_series(&c->w.k, s, "load");
 	slab_counts(c, 0);
 	pass(s, c, t, 0);
 	nap(s, c, t, c->pass_gap);
@@ -699,7 +692,7 @@ static void tester_main(int argc, char **argv)
 	/* drop the page cache (the system files' dentries and inodes stay) */
 	mm_file_truncate(k, t, c->sys, 0, c->sys->npages);
 	sample_frag(s, c, simgrid_get_clock());
-	buddyinfo(s, c, "rest");
+	mm_buddyinfo_series(&c->w.k, s, "rest");
 	slab_counts(c, 1);
 	pass(s, c, t, 2);
 	sample_frag(s, c, simgrid_get_clock());
@@ -710,7 +703,8 @@ static void tester_main(int argc, char **argv)
 
 /* cache_reap (2.6.16 mm/slab.c, the events/0 work): it runs every 2 s
  * (REAPTIMEOUT_CPUC) and visits each cache's lists every 4 s (REAPTIMEOUT_LIST3),
- * here all caches at the same 4 s tick; until the tester is done. */
+ * here all caches at the same 4 s tick; and kjournald's commit every 5 s
+ * (jbd.c), by the same actor; until the tester is done. */
 static void reaper_main(int argc, char **argv)
 {
 	(void)argc;
@@ -721,11 +715,13 @@ static void reaper_main(int argc, char **argv)
 	struct mm_kernel *k = &c->w.k;
 	wl_smp_enter(&c->w, t);
 	struct mm_kcache *cc[] = { &c->dc.dentry, &c->dc.inode, &c->vma, &c->taskc,
-				   &k->pcobj->bh, &k->pcobj->radix };
-	while (c->t_end <= 0) {
-		mm_sleep(t, 4.0, NULL);
-		for (size_t i = 0; i < sizeof cc / sizeof *cc; i++)
+				   &k->pcobj->bh, &k->pcobj->radix, &c->jbd.jh };
+	for (int tick = 1; c->t_end <= 0; tick++) {
+		mm_sleep(t, 1.0, NULL);
+		for (size_t i = 0; tick % 4 == 0 && i < sizeof cc / sizeof *cc; i++)
 			c->reaped += mm_kcache_reap(k, t, cc[i]);
+		if (tick % (int)MM_JBD_COMMIT_S == 0)
+			mm_jbd_commit(k, t, &c->jbd);
 	}
 	sched_exit(&c->w.sched, &me->st);
 }
@@ -762,12 +758,13 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	if (c->meta)
 		c->meta->bdev = true;   /* GFP_USER: lowmem, not easily reclaimable */
 	c->sys_ent = malloc((size_t)c->sys_files * sizeof *c->sys_ent);
-	if (!c->sys || (c->flush_size && !c->flush) || !c->meta || !c->sys_ent || mm_pcobj_enable(k))
+	if (!c->sys || (c->flush_size && !c->flush) || !c->meta || !c->sys_ent || mm_pcobj_enable(k) ||
+	    mm_jbd_init(&c->jbd, k, c->meta))
 		return mm_errf(e, s->file, "workload", "out of memory for the files");
 	for (int64_t i = 0; i < c->sys_files; i++)
 		c->sys_ent[i] = MM_DENT_NONE;
 	struct mm_kcache *cc[] = { &c->dc.dentry, &c->dc.inode, &c->vma, &c->taskc,
-				   &k->pcobj->bh, &k->pcobj->radix };
+				   &k->pcobj->bh, &k->pcobj->radix, &c->jbd.jh };
 	for (size_t i = 0; i < sizeof cc / sizeof *cc; i++)
 		mm_kcache_tune(cc[i], k->phys.ncpus);   /* enable_cpucache */
 	c->t0 = simgrid_get_clock();
@@ -839,6 +836,9 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
 	sim_metric(s, "slabs_scanned", (double)k->slabs_scanned);
 	sim_metric(s, "slab_pages_reaped", (double)c->reaped);
+	sim_metric(s, "journal_buffers_dirtied", (double)c->jbd.dirtied);
+	sim_metric(s, "journal_buffers_released", (double)c->jbd.released);
+	sim_metric(s, "journal_commits", (double)c->jbd.commits);
 	sim_metric(s, "oom_failures", (double)c->ooms);
 	sim_metric(s, "writeback_requests", (double)k->wb_requests);
 	sim_metric(s, "writer_throttled", (double)k->wb_throttled);
@@ -874,6 +874,7 @@ static void ha_fini(void *cfgp)
 	c->dc_init = false;
 	mm_kcache_fini(&c->vma);
 	mm_kcache_fini(&c->taskc);
+	mm_jbd_fini(&c->jbd);
 	wl_smp_fini(&c->w);
 }
 

@@ -14,7 +14,10 @@
  * SET_PAGE_CACHE does in 2.6.16 mm/slab.c), dirty or clean block-device metadata,
  * anonymous, dirty or clean file page, free.  Per block it records the kinds
  * present and the pinner: the first present kind in enum mm_census_kind's order,
- * the hardest to give back first.  Cost: one pass over the zone's struct pages.
+ * the hardest to give back first.  A block-device page counts as journal when it
+ * is dirty, under writeback or held by the journal (PG_journal, jbd.c).  Cost: one pass over the zone's
+ * struct pages.  Also here, for the same evidence over time: the fragmentation
+ * series and /proc/buddyinfo as series.
  */
 #include "models/mm/census.h"
 
@@ -22,6 +25,7 @@
 #include <string.h>
 
 #include "emu/core/sim.h"
+#include "models/alloc/alloc.h"
 #include "models/mm/kobj.h"
 
 const char *const mm_census_names[MM_CEN_NR] = {
@@ -49,7 +53,7 @@ enum mm_census_kind mm_census_kind(const struct mm_kernel *k, uint32_t pfn, unsi
 		return MM_CEN_ANON;
 	if (p->mapping && p->mapping <= (uint32_t)k->nfiles) {
 		if (k->files[p->mapping - 1]->bdev)
-			return dirty ? MM_CEN_JOURNAL : MM_CEN_META;
+			return dirty || page_test(p, PG_journal) ? MM_CEN_JOURNAL : MM_CEN_META;
 		return dirty ? MM_CEN_FILE_DIRTY : MM_CEN_FILE;
 	}
 	if (p->aux == MM_KPAGE_STACK)
@@ -149,4 +153,39 @@ void mm_census_metrics(const struct mm_kernel *k, struct sim *s, const char *whe
 			put(s, when, zn, "pages", "cache_", k->kcache_name[i], (double)c.slab_pages[i]);
 		}
 	}
+}
+
+void mm_frag_series(const struct mm_kernel *k, struct sim *s, double t, unsigned order)
+{
+	const struct mm_phys *ph = &k->phys;
+	char key[64];
+	for (int j = 0; j < MM_NR_ZONES; j++) {
+		const struct zone *z = &ph->zones[j];
+		if (!z->present)
+			continue;
+		uint64_t big = 0;
+		for (unsigned o = order; o < alloc_max_order(ph->alloc); o++)
+			big += (uint64_t)alloc_free_count(ph->alloc, z, o) << o;
+		snprintf(key, sizeof key, "free_blocks_%s", z->name);
+		sim_series_add(s, key, t, (double)(big >> order));
+		snprintf(key, sizeof key, "unusable_index_%s", z->name);
+		sim_series_add(s, key, t, z->free_pages ? 1.0 - (double)big / (double)z->free_pages : 0.0);
+		snprintf(key, sizeof key, "frag_index_%s", z->name);
+		sim_series_add(s, key, t, alloc_frag_index(ph->alloc, z, order));
+	}
+}
+
+void mm_buddyinfo_series(const struct mm_kernel *k, struct sim *s, const char *when)
+{
+	json_t *bi = alloc_buddyinfo(&k->phys);
+	const char *zn;
+	json_t *arr;
+	char key[64];
+	json_object_foreach(bi, zn, arr) {
+		snprintf(key, sizeof key, "buddyinfo_%s_%s", when, zn);
+		for (size_t o = 0; o < json_array_size(arr); o++)
+			sim_series_add(s, key, (double)o,
+				       (double)json_integer_value(json_array_get(arr, o)));
+	}
+	json_decref(bi);
 }

@@ -18,7 +18,7 @@ enum mm_census_kind {
 	MM_CEN_KERNEL,      /* other kernel pages (no slab, no mapping, on no list) */
 	MM_CEN_SLAB,        /* slab pages of caches shrink_slab cannot shrink */
 	MM_CEN_SLAB_RCLM,   /* slab pages of the dentry and inode caches */
-	MM_CEN_JOURNAL,     /* dirty or under-writeback metadata (block device) pages */
+	MM_CEN_JOURNAL,     /* metadata (block device) pages dirty, under writeback or journalled */
 	MM_CEN_ANON,        /* anonymous user pages */
 	MM_CEN_META,        /* clean metadata pages */
 	MM_CEN_FILE_DIRTY,  /* dirty or under-writeback file pages */
@@ -66,5 +66,17 @@ int mm_census_zone(const struct mm_kernel *k, int zone, unsigned order, struct m
  * Returns: nothing.
  */
 void mm_census_metrics(const struct mm_kernel *k, struct sim *s, const char *when, unsigned order);
+
+/**
+ * mm_frag_series() - append to @s's series, at time @t, each present zone's free
+ * order->=@order blocks (free_blocks_ZONE), its unusable-free index (the share of
+ * free pages not in such blocks: unusable_index_ZONE) and the allocator's
+ * fragmentation index at @order (frag_index_ZONE).  Returns: nothing.
+ */
+void mm_frag_series(const struct mm_kernel *k, struct sim *s, double t, unsigned order);
+
+/** mm_buddyinfo_series() - /proc/buddyinfo of @k as series buddyinfo_@when_ZONE of
+ * @s (x the order, y the free blocks).  Returns: nothing. */
+void mm_buddyinfo_series(const struct mm_kernel *k, struct sim *s, const char *when);
 
 #endif

@@ -41,6 +41,7 @@ enum pg_flag {
 	PG_highmem,     /* lives in a highmem zone (needs kmap on i386) */
 	PG_mappedtodisk,
 	PG_uptodate,
+	PG_journal,     /* a buffer of the page is held by ext3's journal (BH_JBD; jbd.c) */
 	NR_PG_FLAGS
 };
 static_assert(NR_PG_FLAGS <= 32, "page flags must fit in 32 bits");
