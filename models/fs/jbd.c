@@ -52,21 +52,6 @@ void mm_jbd_fini(struct mm_jbd *j)
 	memset(j, 0, sizeof *j);
 }
 
-/* Append @v to @a of @n (capacity @cap).  Returns: 0, -1 out of memory. */
-static int push(uint32_t **a, uint32_t *n, uint32_t *cap, uint32_t v)
-{
-	if (*n == *cap) {
-		uint32_t c2 = *cap ? 2 * *cap : 256;
-		uint32_t *na = realloc(*a, c2 * sizeof *na);
-		if (!na)
-			return -1;
-		*a = na;
-		*cap = c2;
-	}
-	(*a)[(*n)++] = v;
-	return 0;
-}
-
 static void cp_del(struct mm_jbd *j, uint32_t blk)
 {
 	uint32_t i = j->cp_pos[blk] - 1, last = j->cp[--j->ncp];
@@ -110,7 +95,7 @@ void mm_jbd_dirty(struct mm_kernel *k, struct mm_task *t, struct mm_jbd *j, uint
 		k->phys.pages[pfn].count++;   /* the journal_head's get_bh */
 		page_set(&k->phys.pages[pfn], PG_journal);
 	}
-	if (push(&j->run, &j->nrun, &j->caprun, blk)) {
+	if (mm_u32_push(&j->run, &j->nrun, &j->caprun, blk)) {
 		j->failed++;   /* out of host memory: left out of the transaction */
 		release(k, t, j, blk);
 		return;
@@ -146,7 +131,7 @@ uint32_t mm_jbd_commit(struct mm_kernel *k, struct mm_task *t, struct mm_jbd *j)
 			}
 		}
 		mm_charge(t, k->costs->atomic + k->costs->page_op);
-		if (push(&j->cp, &j->ncp, &j->capcp, blk)) {
+		if (mm_u32_push(&j->cp, &j->ncp, &j->capcp, blk)) {
 			j->failed++;
 			release(k, t, j, blk);
 			continue;

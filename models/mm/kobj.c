@@ -74,8 +74,7 @@ void mm_kcache_fini(struct mm_kcache *c)
 	c->npartial = c->cappartial = c->nempty = c->capempty = 0;
 }
 
-/* Append @pfn to the list @v of @n (capacity @cap).  Returns: 0, -1 out of memory. */
-static int list_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t pfn)
+int mm_u32_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t pfn)
 {
 	if (*n == *cap) {
 		uint32_t c2 = *cap ? 2 * *cap : 64;
@@ -92,7 +91,7 @@ static int list_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t pfn)
 /* Add @pfn to the partial slabs (most recent last).  Returns: 0, -1 out of memory. */
 static int partial_add(struct mm_kcache *c, uint32_t pfn)
 {
-	if (list_push(&c->partial, &c->npartial, &c->cappartial, pfn))
+	if (mm_u32_push(&c->partial, &c->npartial, &c->cappartial, pfn))
 		return -1;
 	c->pos[pfn] = c->npartial;
 	return 0;
@@ -187,7 +186,7 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
 		/* free_block: l3->free_objects (free objects in the cache's slabs)
 		 * against l3->free_limit */
 		if (c->slabs * c->objs_per_slab - c->objs > c->free_limit ||
-		    list_push(&c->empty, &c->nempty, &c->capempty, pfn))
+		    mm_u32_push(&c->empty, &c->nempty, &c->capempty, pfn))
 			slab_destroy(k, t, c, pfn);
 	} else if (!c->pos[pfn] && partial_add(c, pfn)) {
 		c->failed++;   /* out of host memory: the slab is not reused */

@@ -71,6 +71,10 @@ uint32_t mm_kcache_tune(struct mm_kcache *c, uint32_t ncpus);
  */
 uint32_t mm_kcache_reap(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c);
 
+/** mm_u32_push() - append @v to the growable array *@a of *@n entries (capacity
+ * *@cap, doubled when full).  Returns: 0, or -1 when host memory ran out. */
+int mm_u32_push(uint32_t **a, uint32_t *n, uint32_t *cap, uint32_t v);
+
 /** mm_kcache_fini() - free the cache's bookkeeping (its pages stay allocated). */
 void mm_kcache_fini(struct mm_kcache *c);
 
