@@ -145,6 +145,10 @@ static void test_comm(void **state)
 	assert_true(metric(r, "bw_file_rd_MBps") > 0);
 	near(metric(r, "invariants_ok"), 1, 0);
 	json_decref(r);
+	/* bw_file_rd writes a file: without a disk the scenario is refused */
+	assert_bad_scenario(write_scn(MACHINE(CACHES), "none",
+				      "\"aging\": false, \"size\": \"64KiB\", \"comm\": true"),
+			    "machine.disks: bw_file_rd (comm) writes a file: expected a disk");
 }
 
 /* The fft workload: the same transform alone, MFLOPS as its primary metric. */
