@@ -144,6 +144,10 @@ static void comm_case(const char *coloring)
 	assert_true(metric(r, "bw_file_rd_MBps") > 0);
 	near(metric(r, "invariants_ok"), 1, 0);
 	json_decref(r);
+	/* bw_file_rd writes a file: without a disk the scenario is refused */
+	assert_bad_scenario(write_scn(MACHINE(CACHES), "none",
+				      "\"aging\": false, \"size\": \"64KiB\", \"comm\": true"),
+			    "machine.disks: bw_file_rd (comm) writes a file: expected a disk");
 }
 
 /* With round-robin colouring too: the skb areas are order-3 blocks, which the
