@@ -237,6 +237,46 @@ static void test_stream_time(void **state)
 	cache_sim_fini(&s);
 }
 
+/* Write-back: a store dirties its line in the last level (a direct-mapped L2 of
+ * 4 lines here); evicting a dirty line costs one line written to memory (64 B at
+ * 1 GB/s = 64 ns), a clean one nothing; a load of a dirty line keeps it dirty. */
+static void test_writeback(void **state)
+{
+	(void)state;
+	identity();
+	struct cache_sim s;
+	sim(&s, "{\"levels\": [{\"size\": 128, \"line\": 64, \"assoc\": 1, \"latency\": \"2ns\"},"
+		"{\"size\": 256, \"line\": 64, \"assoc\": 1, \"bandwidth\": \"4GB/s\","
+		" \"latency\": \"10ns\"}], \"memory_bandwidth\": \"1GB/s\"}", 4096);
+	const uint64_t W = CACHE_WRITE;
+	/* store 0, load 0 (L1 hit), load 256 (evicts dirty 0 from L2 set 0),
+	 * load 0 (clean miss, evicts clean 256), store 64, load 320 (evicts dirty 64) */
+	uint64_t va[] = { 0 | W, 0, 256, 0, 64 | W, 320 };
+	double t = cache_run(&s, va, 6, 0, xlate, NULL);
+	assert_int_equal(s.st.refs, 6);
+	assert_int_equal(s.st.mem, 5);
+	assert_int_equal(s.st.hits[0], 1);
+	assert_int_equal(s.st.writebacks, 2);
+	double want = 6e-9 + 5 * 64e-9 + 2 * 64e-9;   /* issue + fills + write-backs */
+	assert_true(t > want - 1e-12 && t < want + 1e-12);
+	/* the same loads without stores: no write-back */
+	cache_flush(&s);
+	uint64_t rd[] = { 0, 0, 256, 0, 64, 320 };
+	t = cache_run(&s, rd, 6, 0, xlate, NULL);
+	assert_int_equal(s.st.writebacks, 2);
+	want = 6e-9 + 5 * 64e-9;
+	assert_true(t > want - 1e-12 && t < want + 1e-12);
+	/* a load hit keeps the line dirty: store 0, load 0 twice, then 256 evicts it */
+	cache_flush(&s);
+	uint64_t keep[] = { 0 | W, 0, 0, 256 };
+	cache_run(&s, keep, 4, 0, xlate, NULL);
+	assert_int_equal(s.st.writebacks, 3);
+	json_t *j = cache_stats_json(&s);
+	assert_int_equal(json_integer_value(json_object_get(j, "writebacks")), 3);
+	json_decref(j);
+	cache_sim_fini(&s);
+}
+
 static void bad(const char *json, const char *want)
 {
 	json_error_t je;
@@ -284,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_tlb),
 		cmocka_unit_test(test_tlb_fully_associative),
 		cmocka_unit_test(test_stream_time),
+		cmocka_unit_test(test_writeback),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,6 +108,22 @@ static void test_memory(void **state)
 	json_decref(r);
 }
 
+/* bw_mem at 256 KiB (4x the L2), one pass: per 64-byte line a fill from memory
+ * (1 ns issue + 64 B / 640 MB/s = 100 ns) and one L1 hit (1 ns).  wr's lines are
+ * dirty: each one the L2 evicts costs another 100 ns write to memory (the warm-up
+ * pass dirtied them all); cp reads a source line and writes a destination line. */
+static void test_bw_writeback(void **state)
+{
+	(void)state;
+	json_t *r = run("none", "\"size\": \"256KiB\", \"lat_mem_rd\": false, \"fft\": false, "
+			"\"min_refs\": 8192");
+	double lines = 4096, bytes = 262144;
+	near(metric(r, "bw_rd_MBps"), bytes / (lines * 102e-9) / 1e6, 1e-6);
+	near(metric(r, "bw_wr_MBps"), bytes / (lines * 202e-9) / 1e6, 1e-6);
+	near(metric(r, "bw_cp_MBps"), bytes / (lines * 304e-9) / 1e6, 1e-6);
+	json_decref(r);
+}
+
 /* The fft workload: the same transform alone, MFLOPS as its primary metric. */
 static void test_fft_workload(void **state)
 {
@@ -156,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_l2_fresh),
 		cmocka_unit_test(test_roundrobin),
 		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_bw_writeback),
 		cmocka_unit_test(test_fft_workload),
 		cmocka_unit_test(test_errors),
 	};

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -52,6 +53,145 @@ static void max_time_with_io_in_flight(void **state)
 	free(e);
 }
 
+/* Returns: a folder under DIR whose name is about @len characters long (made of
+ * 200-character components), created; the caller frees it. */
+static char *long_folder(size_t len)
+{
+	char *p = malloc(len + 512);
+	size_t n = (size_t)sprintf(p, "%s", dir);
+	while (n + 201 < len) {
+		p[n++] = '/';
+		memset(p + n, 'd', 200);
+		n += 200;
+		p[n] = '\0';
+		mkdir(p, 0777);
+	}
+	return p;
+}
+
+/* A results path of over 1,100 characters used to be cut in the temporary's
+ * name (a 1,100-byte buffer): the rename then deleted the existing file and the
+ * run exited 0.  Now the file is replaced by the new results. */
+static __attribute__((unused)) void long_output_path_replaced(void **state)
+{
+	(void)state;
+	char *d = long_folder(1300);
+	char *path = malloc(strlen(d) + 16);
+	sprintf(path, "%s/r.json", d);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	int rc = sh("run -q --set sweep={} --set runs=1 -o %s scenarios/teaching/trace-policies.json", path);
+	char *e = slurp("err");
+	if (rc != 0)
+		fail_msg("exit %d: %s", rc, e);
+	char *r = slurp_path(path);
+	assert_non_null(r);
+	assert_non_null(strstr(r, "mmemu-results/1"));
+	free(r);
+	free(e);
+	free(path);
+	free(d);
+}
+
+/* The temporary was OUT.tmp.PID opened with fopen("w"): a symlink planted under
+ * that name redirected the write to any file.  Plant one for every pid the run
+ * may get; the victim must keep its contents and no temporary may remain. */
+static void planted_symlink_not_followed(void **state)
+{
+	(void)state;
+	char victim[600], out[600], link[700];
+	snprintf(victim, sizeof victim, "%s/victim", dir);
+	snprintf(out, sizeof out, "%s/s.json", dir);
+	FILE *f = fopen(victim, "w");
+	assert_non_null(f);
+	fputs("precious\n", f);
+	fclose(f);
+	long me = (long)getpid();
+	for (long pid = me; pid < me + 400; pid++) {
+		snprintf(link, sizeof link, "%s.tmp.%ld", out, pid);
+		assert_int_equal(symlink(victim, link), 0);
+	}
+	int rc = sh("run -q --set sweep={} --set runs=1 -o %s scenarios/teaching/trace-policies.json", out);
+	char *e = slurp("err");
+	if (rc != 0)
+		fail_msg("exit %d: %s", rc, e);
+	char *v = slurp_path(victim);
+	assert_string_equal(v, "precious\n");
+	struct stat st;
+	assert_int_equal(lstat(out, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	for (long pid = me; pid < me + 400; pid++) {   /* the planted links are untouched */
+		snprintf(link, sizeof link, "%s.tmp.%ld", out, pid);
+		assert_int_equal(lstat(link, &st), 0);
+		assert_true(S_ISLNK(st.st_mode));
+		unlink(link);
+	}
+	rc = sh("run -q --set sweep={} --set runs=1 -o %s scenarios/teaching/trace-policies.json; "
+		"ls %s | grep -c tmp", out, dir);
+	char *o = slurp("out");
+	assert_string_equal(o, "0\n");   /* no temporary left behind */
+	free(o);
+	free(v);
+	free(e);
+}
+
+/* reproduce --out with a 1,214-character folder wrote the markdown over the JSON
+ * under one cut name and reported success: refused now, one line, exit 2. */
+static void reproduce_long_out_refused(void **state)
+{
+	(void)state;
+	char *d = long_folder(1214);
+	int rc = sh("reproduce --no-run --out %s 000", d);
+	char *e = slurp("err");
+	assert_int_equal(rc, 2);
+	assert_int_equal(count(e, "\n"), 1);
+	assert_non_null(strstr(e, "--out: expected a folder name of at most 800 characters"));
+	assert_int_equal(count(slurp("out"), "wrote"), 0);
+	free(e);
+	free(d);
+}
+
+/* Run `$MMEMU @args` with stdout on /dev/full, stderr in DIR/err.
+ * Returns: its exit status. */
+static int to_full(const char *args)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "\"$MMEMU\" %s >/dev/full 2>%s/err", args, dir);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Output lost on stdout (a full disk) exited 0: compare, list, replay --json,
+ * validate, reproduce and run's table.  Each now exits 1 with one line. */
+static void stdout_write_error_exit_1(void **state)
+{
+	(void)state;
+	struct stat st;
+	if (stat("/dev/full", &st) || !S_ISCHR(st.st_mode))
+		skip();
+	char res[600], args[1400];
+	snprintf(res, sizeof res, "%s/full.json", dir);
+	assert_int_equal(sh("run -q --set sweep={} --set runs=1 -o %s scenarios/teaching/trace-policies.json", res), 0);
+	const char *fmts[] = {
+		"compare %s",
+		"list",
+		"validate scenarios/teaching/trace-policies.json",
+		"replay --json --policy lru --frames 3 --refs 1,2,3,4,1,2,5",
+		"run --set sweep={} --set runs=1 -o %s.2 scenarios/teaching/trace-policies.json",
+		"reproduce --no-run --runs /nonexistent-runs --out %s.d 000",
+	};
+	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		snprintf(args, sizeof args, fmts[i], res);
+		int rc = to_full(args);
+		char *e = slurp("err");
+		if (rc != 1 || !strstr(e, "mmemu: cannot write standard output: "))
+			fail_msg("%s > /dev/full: exit %d: %s", args, rc, e);
+		free(e);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -62,6 +202,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(max_time_with_io_in_flight),
+		cmocka_unit_test(planted_symlink_not_followed),
+		cmocka_unit_test(reproduce_long_out_refused),
+		cmocka_unit_test(stdout_write_error_exit_1),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

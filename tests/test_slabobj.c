@@ -11,6 +11,9 @@
  *    exact scan counts, second chance of referenced dentries, LRU-order frees,
  *    slab pages freed, reclaimed_slab, deferred work, a pruned file made again;
  *    a directory kept while it has children, back on the list after the last;
+ *  - the 2.6.16 slab free list (kobj.c): which empty slabs free_block keeps
+ *    under free_limit, what each cache_reap visit frees, free_touched, a partly
+ *    used slab pinned by one object;
  *  - mbuddy's own costs (usemap reads and bit operations, extra list probes):
  *    counted and charged for mbuddy only.
  */
@@ -302,6 +305,75 @@ static int b_dirs(struct tctx *x)
 	return 0;
 }
 
+/* A dentry-sized cache (29 a page, 141 bytes: limit 120, batchcount 60) on 2
+ * CPUs: free_limit = 3 * 60 + 29 = 209.  580 objects (20 slabs) freed slab by
+ * slab: the k-th slab to empty leaves 29k free objects; the first 7 (203) stay
+ * on the free list, each later one finds 232 > 209 and is destroyed: 13 pages
+ * freed at once, 7 kept.  cache_reap frees (209 + 145 - 1) / 145 = 2 a visit:
+ * 2, then an allocation reuses an empty slab (free_touched) and the next visit
+ * frees none, then 2, 2, 0 (4 left: 2 + 2; the reused slab is partial).  A
+ * partly used slab: one object left pins its page through every visit. */
+static int b_reap(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_kcache c;
+	static uint32_t h[580];
+	CHECK(mm_kcache_init(&c, k, "dentry_cache", 29, MM_GFP_KERNEL) == 0);
+	CHECK_EQ(mm_kcache_tune(&c, 2), 209);
+	for (int i = 0; i < 580; i++) {
+		h[i] = mm_kobj_alloc(k, &x->task, &c);
+		CHECK(h[i] != PFN_NONE);
+	}
+	CHECK_EQ(c.slabs, 20);
+	x->task.reclaimed_slab = 0;
+	uint64_t free0 = kh_free_pages(x);
+	for (int i = 0; i < 580; i++)
+		mm_kobj_free(k, &x->task, &c, h[i]);
+	CHECK_EQ(c.objs, 0);
+	CHECK_EQ(c.slabs, 7);
+	CHECK_EQ(c.nempty, 7);
+	CHECK_EQ(x->task.reclaimed_slab, 13);
+	kh_drain_all(x);
+	CHECK_EQ(kh_free_pages(x) - free0, 13);
+	CHECK_EQ(mm_kcache_reap(k, &x->task, &c), 2);
+	uint32_t one = mm_kobj_alloc(k, &x->task, &c);   /* from the free list */
+	CHECK_EQ(c.slabs, 5);
+	CHECK_EQ(c.nempty, 4);
+	CHECK(c.free_touched);
+	CHECK_EQ(mm_kcache_reap(k, &x->task, &c), 0);
+	CHECK(!c.free_touched);
+	CHECK_EQ(mm_kcache_reap(k, &x->task, &c), 2);
+	CHECK_EQ(mm_kcache_reap(k, &x->task, &c), 2);
+	CHECK_EQ(mm_kcache_reap(k, &x->task, &c), 0);
+	CHECK_EQ(c.slabs, 1);   /* the partly used slab: pinned by one object */
+	CHECK_EQ(c.reaped, 6);
+	CHECK_EQ(x->task.reclaimed_slab, 19);
+	mm_kobj_free(k, &x->task, &c, one);
+	CHECK_EQ(c.nempty, 1);   /* 29 free objects <= 209: kept */
+	CHECK_EQ(mm_kcache_reap(k, &x->task, &c), 1);
+	CHECK_EQ(c.slabs, 0);
+	/* untuned (free_limit 0): a slab is freed the moment it empties */
+	c.free_limit = 0;
+	one = mm_kobj_alloc(k, &x->task, &c);
+	mm_kobj_free(k, &x->task, &c, one);
+	CHECK_EQ(c.slabs + c.nempty, 0);
+	/* the limits by object size: 1 KiB objects (4 a page: limit 54, batch 27),
+	 * 2 KiB (24, 12), 8 KiB would be 8; 1 object a page is 4096 bytes: 24 */
+	struct mm_kcache d = { .objs_per_slab = 4 };
+	CHECK_EQ(mm_kcache_tune(&d, 2), 3 * 27 + 4);
+	d.objs_per_slab = 2;
+	CHECK_EQ(mm_kcache_tune(&d, 1), 2 * 12 + 2);
+	mm_kcache_fini(&c);
+	kh_drain_all(x);
+	return 0;
+}
+
+static void test_reap(void **state)
+{
+	(void)state;
+	run(MACHINE, K_BUDDY, b_reap, NULL);
+}
+
 static void test_dirs(void **state)
 {
 	(void)state;
@@ -351,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_zbuddy_never_easyrclm),
 		cmocka_unit_test(test_shrink_slab),
 		cmocka_unit_test(test_dirs),
+		cmocka_unit_test(test_reap),
 		cmocka_unit_test(test_mbuddy_costs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

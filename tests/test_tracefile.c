@@ -621,6 +621,45 @@ static void test_map_file(void **state)
 	assert_string_equal(e.msg, "/dev/zero: expected a trace file of at most 100 bytes, got more");
 }
 
+/* Digest of reading @p @times times in a fresh epoch; @n gets the file count. */
+static void digest_of(const char *p, int times, char *out, int *n)
+{
+	struct mm_err e = { { 0 } };
+	struct mm_filebuf fb;
+	mm_inputs_reset();
+	for (int i = 0; i < times; i++) {
+		assert_int_equal(mm_map_file(&fb, p, "trace file", 64, &e), 0);
+		mm_unmap_file(&fb);
+	}
+	*n = mm_inputs_digest(out, 17);
+}
+
+/* The inputs digest folds a regular file's bytes once per epoch: a repeat read
+ * (validation maps a loadfile once per kernel and sweep point) adds its path and
+ * first-read index, so reading twice still differs from reading once, the same
+ * reads give the same digest in every epoch, and changed content changes it. */
+static void test_inputs_repeat(void **state)
+{
+	(void)state;
+	char p[128], once[17], twice[17], again[17], changed[17];
+	int n;
+	snprintf(p, sizeof p, "%s", tmpfile_with("1\n2\n", ""));
+	digest_of(p, 1, once, &n);
+	assert_int_equal(n, 1);
+	digest_of(p, 2, twice, &n);
+	assert_int_equal(n, 2);
+	assert_string_not_equal(once, twice);
+	digest_of(p, 2, again, &n);
+	assert_string_equal(twice, again);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("3\n4\n5\n", f);
+	fclose(f);
+	digest_of(p, 2, changed, &n);
+	assert_string_not_equal(twice, changed);
+	unlink(p);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -716,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_digit_lengths),
 		cmocka_unit_test(test_map_file),
+		cmocka_unit_test(test_inputs_repeat),
 		cmocka_unit_test(test_fast_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -107,8 +107,10 @@ struct ha_cfg {
 	struct ha_build b[HA_MAX_BUILDS];
 	int nb_init;
 	struct ha_build tester;    /* the HighAlloc test itself (idx -1) */
-	bool tester_init;
+	bool tester_init, reaper_init;
 	bool dc_init;
+	struct ha_build reaper;    /* events/0: cache_reap */
+	uint64_t reaped;           /* slab pages cache_reap freed */
 	struct mm_file *sys, *flush;
 	struct mm_file *meta;      /* the block device's metadata pages (lowmem) */
 	uint64_t meta_at[2];       /* its cached pages [load, rest] */
@@ -703,6 +705,28 @@ static void tester_main(int argc, char **argv)
 	sched_exit(&c->w.sched, &me->st);
 }
 
+/* cache_reap (2.6.16 mm/slab.c, the events/0 work): it runs every 2 s
+ * (REAPTIMEOUT_CPUC) and visits each cache's lists every 4 s (REAPTIMEOUT_LIST3),
+ * here all caches at the same 4 s tick; until the tester is done. */
+static void reaper_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct mm_task *t = sg_actor_self_get_data();
+	struct ha_build *me = t->wl;
+	struct ha_cfg *c = me->s->wl_cfg;
+	struct mm_kernel *k = &c->w.k;
+	wl_smp_enter(&c->w, t);
+	struct mm_kcache *cc[] = { &c->dc.dentry, &c->dc.inode, &c->vma, &c->taskc,
+				   &k->pcobj->bh, &k->pcobj->radix };
+	while (c->t_end <= 0) {
+		mm_sleep(t, 4.0, NULL);
+		for (size_t i = 0; i < sizeof cc / sizeof *cc; i++)
+			c->reaped += mm_kcache_reap(k, t, cc[i]);
+	}
+	sched_exit(&c->w.sched, &me->st);
+}
+
 static int ha_start(struct sim *s, struct mm_err *e)
 {
 	struct ha_cfg *c = s->wl_cfg;
@@ -739,6 +763,10 @@ static int ha_start(struct sim *s, struct mm_err *e)
 		return mm_errf(e, s->file, "workload", "out of memory for the files");
 	for (int64_t i = 0; i < c->sys_files; i++)
 		c->sys_ent[i] = MM_DENT_NONE;
+	struct mm_kcache *cc[] = { &c->dc.dentry, &c->dc.inode, &c->vma, &c->taskc,
+				   &k->pcobj->bh, &k->pcobj->radix };
+	for (size_t i = 0; i < sizeof cc / sizeof *cc; i++)
+		mm_kcache_tune(cc[i], k->phys.ncpus);   /* enable_cpucache */
 	c->t0 = simgrid_get_clock();
 	for (int i = 0; i < c->builds; i++) {
 		struct ha_build *b = &c->b[i];
@@ -753,6 +781,10 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	c->tester.idx = -1;
 	c->tester_init = true;
 	wl_smp_spawn(&c->w, &c->tester.task, &c->tester.st, "highalloc", &c->tester, tester_main);
+	c->reaper.s = s;
+	c->reaper.idx = -1;
+	c->reaper_init = true;
+	wl_smp_spawn(&c->w, &c->reaper.task, &c->reaper.st, "events/0", &c->reaper, reaper_main);
 	return 0;
 }
 
@@ -803,6 +835,7 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "inodes_pruned", (double)c->dc.pruned_inodes);
 	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
 	sim_metric(s, "slabs_scanned", (double)k->slabs_scanned);
+	sim_metric(s, "slab_pages_reaped", (double)c->reaped);
 	sim_metric(s, "oom_failures", (double)c->ooms);
 	sim_metric(s, "writeback_requests", (double)k->wb_requests);
 	sim_metric(s, "writer_throttled", (double)k->wb_throttled);
@@ -828,6 +861,9 @@ static void ha_fini(void *cfgp)
 	if (c->tester_init)
 		sched_task_destroy(&c->tester.st);
 	c->tester_init = false;
+	if (c->reaper_init)
+		sched_task_destroy(&c->reaper.st);
+	c->reaper_init = false;
 	free(c->sys_ent);
 	c->sys_ent = NULL;
 	if (c->dc_init)

@@ -12,6 +12,8 @@
  *   bw_mem SIZE rd|wr|cp|bcopy: rd/wr touch one word every 32 bytes; cp reads one
  *   word every 32 bytes of a source and writes it to a destination of the same
  *   size; bcopy (libc) moves every 8-byte word; MB/s with MB = 10^6 bytes of SIZE.
+ *   wr's words and the copies' destination are stores: their dirty lines cost a
+ *   write to memory when the last level evicts them (cache.h).
  *   Independent references: the hierarchy charges each line fill at its level's
  *   bandwidth (models/hw/cache.c).
  * fft: an in-place iterative radix-2 complex FFT (16-byte elements, N = SIZE / 16):
@@ -289,9 +291,9 @@ static void bw_pass(struct lmb_cfg *c, struct proc_ctx *p, struct gen *g, int w)
 {
 	uint64_t step = w == BW_BCOPY ? 8 : 32;
 	for (uint64_t a = 0; a < c->size; a += step) {
-		emit(c, p, g, a, 0);
+		emit(c, p, g, w == BW_WR ? a | CACHE_WRITE : a, 0);
 		if (w == BW_CP || w == BW_BCOPY)
-			emit(c, p, g, c->size + a, 0);
+			emit(c, p, g, (c->size + a) | CACHE_WRITE, 0);
 	}
 }
 

@@ -4,6 +4,7 @@
 #include "emu/analysis/report.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -142,6 +143,13 @@ void report_str_append(char **s, size_t *len, const char *fmt, ...)
 	*len += (size_t)n;
 }
 
+/* Returns: 1 if column @c of @t is left-aligned.  Only the first columns can be:
+ * shifting the mask by its width or more is undefined (issue 27, item 12). */
+static int rtable_left(const struct rtable *t, int c)
+{
+	return c < (int)(sizeof t->left * CHAR_BIT) && ((t->left >> c) & 1u);
+}
+
 void rtable_init(struct rtable *t, int ncols, int header, unsigned left)
 {
 	memset(t, 0, sizeof *t);
@@ -196,7 +204,7 @@ void rtable_print(const struct rtable *t, FILE *f, const char *indent, int markd
 			fputs("|", f);
 		for (int c = 0; c < t->ncols; c++) {
 			const char *s = t->cells[r * t->ncols + c];
-			int left = (t->left >> c) & 1;
+			int left = rtable_left(t, c);
 			int width = w[c];
 			if (!markdown && left && c == t->ncols - 1)
 				width = 0; /* no trailing blanks */
@@ -210,7 +218,7 @@ void rtable_print(const struct rtable *t, FILE *f, const char *indent, int markd
 			fputs(indent ? indent : "", f);
 			fputs("|", f);
 			for (int c = 0; c < t->ncols; c++)
-				fprintf(f, "%s|", ((t->left >> c) & 1) ? " --- " : " ---: ");
+				fprintf(f, "%s|", rtable_left(t, c) ? " --- " : " ---: ");
 			fputc('\n', f);
 		}
 	}

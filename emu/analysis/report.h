@@ -90,7 +90,8 @@ struct rtable {
 	int nrows, cap;
 	char **cells;      /* nrows * ncols, malloc'ed strings */
 	int header;        /* first row is a header (markdown: separator after it) */
-	unsigned left;     /* bit i set: column i is left-aligned (default right) */
+	unsigned left;     /* bit i set: column i is left-aligned (default right); columns
+			    * from the mask's width on (32: a compare of 30+ kernels) are right */
 };
 
 /** rtable_init() - an empty table of @ncols columns. */

@@ -34,6 +34,14 @@ int cli_wants_help(int argc, char **argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
+ * cli_check_folder() - check that the folder @path given to option @opt of
+ * command @cmd is a folder or missing (a regular file or a dangling symlink is
+ * refused with a usage error, before anything is run or written).
+ * Returns: 0 if usable, 2 after printing the one-line error.
+ */
+int cli_check_folder(const char *cmd, const char *opt, const char *path);
+
+/**
  * cli_optval() - match option @name at argv[*i], as "--name VALUE" or "--name=VALUE".
  * Returns: 1 with *val set (and *i advanced past a separate value), 0 if argv[*i]
  * is another option, -1 if the value is missing.

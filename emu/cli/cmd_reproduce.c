@@ -560,6 +560,15 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_usage_error("reproduce", "expected at most one SEED");
+	/* The seed, results and report names built from these folders live in
+	 * fixed buffers (reproduce.h): refuse a folder that could not fit. */
+	const char *dirs[3][2] = { { "--published", o.pubdir }, { "--runs", o.runsdir }, { "--out", o.outdir } };
+	for (int i = 0; i < 3; i++)
+		if (dirs[i][1] && strlen(dirs[i][1]) > REPRODUCE_DIR_MAX)
+			return cli_usage_error("reproduce", "%s: expected a folder name of at most %d characters, not %zu",
+					       dirs[i][0], REPRODUCE_DIR_MAX, strlen(dirs[i][1]));
+	if (cli_check_folder("reproduce", "--runs", o.runsdir) || cli_check_folder("reproduce", "--out", o.outdir))
+		return 2;
 	sw.jobs = o.jobs;
 	if (cli_cluster_check("reproduce", &sw, &co, jobs_given))
 		return 2;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "emu/cli/cli.h"
 #include "emu/analysis/report.h"
@@ -39,6 +40,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (see mmemu %s --help)\n", cmd);
 	return 2;
+}
+
+int cli_check_folder(const char *cmd, const char *opt, const char *path)
+{
+	struct stat st;
+	if (!path || lstat(path, &st) != 0)
+		return 0;   /* missing: created when written */
+	if (stat(path, &st) != 0)
+		return cli_usage_error(cmd, "%s: %s is a dangling symlink, expected a folder", opt, path);
+	if (!S_ISDIR(st.st_mode))
+		return cli_usage_error(cmd, "%s: %s is not a folder", opt, path);
+	return 0;
 }
 
 int cli_optval(int argc, char **argv, int *i, const char *name, const char **val)

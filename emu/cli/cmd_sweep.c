@@ -152,6 +152,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct sweep_cli *
 	}
 	if (cli_cluster_check(cmd, &c->o, &c->co, c->jobs_given))
 		return 2;
+	if (cli_check_folder(cmd, "--out", c->o.keep_dir))
+		return 2;
 	if (argc - optind < 1)
 		return cli_usage_error(cmd, "expected at least one SCENARIO.json");
 	return 0;

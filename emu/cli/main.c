@@ -1,6 +1,7 @@
 /*
  * main.c - the mmemu command line: dispatch to a subcommand (emu/cli/cli.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,6 +82,18 @@ static int load_plugins(int *argc, char **argv)
 	return 0;
 }
 
+/* A command's table or JSON lost on a full disk or closed pipe must not exit 0:
+ * flush stdout and check it (issue 27).  Returns: @rc, or 1 when stdout failed
+ * and @rc was 0. */
+static int check_stdout(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "mmemu: cannot write standard output: %s\n", errno ? strerror(errno) : "write error");
+	return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (load_plugins(&argc, argv))
@@ -91,16 +104,16 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("mmemu %s\n", MMEMU_VERSION);
-		return 0;
+		return check_stdout(0);
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
-		return 0;
+		return check_stdout(0);
 	}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1);
+			return check_stdout(cmds[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "mmemu: unknown command \"%s\"\n", argv[1]);
 	usage(stderr);
 	return 2;

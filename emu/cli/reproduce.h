@@ -10,6 +10,9 @@
 
 #include "emu/engine/scenario.h"
 
+/* The longest --published, --runs or --out folder: its names below must fit. */
+#define REPRODUCE_DIR_MAX 800
+
 /* One scenario of a seed (a seed of several scenarios has one per part). */
 struct seed {
 	char path[1100];

@@ -7,6 +7,7 @@
 #include "emu/core/output.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,20 +53,24 @@ char *results_point_label(const json_t *point)
 
 int mkdir_p(const char *dir)
 {
-	char buf[1024];
-	if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+	char *buf = strdup(dir);
+	if (!buf)
 		return -1;
-	for (char *p = buf + 1; *p; p++) {
+	int rc = 0;
+	for (char *p = buf + 1; *p && rc == 0; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
 		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -1;
+			rc = -1;
 		*p = '/';
 	}
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return -1;
-	return 0;
+	if (rc == 0 && mkdir(buf, 0777) && errno != EEXIST)
+		rc = -1;
+	int saved = errno;
+	free(buf);
+	errno = saved;
+	return rc;
 }
 
 /* Write @n bytes of @text to @f and close it. Returns: 0, or -1 (errno set). */
@@ -80,11 +85,18 @@ static int write_close(FILE *f, const char *text, size_t n)
 	return bad ? -1 : 0;
 }
 
+/*
+ * The temporary lives next to @path (same folder, so rename() is atomic), is
+ * named PATH.tmp.XXXXXX and is created by mkstemp(): O_CREAT|O_EXCL, so a
+ * symlink planted under a guessable name is never followed.  Names are built on
+ * the heap: no length truncates them; the kernel refuses what is too long.
+ */
 int out_write_text(const char *path, const char *text, struct mm_err *e)
 {
-	char dir[1024], tmp[1100];
-	size_t n = strlen(text);
+	size_t n = strlen(text), pl = strlen(path);
 	struct stat st;
+	if (pl >= PATH_MAX)
+		return mm_errf(e, path, NULL, "cannot write: path longer than %d characters", PATH_MAX - 1);
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
 			return mm_errf(e, path, NULL, "cannot write: is a directory");
@@ -93,21 +105,39 @@ int out_write_text(const char *path, const char *text, struct mm_err *e)
 			return mm_errf(e, path, NULL, "cannot write: %s", strerror(errno));
 		return 0;
 	}
-	snprintf(dir, sizeof dir, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash) {
+	char *tmp = malloc(pl + sizeof ".tmp.XXXXXX");
+	if (!tmp)
+		return mm_errf(e, path, NULL, "out of memory");
+	memcpy(tmp, path, pl + 1);
+	char *slash = strrchr(tmp, '/');
+	if (slash && slash != tmp) {
 		*slash = '\0';
-		if (*dir && mkdir_p(dir))
-			return mm_errf(e, path, NULL, "cannot create directory %s: %s", dir, strerror(errno));
+		if (mkdir_p(tmp)) {
+			int saved = errno;
+			mm_errf(e, path, NULL, "cannot create directory %s: %s", tmp, strerror(saved));
+			free(tmp);
+			return -1;
+		}
 	}
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return mm_errf(e, path, NULL, "cannot write: %s", strerror(errno));
-	if (write_close(f, text, n) || rename(tmp, path)) {
+	memcpy(tmp, path, pl);
+	memcpy(tmp + pl, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
 		int saved = errno;
-		unlink(tmp);
+		free(tmp);
 		return mm_errf(e, path, NULL, "cannot write: %s", strerror(saved));
 	}
+	mode_t um = umask(0);
+	umask(um);
+	FILE *f = fchmod(fd, 0666 & ~um) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f)
+		close(fd);
+	if (!f || write_close(f, text, n) || rename(tmp, path)) {
+		int saved = errno;
+		unlink(tmp);
+		free(tmp);
+		return mm_errf(e, path, NULL, "cannot write: %s", strerror(saved));
+	}
+	free(tmp);
 	return 0;
 }

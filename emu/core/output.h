@@ -29,8 +29,9 @@ int mkdir_p(const char *dir);
 
 /**
  * out_write_text() - write @text to @path, creating its directory.  A regular
- * file (or a missing one) is replaced atomically: written to PATH.tmp.PID and
- * renamed over it, so readers never see half a file.  Anything else that exists
+ * file (or a missing one) is replaced atomically: written to a fresh
+ * PATH.tmp.XXXXXX (mkstemp: O_EXCL, never through a planted symlink) and renamed
+ * over it, so readers never see half a file.  No length limit below PATH_MAX.  Anything else that exists
  * at @path (a device such as /dev/stdout, a FIFO) is written in place, never
  * replaced by a rename.
  * Returns: 0, or -1 with @e naming @path.

@@ -82,7 +82,9 @@ unsigned mm_inputs_epoch(void);
 /**
  * mm_inputs_digest() - write the FNV-1a 64 digest of the paths and contents of
  * every file mm_read_file() read since mm_inputs_reset() to @out (16 hex digits),
- * and stop hashing.
+ * and stop hashing.  A regular file read again in the same epoch (same device,
+ * inode, size and modification time) adds its path and a tag, not its bytes
+ * again: validation maps a 26 MB dbench loadfile once per kernel and sweep point.
  * The scenario loader keys kept sweep results by it, so a regenerated trace or an
  * edited workfile is never mistaken for the one a result was computed from.
  * Returns: how many files were read.

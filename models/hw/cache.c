@@ -429,13 +429,40 @@ static inline bool level_access(struct cache_level *l, uint64_t a, uint64_t pa)
 	return lru_access(set, l->ways, key);
 }
 
+#define DIRTY (1ull << 63)   /* in a last-level tag: the line is dirty */
+
+/* The last level, with dirty bits: look the line up, fill it on a miss (the
+ * evicted LRU line, if dirty, is counted in @wb) and mark it dirty on a store.
+ * Returns: true on a hit. */
+static inline bool last_access(struct cache_level *l, uint64_t a, uint64_t pa, bool wr,
+			       uint64_t *wb)
+{
+	uint64_t ix = (l->virt ? a : pa) >> l->line_shift;
+	uint64_t key = (pa >> l->line_shift) + 1;
+	uint64_t *t = l->tag + ((size_t)(ix & l->set_mask) << l->ways_shift);
+	uint32_t j = 0;
+	while (j < l->ways && (t[j] & ~DIRTY) != key)
+		j++;
+	bool hit = j < l->ways;
+	uint64_t d = wr ? DIRTY : 0;
+	if (hit) {
+		d |= t[j] & DIRTY;
+	} else {
+		j = l->ways - 1;   /* the LRU way is replaced */
+		*wb += (t[j] & DIRTY) != 0;
+	}
+	memmove(t + 1, t, j * sizeof *t);
+	t[0] = key | d;
+	return hit;
+}
+
 double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned flags,
 		 cache_xlate_fn xlate, void *ctx)
 {
 	const uint32_t ps = s->page_shift;
 	const uint64_t pmask = (1ull << ps) - 1;
 	uint64_t hits[CACHE_MAX_LEVELS + 1] = { 0 };   /* [n] = memory */
-	uint64_t refs = 0, tlb_miss = 0;
+	uint64_t refs = 0, tlb_miss = 0, wb = 0;
 	const int nl = s->n;
 
 	/* translations are remembered within one batch only: between batches the
@@ -443,7 +470,8 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 	s->last_vpn = s->prev_vpn = UINT64_MAX;
 
 	for (size_t r = 0; r < n; r++) {
-		uint64_t a = va[r];
+		const bool wr = va[r] & CACHE_WRITE;
+		uint64_t a = va[r] & ~CACHE_WRITE;
 		uint64_t vpn = a >> ps;
 		if (vpn != s->last_vpn) {
 			if (s->tlb_fa) {
@@ -469,14 +497,16 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 		uint64_t pa = s->last_base | (a & pmask);
 		refs++;
 		int i = 0;
-		while (i < nl && !level_access(&s->lv[i], a, pa))
+		while (i < nl - 1 && !level_access(&s->lv[i], a, pa))
+			i++;
+		if (i == nl - 1 && !last_access(&s->lv[i], a, pa, wr, &wb))
 			i++;
 		hits[i]++;
 	}
 	/* the time from the counts: dependent loads wait each level's latency,
 	 * independent ones issue one a cycle plus the line fill of their level */
 	const bool dep = flags & CACHE_DEPENDENT;
-	double t = (double)tlb_miss * s->tlb_refill;
+	double t = (double)tlb_miss * s->tlb_refill + (double)wb * s->mem_fill;
 	for (int i = 0; i <= nl; i++) {
 		double lat = i < nl ? s->lv[i].lat : s->mem_lat;
 		double fill = i == 0 ? 0 : i < nl ? s->lv[i].fill : s->mem_fill;
@@ -487,6 +517,7 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 	s->st.mem += hits[nl];
 	s->st.refs += refs;
 	s->st.tlb_misses += tlb_miss;
+	s->st.writebacks += wb;
 	return t;
 }
 
@@ -501,5 +532,6 @@ json_t *cache_stats_json(const struct cache_sim *s)
 	}
 	json_object_set_new(o, "memory", json_integer((json_int_t)s->st.mem));
 	json_object_set_new(o, "tlb_misses", json_integer((json_int_t)s->st.tlb_misses));
+	json_object_set_new(o, "writebacks", json_integer((json_int_t)s->st.writebacks));
 	return o;
 }

@@ -10,8 +10,11 @@
  * Time of one reference: a dependent load (pointer chase) waits the load-to-use
  * latency of the level that served it; independent references (streams) issue at
  * one per cycle and each line fill costs line / bandwidth of the level it came from.
- * A TLB miss adds the refill time in both cases.  Dirty lines are not tracked:
- * write-backs are assumed to overlap (the 21264's write buffer), stated in docs.
+ * A TLB miss adds the refill time in both cases.  A store (an address tagged
+ * CACHE_WRITE) is write-allocate and marks its line dirty in the last level (the
+ * inner levels write back into it, overlapped); when the last level evicts a dirty
+ * line, that line is written to memory: its own path, one line at the memory
+ * bandwidth per write-back, counted apart from the reads (st.writebacks).
  */
 #ifndef MMEMU_CACHE_H
 #define MMEMU_CACHE_H
@@ -81,6 +84,7 @@ struct cache_stats {
 	uint64_t hits[CACHE_MAX_LEVELS];    /* served by level i */
 	uint64_t mem;                       /* served by memory */
 	uint64_t tlb_misses;
+	uint64_t writebacks;                /* dirty lines the last level wrote to memory */
 };
 
 struct cache_level {
@@ -136,12 +140,16 @@ void cache_sim_fini(struct cache_sim *s);
 /** cache_flush() - invalidate every line and TLB entry (a cold cache). */
 void cache_flush(struct cache_sim *s);
 
+/* Tag a virtual address passed to cache_run() as a store (bit 63: never a user address). */
+#define CACHE_WRITE (1ull << 63)
+
 enum cache_run_flags {
 	CACHE_DEPENDENT = 1u << 0,   /* each load waits for the previous one (pointer chase) */
 };
 
 /**
- * cache_run() - simulate references to virtual addresses @va[0..n).
+ * cache_run() - simulate references to virtual addresses @va[0..n), each a load,
+ * or a store when tagged CACHE_WRITE.
  * Returns: the seconds they take (see the file comment).
  */
 double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned flags,

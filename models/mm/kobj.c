@@ -10,11 +10,15 @@
  * A cache hands out objects from its most recent partial slab (the slab
  * allocator's "partial first" rule), growing by one page when none is partial; the
  * partial slabs are kept in a host-side array, not on the pages' list links.  A page records its
- * live objects in page->index and carries PG_slab; it is freed when its last object
- * goes (the real slab keeps a few empty slabs until cache_reap; not modelled).
+ * live objects in page->index and carries PG_slab.  An untuned cache frees a page
+ * when its last object goes; a cache tuned as enable_cpucache() does
+ * (mm_kcache_tune) keeps empty slabs on its free list while its free objects stay
+ * within l3->free_limit (free_block), reuses them after its partial slabs
+ * (cache_alloc_refill), and gives them back only in cache_reap (mm_kcache_reap):
+ * a few a visit, never a partly used one.
  * Each slab page is an allocation of the cache's type: dentries and inodes are
- * __GFP_KERNRCLM (MM_RCLM_KERN), everything else MM_RCLM_NORCLM.  Per-CPU object
- * arrays are not modelled.  Objects live until their owner frees them; the
+ * __GFP_KERNRCLM (MM_RCLM_KERN), everything else MM_RCLM_NORCLM.  The per-CPU and
+ * shared object arrays themselves are not modelled (only the free_limit they set).  Objects live until their owner frees them; the
  * dentry and inode caches' owner (dcache.c) frees unused ones under memory
  * pressure (shrink_slab), and the page cache's buffer heads and radix-tree
  * nodes (bufhead.c) go with their pages.
@@ -38,28 +42,77 @@ int mm_kcache_init(struct mm_kcache *c, struct mm_kernel *k, const char *name,
 	return c->pos ? 0 : -1;
 }
 
+uint32_t mm_kcache_tune(struct mm_kcache *c, uint32_t ncpus)
+{
+	uint32_t size = 4096 / c->objs_per_slab, limit;
+	if (size > 4096)
+		limit = 8;
+	else if (size > 1024)
+		limit = 24;
+	else if (size > 256)
+		limit = 54;
+	else
+		limit = 120;
+	c->free_limit = (1 + ncpus) * ((limit + 1) / 2) + c->objs_per_slab;
+	return c->free_limit;
+}
+
 void mm_kcache_fini(struct mm_kcache *c)
 {
 	free(c->partial);
 	free(c->pos);
-	c->partial = c->pos = NULL;
-	c->npartial = c->cappartial = 0;
+	free(c->empty);
+	c->partial = c->pos = c->empty = NULL;
+	c->npartial = c->cappartial = c->nempty = c->capempty = 0;
+}
+
+/* Append @pfn to the list @v of @n (capacity @cap).  Returns: 0, -1 out of memory. */
+static int list_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t pfn)
+{
+	if (*n == *cap) {
+		uint32_t c2 = *cap ? 2 * *cap : 64;
+		uint32_t *nv = realloc(*v, c2 * sizeof *nv);
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = c2;
+	}
+	(*v)[(*n)++] = pfn;
+	return 0;
 }
 
 /* Add @pfn to the partial slabs (most recent last).  Returns: 0, -1 out of memory. */
 static int partial_add(struct mm_kcache *c, uint32_t pfn)
 {
-	if (c->npartial == c->cappartial) {
-		uint32_t cap = c->cappartial ? 2 * c->cappartial : 64;
-		uint32_t *n = realloc(c->partial, cap * sizeof *n);
-		if (!n)
-			return -1;
-		c->partial = n;
-		c->cappartial = cap;
-	}
-	c->partial[c->npartial++] = pfn;
+	if (list_push(&c->partial, &c->npartial, &c->cappartial, pfn))
+		return -1;
 	c->pos[pfn] = c->npartial;
 	return 0;
+}
+
+/* slab_destroy(): the empty slab page @pfn back to the page allocator. */
+static void slab_destroy(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c,
+			 uint32_t pfn)
+{
+	page_clear(&k->phys.pages[pfn], PG_slab);
+	c->slabs--;
+	t->reclaimed_slab++;   /* reclaim_state: counted by reclaim (vmscan.c) */
+	mm_page_free(k, t, pfn);
+}
+
+uint32_t mm_kcache_reap(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c)
+{
+	if (c->free_touched) {
+		c->free_touched = false;
+		return 0;
+	}
+	uint32_t num = c->objs_per_slab, tofree = (c->free_limit + 5 * num - 1) / (5 * num), n = 0;
+	while (n < tofree && c->nempty) {
+		slab_destroy(k, t, c, c->empty[--c->nempty]);
+		n++;
+	}
+	c->reaped += n;
+	return n;
 }
 
 static void partial_del(struct mm_kcache *c, uint32_t pfn)
@@ -76,6 +129,14 @@ uint32_t mm_kobj_alloc(struct mm_kernel *k, struct mm_task *t, struct mm_kcache 
 	uint32_t pfn;
 	if (c->npartial) {
 		pfn = c->partial[c->npartial - 1];
+	} else if (c->nempty) {
+		pfn = c->empty[--c->nempty];   /* slabs_free after slabs_partial */
+		c->free_touched = true;
+		if (partial_add(c, pfn)) {
+			c->failed++;
+			slab_destroy(k, t, c, pfn);
+			return PFN_NONE;
+		}
 	} else {
 		pfn = mm_page_alloc(k, t, MM_ZONE_NORMAL, c->gfp | MM_GFP_NODMA); /* may sleep */
 		if (pfn == PFN_NONE) {
@@ -114,10 +175,11 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
 	if (p->index == 0) {
 		if (c->pos[pfn])
 			partial_del(c, pfn);
-		page_clear(p, PG_slab);
-		c->slabs--;
-		t->reclaimed_slab++;   /* reclaim_state: counted by reclaim (vmscan.c) */
-		mm_page_free(k, t, pfn);
+		/* free_block: l3->free_objects (free objects in the cache's slabs)
+		 * against l3->free_limit */
+		if (c->slabs * c->objs_per_slab - c->objs > c->free_limit ||
+		    list_push(&c->empty, &c->nempty, &c->capempty, pfn))
+			slab_destroy(k, t, c, pfn);
 	} else if (!c->pos[pfn] && partial_add(c, pfn)) {
 		c->failed++;   /* out of host memory: the slab is not reused */
 	}

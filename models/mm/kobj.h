@@ -6,6 +6,7 @@
 #ifndef MMEMU_KOBJ_H
 #define MMEMU_KOBJ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "models/mm/kernel.h"
@@ -20,6 +21,13 @@ struct mm_kcache {
 	uint32_t *pos;             /* [nr_pages] index in partial + 1, 0 = not partial */
 	uint64_t objs, slabs;      /* live objects and slab pages */
 	uint64_t failed;           /* allocations that found no page (OOM) */
+	/* 2.6.16 l3->slabs_free and its limits (mm_kcache_tune); free_limit 0 = not
+	 * tuned: a slab is freed the moment it empties */
+	uint32_t *empty;           /* wholly free slab pages, list head = last */
+	uint32_t nempty, capempty;
+	uint32_t free_limit;       /* l3->free_limit, objects */
+	bool free_touched;         /* l3->free_touched: a free slab was reused */
+	uint64_t reaped;           /* slab pages freed by mm_kcache_reap */
 };
 
 /** mm_kcache_init() - an empty cache of @objs_per_slab objects per page of @k,
@@ -27,6 +35,29 @@ struct mm_kcache {
  * Returns: 0, or -1 when host memory ran out. */
 int mm_kcache_init(struct mm_kcache *c, struct mm_kernel *k, const char *name,
 		   uint32_t objs_per_slab, unsigned gfp);
+
+/**
+ * mm_kcache_tune() - enable_cpucache() and do_tune_cpucache() of 2.6.16 mm/slab.c for
+ * a cache on @ncpus CPUs: the per-CPU array limit by object size (PAGE_SIZE /
+ * objs_per_slab: 120 up to 256 bytes, 54 up to 1 KiB, 24 up to a page, 8 above),
+ * batchcount (limit + 1) / 2 and l3->free_limit = (1 + ncpus) * batchcount + num.
+ * From then on a slab that empties stays on the cache's free list while the
+ * cache's free objects are within free_limit (free_block), and only
+ * mm_kcache_reap() gives such pages back.
+ * Returns: the free_limit set.
+ */
+uint32_t mm_kcache_tune(struct mm_kcache *c, uint32_t ncpus);
+
+/**
+ * mm_kcache_reap() - one cache_reap() visit of @c (2.6.16 mm/slab.c; the kernel
+ * runs it every 2 s, REAPTIMEOUT_CPUC, and visits a cache's lists every 4 s,
+ * REAPTIMEOUT_LIST3; the caller keeps that time): if a free slab was reused since
+ * the last visit (free_touched) only clear the flag, else free up to
+ * (free_limit + 5 * num - 1) / (5 * num) wholly empty slabs, the most recently
+ * emptied first.  Partly used slabs are never freed.
+ * Returns: the number of slab pages freed.
+ */
+uint32_t mm_kcache_reap(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c);
 
 /** mm_kcache_fini() - free the cache's bookkeeping (its pages stay allocated). */
 void mm_kcache_fini(struct mm_kcache *c);
