@@ -386,6 +386,7 @@ static void b_behind(int argc, char **argv)
 	X.out[6] = X.l.wait_s;
 	X.out[7] = (double)X.l.bounces;
 	X.out[8] = X.l.hold_s;
+	X.out[9] = (double)t->line_bytes;    /* the hand-off's lines for the bus */
 	mm_sync(t);
 }
 
@@ -400,18 +401,20 @@ static void body_slack(void)
 static void test_slack_out_of_order(void **state)
 {
 	double o[NOUT];
-	/* B asks at 3.5 us, inside A's hold: it waits until 4 us and the line
-	 * (200 ns) comes over, 0.7 us in all; after its RMW (100 ns) it is at
-	 * 4.3 us, and it holds 1000 cycles in all */
+	/* B asks at 3.5 us, inside A's hold: it waits until 4 us and the
+	 * hand-off with one spinner (its re-read and its RMW: 2 x 200 ns), 0.9 us
+	 * in all, two lines for the bus; after its RMW (100 ns) it is at 4.5 us,
+	 * and it holds 1000 cycles in all */
 	b_start = 3500;
 	run(body_slack, o);
 	assert_true(o[0] == 0);
 	assert_int_equal((int)o[1], 0);
 	assert_int_equal((int)o[2], 1);
-	assert_true(o[3] > 4.299e-6 && o[3] < 4.301e-6);
-	assert_true(o[4] > 5.199e-6 && o[4] < 5.201e-6);
+	assert_true(o[3] > 4.499e-6 && o[3] < 4.501e-6);
+	assert_true(o[4] > 5.399e-6 && o[4] < 5.401e-6);
 	assert_int_equal((int)o[5], 1);
-	assert_true(o[6] > 0.699e-6 && o[6] < 0.701e-6);
+	assert_true(o[6] > 0.899e-6 && o[6] < 0.901e-6);
+	assert_int_equal((int)o[9], 2 * 64);
 	assert_int_equal((int)o[7], 1);                    /* the line came over once */
 	assert_true(o[8] > 1.999e-6 && o[8] < 2.001e-6);   /* 1 us each */
 
@@ -419,14 +422,15 @@ static void test_slack_out_of_order(void **state)
 	 * from A's CPU (the last holder B knows of) take it to 2.8 us, and its
 	 * 1,200 cycles of hold to 3.7 us, into
 	 * A's hold.  At its release B takes the wait: after A's hold (4 us) and the
-	 * line (200 ns), B's hold is [4.2, 5.4) us: 1.7 us of waiting */
+	 * hand-off (2 x 200 ns), B's hold is [4.4, 5.6) us: 1.9 us of waiting */
 	b_start = 2500;
 	run(body_slack, o);
 	assert_true(o[3] > 2.799e-6 && o[3] < 2.801e-6);
-	assert_true(o[4] > 5.399e-6 && o[4] < 5.401e-6);
+	assert_true(o[4] > 5.599e-6 && o[4] < 5.601e-6);
 	assert_int_equal((int)o[5], 1);
-	assert_true(o[6] > 1.699e-6 && o[6] < 1.701e-6);
+	assert_true(o[6] > 1.899e-6 && o[6] < 1.901e-6);
 	assert_int_equal((int)o[7], 1);
+	assert_int_equal((int)o[9], 2 * 64);
 
 	/* B asks at 4.5 us, after A's hold: no wait, only the RMW and the line */
 	b_start = 4500;
@@ -436,6 +440,7 @@ static void test_slack_out_of_order(void **state)
 	assert_int_equal((int)o[5], 0);
 	assert_true(o[6] == 0);
 	assert_int_equal((int)o[7], 1);
+	assert_int_equal((int)o[9], 0);   /* no hand-off traffic */
 }
 
 int main(void)

@@ -231,6 +231,7 @@ struct mm_kernel {
 	struct mm_busq bus_q[MM_MAX_CPUS];   /* bookings, with engine.slack > 0 only */
 	double bus_stall_s;                 /* CPU time stalled waiting for a bus */
 	uint64_t bus_transfers;             /* bookings (copy batches) */
+	uint64_t bus_line_bytes;            /* of which shared-line bytes (mm_line_*, hand-offs) */
 	struct coh_stats coh;               /* modelled shared lines (mm_line_read/write) */
 };
 
@@ -433,14 +434,18 @@ static inline void mm_page_unmap(struct mm_kernel *k, struct page *p)
 	}
 }
 
-/* What a transfer of a shared line costs @t: the seconds as cycles, and its bytes
- * for the bus booking of @t's next copy. */
-static inline double mm_line_cost(struct mm_task *t, double x)
+/* What an access to a shared line costs @t: the seconds as cycles; when the line
+ * itself moved (a transfer or a fill: @moved), its bytes go onto the bus with
+ * @t's next copy.  An upgrade's invalidation is an address-only transaction: time,
+ * no data bytes. */
+static inline double mm_line_cost(struct mm_task *t, double x, bool moved)
 {
-	if (x > 0 && !t->k->untimed) {
+	if (t->k->untimed)
+		return 0;
+	if (x > 0)
 		tm_charge(&t->tm, x * t->k->clock);
+	if (moved)
 		t->line_bytes += COH_LINE_BYTES;
-	}
 	return x;
 }
 
@@ -452,16 +457,18 @@ static inline double mm_line_cost(struct mm_task *t, double x)
  */
 static inline double mm_line_read(struct mm_task *t, struct coh_line *l, struct coh_stats *st)
 {
+	uint64_t n = st->transfers + st->fills;
 	double x = coh_read(l, t->cpu < 0 ? 0 : t->cpu, t->k->costs, st);
-	return t->k->untimed ? 0 : mm_line_cost(t, x);
+	return mm_line_cost(t, x, st->transfers + st->fills != n);
 }
 
 /** mm_line_write() - @t's CPU writes shared line @l, invalidating the other copies
  * (as mm_line_read()).  Returns: the seconds charged (0 when untimed). */
 static inline double mm_line_write(struct mm_task *t, struct coh_line *l, struct coh_stats *st)
 {
+	uint64_t n = st->transfers + st->fills;
 	double x = coh_write(l, t->cpu < 0 ? 0 : t->cpu, t->k->costs, st);
-	return t->k->untimed ? 0 : mm_line_cost(t, x);
+	return mm_line_cost(t, x, st->transfers + st->fills != n);
 }
 
 /* The trap and page-table walk of a page fault: entry (costs.syscall), two

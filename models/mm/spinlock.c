@@ -17,9 +17,10 @@
  * invalidation round, charged to the releaser), all W read the line again one
  * at a time on the bus, and the winner's locked RMW comes after those re-reads:
  * the hand-off costs W + 1 transfers, and its 2W lines of traffic go onto the
- * winner's bus with its next copy.  With engine.slack > 0 the timeline path below
- * does not know the spinners and charges one transfer per hand-off (seed 002's
- * report says what that leaves out).
+ * winner's bus with its next copy.  With engine.slack > 0 a wait the timeline
+ * path below finds (an overlap out of host order) knows only its own acquirer
+ * spinning: it is charged as W = 1, two transfers and two lines of traffic; the
+ * releaser's invalidation round is charged only for waiters queued in host order.
  *
  * With engine.slack > 0 a lock also keeps its holds in a timeline (slack_acquire,
  * slack_release): acquirers come out of time order, a free lock may have been
@@ -70,7 +71,9 @@ static bool slack_acquire(struct mm_kernel *k, struct mm_task *t, struct mm_spin
 	l->last_cpu = tl_tag_before(&l->tl, now, l->last_cpu);
 	if (!(free > now))
 		return false;
-	double wait = free - now + machine_line_transfer(k->costs, l->last_cpu, t->cpu);
+	/* the hand-off with one spinner (W = 1): its re-read and its RMW */
+	double wait = free - now + 2 * machine_line_transfer(k->costs, l->last_cpu, t->cpu);
+	t->line_bytes += 2 * COH_LINE_BYTES;
 	tm_defer_wait(&t->tm, wait);
 	l->contended++;
 	l->wait_s += wait;
@@ -92,8 +95,11 @@ static double slack_release(struct mm_kernel *k, struct mm_task *t, struct mm_sp
 	tl_prune(&l->tl, simgrid_get_clock());
 	double s = tl_fit(&l->tl, l->t_acq, held);
 	if (s > l->t_acq) {
-		/* after the hold we wait for, the line comes over, as in time order */
-		double x = machine_line_transfer(k->costs, tl_tag_before(&l->tl, s, t->cpu), t->cpu);
+		/* after the hold we wait for, the line comes over, as in time order
+		 * (the hand-off with one spinner, W = 1: its re-read and its RMW) */
+		double x = 2 * machine_line_transfer(k->costs, tl_tag_before(&l->tl, s, t->cpu),
+						     t->cpu);
+		t->line_bytes += 2 * COH_LINE_BYTES;
 		if (x > 0)
 			s = tl_fit(&l->tl, s + x, held);
 		double wait = s - l->t_acq;
