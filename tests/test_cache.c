@@ -277,6 +277,62 @@ static void test_writeback(void **state)
 	cache_sim_fini(&s);
 }
 
+/* cache_copy(): a 4 KiB copy from a kernel page (physical, no TLB) to a user page,
+ * 64-byte lines, a 1 KiB physically indexed L1 and an 8 KiB direct-mapped L2 of two
+ * 4 KiB colours.  Source frame 0 is colour 0.  A destination of colour 0 shares
+ * every L2 set with the source: the first copy misses 64 + 64 lines with no
+ * write-back; the second finds each source line's set holding the dirty
+ * destination line (64 write-backs) and misses all 128 again.  A destination of
+ * colour 1 misses 128 the first time, then every line hits in the L2.  The other
+ * 7 words of each line cost an issue cycle per load and store (2 x 448 cycles). */
+static void test_copy_colours(void **state)
+{
+	(void)state;
+	const char *cfg = "{\"levels\": [{\"size\": 1024, \"line\": 64, \"assoc\": 1, \"latency\": \"2ns\"},"
+			  "{\"size\": 8192, \"line\": 64, \"assoc\": 1, \"bandwidth\": \"4GB/s\","
+			  " \"latency\": \"10ns\"}], \"memory_bandwidth\": \"1GB/s\","
+			  " \"tlb\": {\"entries\": 4}}";
+	const uint64_t src = 0 | CACHE_PHYS, dst = 5 * 4096;
+	struct cache_sim s;
+	/* same colour: user page 5 -> frame 2 */
+	identity();
+	map[5] = 2;
+	sim(&s, cfg, 4096);
+	double t = cache_copy(&s, dst, src, 4096, xlate, NULL);
+	assert_int_equal(s.st.refs, 128);
+	assert_int_equal(s.st.mem, 128);
+	assert_int_equal(s.st.writebacks, 0);
+	assert_int_equal(s.st.tlb_misses, 1);   /* the user page only */
+	double want = 128 * (64e-9 + 1e-9) + 896e-9 + s.tlb_refill; /* one TLB refill */
+	assert_true(t > want - 1e-12 && t < want + 1e-12);
+	t = cache_copy(&s, dst, src, 4096, xlate, NULL);
+	assert_int_equal(s.st.mem, 256);
+	assert_int_equal(s.st.hits[1], 0);
+	assert_int_equal(s.st.writebacks, 64);
+	assert_int_equal(s.st.tlb_misses, 1);
+	want = 128 * (64e-9 + 1e-9) + 64 * 64e-9 + 896e-9;
+	assert_true(t > want - 1e-12 && t < want + 1e-12);
+	cache_sim_fini(&s);
+	/* different colours: user page 5 -> frame 1 */
+	map[5] = 1;
+	sim(&s, cfg, 4096);
+	cache_copy(&s, dst, src, 4096, xlate, NULL);
+	assert_int_equal(s.st.mem, 128);
+	t = cache_copy(&s, dst, src, 4096, xlate, NULL);
+	assert_int_equal(s.st.mem, 128);
+	assert_int_equal(s.st.hits[0], 0);     /* the L1 is 1 KiB: source and destination collide */
+	assert_int_equal(s.st.hits[1], 128);
+	assert_int_equal(s.st.writebacks, 0);
+	want = 128 * (16e-9 + 1e-9) + 896e-9;   /* an L2 fill: 64 B at 4 GB/s */
+	assert_true(t > want - 1e-12 && t < want + 1e-12);
+	/* a copy of a partial line still books its line and its words */
+	cache_flush(&s);
+	uint64_t r0 = s.st.refs;
+	cache_copy(&s, dst, src, 24, xlate, NULL);
+	assert_int_equal(s.st.refs - r0, 2);
+	cache_sim_fini(&s);
+}
+
 static void bad(const char *json, const char *want)
 {
 	json_error_t je;
@@ -325,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_fully_associative),
 		cmocka_unit_test(test_stream_time),
 		cmocka_unit_test(test_writeback),
+		cmocka_unit_test(test_copy_colours),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

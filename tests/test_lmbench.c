@@ -124,6 +124,29 @@ static void test_bw_writeback(void **state)
 	json_decref(r);
 }
 
+/* The communication benchmarks (workloads/lmb_comm.c): every byte bw_unix and
+ * bw_pipe move is copied twice (copy_from_user into the kernel buffer, copy_to_user
+ * out of it), 2 x comm_bytes each; bw_file_rd io_only writes the file once, reads
+ * it once to warm up and then ceil(comm_bytes / file_size) times: with 128 KiB and
+ * 256 KiB, 8 x 128 + 3 x 256 KiB pass through cache_copy. */
+static void test_comm(void **state)
+{
+	(void)state;
+	json_t *r = run_results(write_scn(MACHINE(CACHES ", \"disks\": [{ \"name\": \"sda\", \"size\": \"1GB\","
+					  " \"read\": \"20MB/s\", \"write\": \"20MB/s\" }]"),
+					  "none",
+					  "\"aging\": false, \"size\": \"64KiB\", \"lat_mem_rd\": false, "
+					  "\"bw_mem\": false, \"fft\": false, \"comm\": true, "
+					  "\"comm_bytes\": \"128KiB\", \"file_size\": \"256KiB\", \"check\": true"),
+				1);
+	near(metric(r, "copied_bytes"), 8 * 131072.0 + 3 * 262144.0, 0);
+	assert_true(metric(r, "bw_unix_MBps") > 0);
+	assert_true(metric(r, "bw_pipe_MBps") > 0);
+	assert_true(metric(r, "bw_file_rd_MBps") > 0);
+	near(metric(r, "invariants_ok"), 1, 0);
+	json_decref(r);
+}
+
 /* The fft workload: the same transform alone, MFLOPS as its primary metric. */
 static void test_fft_workload(void **state)
 {
@@ -173,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_roundrobin),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_bw_writeback),
+		cmocka_unit_test(test_comm),
 		cmocka_unit_test(test_fft_workload),
 		cmocka_unit_test(test_errors),
 	};

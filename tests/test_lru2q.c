@@ -2,10 +2,13 @@
  * test_lru2q.c - the 2.6.15 two-list LRU (models/reclaim/lru2q.c): pagevecs,
  * mark_page_accessed (stock and batched), the double free and writeback of a
  * page on the lists, each with exact list contents (harness: lru2q_harness.h;
- * reclaim's scanning is in test_lru2q_scan.c).
+ * reclaim's scanning is in test_lru2q_scan.c); the workingset option (3.15
+ * refault distance): its shadow table, and a hand-traced replay string.
  */
 #define KH_NAME "test_lru2q"
 #include "tests/lru2q_harness.h"
+
+#include "emu/engine/kreplay.h"
 
 /* bad_page(): a page freed twice, or freed while still on an LRU list, is refused
  * (the allocator's bad_free), never linked a second time; the invariant check
@@ -424,6 +427,94 @@ static void test_writeback(void **state)
 	run(MACHINE_SMALL, K_LRU2Q, b_writeback, NULL);
 }
 
+/* The shadow table alone: 3000 evictions from zone 1 (ages 1..3000, the table
+ * grows from 1024 slots), two activations, then every page refaults, last
+ * evicted first: distance = 3002 - its age; each shadow is consumed once. */
+static void test_workingset_table(void **state)
+{
+	struct workingset w;
+	struct mm_err e = { "" };
+	assert_int_equal(ws_init(&w, &e), 0);
+	for (uint32_t i = 0; i < 3000; i++)
+		ws_eviction(&w, 1, 7 + i % 3, i);
+	ws_activation(&w, 1);
+	ws_activation(&w, 1);
+	assert_int_equal(w.inactive_age[1], 3002);
+	assert_int_equal(w.inactive_age[0], 0);
+	assert_int_equal(w.n, 3000);
+	assert_int_equal(w.max_shadows, 3000);
+	assert_true(w.cap >= 6000);
+	int zone;
+	uint64_t dist;
+	assert_false(ws_refault(&w, 7, 1, &zone, &dist));   /* index 1 was mapping 8's */
+	for (uint32_t i = 3000; i-- > 0;) {
+		assert_true(ws_refault(&w, 7 + i % 3, i, &zone, &dist));
+		assert_int_equal(zone, 1);
+		assert_int_equal(dist, 3002 - (i + 1));
+		assert_false(ws_refault(&w, 7 + i % 3, i, &zone, &dist));
+	}
+	assert_int_equal(w.n, 0);
+	assert_int_equal(w.refault, 3000);
+	assert_int_equal(w.evictions, 3000);
+	/* an entry evicted twice keeps the later age */
+	ws_eviction(&w, 0, 1, 1);
+	ws_eviction(&w, 0, 1, 1);
+	assert_int_equal(w.n, 1);
+	assert_true(ws_refault(&w, 1, 1, &zone, &dist));
+	assert_int_equal(zone, 0);
+	assert_int_equal(dist, 0);
+	ws_fini(&w);
+}
+
+/* Replay (5 frames, swap_cluster_max 1: each fault with 5 pages cached refills one
+ * active page and frees the inactive tail) of 1,1,2,2,3,3,4,5,6,4,5,6,4,5,6.
+ * inactive_age: the second touches of 1, 2, 3 activate (ages 1, 2, 3).  At 6,
+ * 1 is deactivated and 4 evicted (age 4, its shadow).  At the second 4, 2 is
+ * deactivated and 5 evicted (age 5); 4's refault distance is 5 - 4 = 1, the active
+ * list holds 1 page (3): 4 is inserted active (age 6), with R from the read.  At
+ * the second 5, 3 is deactivated and 1 evicted (age 7); 5's distance 7 - 5 = 2 >
+ * 1 active page: inactive.  Without the option 4 goes inactive, and the later hit
+ * on it activates it instead of setting R.  The same 8 faults either way. */
+static void test_workingset_replay(void **state)
+{
+	static const uint32_t refs[] = { 0, 0, 1, 1, 2, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5 };
+	static const uint64_t orig[] = { 1, 2, 3, 4, 5, 6 };
+	static const char *const tail[2] = {
+		"  4 F   active: 3  inactive: 4R 2 6R 1\n"
+		"  5 F   active:  inactive: 5R 3 4R 2 6R\n"
+		"  6     active: 6  inactive: 5R 3 4R 2\n"
+		"  4     active: 4 6  inactive: 5R 3 2\n"
+		"  5     active: 5 4 6  inactive: 3 2\n"
+		"  6     active: 5 4 6R  inactive: 3 2\n",
+		"  4 F   active: 4R 3  inactive: 2 6R 1\n"
+		"  5 F   active: 4R  inactive: 5R 3 2 6R\n"
+		"  6     active: 6 4R  inactive: 5R 3 2\n"
+		"  4     active: 6 4R  inactive: 5R 3 2\n"
+		"  5     active: 5 6 4R  inactive: 3 2\n"
+		"  6     active: 5 6R 4R  inactive: 3 2\n",
+	};
+	for (int on = 0; on < 2; on++) {
+		struct kreplay_result res = { 0 };
+		struct mm_err e = { "" };
+		json_t *params = json_pack("{s:b}", "workingset", on);
+		assert_int_equal(kreplay_run("lru2q", params, 5, refs, 15, 6, orig, 1, &res, &e), 0);
+		json_decref(params);
+		assert_int_equal(res.faults, 8);
+		assert_int_equal(res.hits, 7);
+		assert_int_equal(res.freed, 3);
+		assert_non_null(res.steps);
+		const char *at = strstr(res.steps, "  6 F   active: ");   /* then the second 4 */
+		assert_non_null(at);
+		at = strchr(at, '\n');
+		assert_non_null(at);
+		at++;
+		if (strcmp(at, tail[on]) != 0)
+			fail_msg("workingset=%d: steps from the second 4:\n%s\nexpected:\n%s", on, at,
+				 tail[on]);
+		kreplay_free(&res);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +524,8 @@ int main(void)
 		cmocka_unit_test(test_mark_page_accessed),
 		cmocka_unit_test(test_batched_mark_accessed),
 		cmocka_unit_test(test_writeback),
+		cmocka_unit_test(test_workingset_table),
+		cmocka_unit_test(test_workingset_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

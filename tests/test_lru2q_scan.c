@@ -386,6 +386,55 @@ static int b_kswapd(struct tctx *x)
 	return 0;
 }
 
+/* kswapd's balance_pgdat, 2.6.15 against the series' incmin (vm.kswapd_incmin,
+ * kernel-mechanisms.md 1.5a), on a two-zone x86_64 box (DMA 4096 pages, DMA32
+ * 2048; out[] per zone).  Page cache fills DMA32, then falls back to DMA until DMA
+ * is down to pages_low + lowmem_reserve: only then is kswapd woken, with DMA
+ * above its own pages_high and DMA32 below.  2.6.15 scans every zone up to the
+ * highest low one, so DMA too; incmin scans DMA32 only.  out[0]: shrink_zone
+ * calls, out[1]/out[2]: page-cache pages reclaimed from DMA / DMA32, out[3]:
+ * passes (PAGEOUTRUN), out[4]/[5]: inactive pages of DMA / DMA32 at the wake-up. */
+static int b_kswapd_zones(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	struct zone *dma = &k->phys.zones[MM_ZONE_DMA], *d32 = &k->phys.zones[MM_ZONE_DMA32];
+	struct mm_file *f = mm_file_create(k, "f", 32 << 20, 0, 0);
+	CHECK(f);
+	uint32_t n = 0;
+	while (ev(x, MM_KSWAPD_WAKEUP) == 0) {
+		CHECK(n < f->npages);
+		CHECK(new_page(x, f, n) != PFN_NONE);
+		mm_lru_cache_add(k, &x->task, f->pfn[n], MM_LRU_USE_ONCE);
+		n++;
+	}
+	INV();
+	uint32_t zone_of[8192], ndma = 0, nd32 = 0;
+	CHECK(n <= 8192);
+	for (uint32_t i = 0; i < n; i++)
+		zone_of[i] = kh_page(x, f->pfn[i])->zone;
+	x->out[4] = dma->nr_inactive;
+	x->out[5] = d32->nr_inactive;
+	CHECK(zone_watermark_ok(dma, 0, dma->pages_high, 0, false, false));
+	CHECK(!zone_watermark_ok(d32, 0, d32->pages_high, 0, false, false));
+	mm_sleep(&x->task, 2.0, NULL);   /* let kswapd run */
+	INV();
+	for (uint32_t i = 0; i < n; i++)
+		if (f->pfn[i] == PFN_NONE) {
+			ndma += zone_of[i] == MM_ZONE_DMA;
+			nd32 += zone_of[i] == MM_ZONE_DMA32;
+		}
+	CHECK_EQ(ndma + nd32, ev(x, MM_PGSTEAL));
+	CHECK_EQ(ev(x, MM_PGSCAN_KSWAPD), ev(x, MM_PGSTEAL));
+	CHECK_EQ(ev(x, MM_PGSCAN_DIRECT), 0);
+	CHECK(zone_watermark_ok(d32, 0, d32->pages_high, 0, false, false));
+	CHECK(k->kswapd_sleeping);
+	x->out[0] = (double)ev(x, MM_POLICY_SHRINK);
+	x->out[1] = ndma;
+	x->out[2] = nd32;
+	x->out[3] = (double)ev(x, MM_PAGEOUTRUN);
+	return 0;
+}
+
 /* Looping sequential read (4-page reads, no readahead) of a file of 1.1 x memory,
  * 5 passes: the LRU evicts in FIFO order, so every read misses and reads its 4
  * pages from disk, in every pass; a page is touched once per pass and is never
@@ -477,6 +526,39 @@ static void test_kswapd(void **state)
 	print_message("kswapd woken after %.0f page-cache pages, reclaimed the oldest %.0f\n", o[0],
 		      o[1]);
 }
+static void test_kswapd_incmin(void **state)
+{
+	/* min_free_kbytes 1024 (min 170 / 85 pages); lowmem_reserve_ratio 16: DMA
+	 * keeps 2048 / 16 = 128 pages from DMA32's allocations */
+	static const char *const machine =
+		"{\"arch\":\"x86_64\",\"memory\":\"24MiB\",\"kernel_reserved\":0,"
+		"\"struct_page_bytes\":0,\"cpus\":2,\"min_free_kbytes\":1024,"
+		"\"lowmem_reserve_ratio\":[16,16,32,32],"
+		"\"disks\":[{\"name\":\"d0\",\"read\":\"50MB/s\",\"write\":\"50MB/s\"}]}";
+	double a[16], b[16];
+	run(machine, K_LRU2Q, b_kswapd_zones, a);
+	run(machine, "{\"reclaim\":\"lru2q\",\"vm\":{\"kswapd_incmin\":true}}", b_kswapd_zones, b);
+	/* 1941 inactive in DMA32: the accumulator gets 1, 1, 2, 4, 8, 16 at priorities
+	 * 12 .. 7 and reaches 32 at 7; 3743 in DMA: 1, 2, 4, 8, 15, 30, past 32 at 7.
+	 * Both reclaim the 32 oldest pages of the zone they scan at 7; the pass ends
+	 * there (32 reclaimed), the second finds every zone above pages_high. */
+	assert_int_equal(a[4], 3743);
+	assert_int_equal(a[5], 1941);
+	assert_int_equal(b[4], 3743);
+	assert_int_equal(b[5], 1941);
+	assert_int_equal(a[0], 12);   /* 2.6.15: DMA and DMA32 at each of 12 .. 7 */
+	assert_int_equal(a[1], 32);   /* DMA over-scanned: 32 of its pages reclaimed */
+	assert_int_equal(a[2], 32);
+	assert_int_equal(a[3], 2);
+	assert_int_equal(b[0], 6);    /* incmin: DMA32 only */
+	assert_int_equal(b[1], 0);
+	assert_int_equal(b[2], 32);
+	assert_int_equal(b[3], 2);
+	print_message("2.6.15: %.0f shrink_zone, %.0f DMA + %.0f DMA32 reclaimed, %.0f passes (inactive %.0f/%.0f)\n",
+		      a[0], a[1], a[2], a[3], a[4], a[5]);
+	print_message("incmin: %.0f shrink_zone, %.0f DMA + %.0f DMA32 reclaimed, %.0f passes (inactive %.0f/%.0f)\n",
+		      b[0], b[1], b[2], b[3], b[4], b[5]);
+}
 static void test_loop_larger_than_memory(void **state)
 {
 	static const char *const machine =
@@ -497,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_shrink_list),
 		cmocka_unit_test(test_direct_reclaim),
 		cmocka_unit_test(test_kswapd),
+		cmocka_unit_test(test_kswapd_incmin),
 		cmocka_unit_test(test_loop_larger_than_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -208,6 +208,31 @@ static void test_mem_cut(void **state)
 	mm_phys_fini(&ph);
 }
 
+/* idle_footprint: reserved right after mem_map (DMA32), DMA untouched; the
+ * watermarks stay those of the box's memory; too large a footprint is refused. */
+static void test_idle_footprint(void **state)
+{
+	struct mm_phys ph;
+	struct mm_err e = { "" };
+	assert_int_equal(make(&ph, "{\"arch\":\"x86_64\",\"memory\":\"1008MiB\",\"cpus\":2,"
+				   "\"idle_footprint\":\"32MiB\"}", &e), 0);
+	struct zone *dma = &ph.zones[MM_ZONE_DMA], *d32 = &ph.zones[MM_ZONE_DMA32];
+	assert_int_equal(ph.reserved_idle, 8192);
+	assert_int_equal(dma->reserved, 1024);
+	assert_int_equal(d32->reserved, 3528 + 8192);
+	/* pfns 4096 .. 4096 + 3528 + 8192 are reserved, the next one is free */
+	assert_true(page_test(&ph.pages[4096 + 3528 + 8191], PG_reserved));
+	assert_false(page_test(&ph.pages[4096 + 3528 + 8192], PG_reserved));
+	assert_int_equal(d32->pages_high, 1497);
+	assert_int_equal(mm_check(&ph, &e), 0);
+	mm_phys_fini(&ph);
+	assert_int_equal(make(&ph, "{\"arch\":\"x86_64\",\"memory\":\"64MiB\","
+				   "\"idle_footprint\":\"60MiB\"}", &e), -1);
+	assert_non_null(strstr(e.msg, "machine.memory"));
+	assert_non_null(strstr(e.msg, "idle_footprint (15360 pages)"));
+	mm_phys_fini(&ph);
+}
+
 static void test_invalid(void **state)
 {
 	struct mm_phys ph;
@@ -447,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_x86_64_1008m), cmocka_unit_test(test_x86_64_1024m),
 		cmocka_unit_test(test_i386_4g),      cmocka_unit_test(test_alpha_24),
 		cmocka_unit_test(test_mem_cut),      cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_idle_footprint),
 		cmocka_unit_test(test_watermark_ok), cmocka_unit_test(test_zoneinfo_json),
 		cmocka_unit_test(test_x86_64_2t),    cmocka_unit_test(test_big_limits),
 		cmocka_unit_test(test_reserved_across_zones),

@@ -46,37 +46,8 @@
 #include "models/hw/cache.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
+#include "workloads/lmbench.h"
 #include "workloads/workload.h"
-
-#define BATCH 4096
-
-struct lmb_cfg {
-	uint64_t size;
-	uint64_t stride;
-	int64_t min_refs;
-	bool lat, bw, fft;
-	double butterfly_cycles;
-	bool aging;
-	double age_turnovers;
-	int64_t age_procs;
-	int64_t age_proc_max;
-	bool check;
-	/* state */
-	struct mm_kernel k;
-	bool k_up;
-	struct mm_task task;
-	struct cache_sim cs;
-	bool cs_up;
-	struct mm_file *age_file;
-	double charged;           /* seconds charged by the benchmarks so far */
-	double lat_ns, mbps[4], fft_s;
-	double conflict_pages, pages;
-	uint64_t l2_misses_lat;
-	uint64_t age_reads, age_procs_run;
-	bool failed;
-	int check_failed;
-	char check_msg[MM_ERR_MAX];
-};
 
 /* The keys the lmbench and fft workloads share. */
 #define LMB_SHARED_PARAMS \
@@ -104,6 +75,12 @@ static const struct mm_param lmb_params[] = {
 	MM_PARAM(struct lmb_cfg, lat, "lat_mem_rd", MM_P_BOOL, 1, 0, "true", "run lat_mem_rd"),
 	MM_PARAM(struct lmb_cfg, bw, "bw_mem", MM_P_BOOL, 1, 0, "true", "run bw_mem rd, wr, cp, bcopy"),
 	MM_PARAM(struct lmb_cfg, fft, "fft", MM_P_BOOL, 1, 0, "true", "run the FFT"),
+	MM_PARAM(struct lmb_cfg, comm, "comm", MM_P_BOOL, 1, 0, "false",
+		 "run bw_unix, bw_pipe and bw_file_rd first, their copies through the caches"),
+	MM_PARAM(struct lmb_cfg, comm_bytes, "comm_bytes", MM_P_SIZE, 65536, 1ull << 32, "\"4MiB\"",
+		 "bytes bw_unix and bw_pipe measure (after as many again of warm-up), bw_file_rd at least"),
+	MM_PARAM(struct lmb_cfg, file_size, "file_size", MM_P_SIZE, 65536, 1ull << 32, "\"8MiB\"",
+		 "size of bw_file_rd's file (written first, as lmbench's lmdd does)"),
 	MM_PARAM_END
 };
 
@@ -124,6 +101,8 @@ static int lmb_check(void *cfgp, const struct machine_cfg *m, const char *file, 
 		snprintf(sub, sizeof sub, "machine.caches");
 		return mm_errf(e, file, sub, "the lmbench workload needs a cache hierarchy (machine.caches)");
 	}
+	if (c->comm && m->ndisks == 0)
+		return mm_errf(e, file, "machine.disks", "bw_file_rd (comm) writes a file: expected a disk");
 	if (c->aging && m->ndisks == 0)
 		return mm_errf(e, file, "machine.disks", "aging reads a file: expected a disk");
 	uint64_t ps = machine_page_size(m);
@@ -145,15 +124,9 @@ static int lmb_check(void *cfgp, const struct machine_cfg *m, const char *file, 
 
 /* ---------------------------------------------------------------- one process */
 
-struct proc_ctx {
-	struct mm_kernel *k;
-	struct mm_task *t;
-	struct mm_as *as;
-};
-
 /* The page-table walk of a TLB refill: the heap page's frame (faulted in when
  * absent, as the hardware's miss would). */
-static uint32_t xlate(void *ctx, uint64_t vpn)
+uint32_t lmb_xlate(void *ctx, uint64_t vpn)
 {
 	struct proc_ctx *p = ctx;
 	if (vpn >= p->as->npages)
@@ -167,12 +140,10 @@ static uint32_t xlate(void *ctx, uint64_t vpn)
 	return pfn == PFN_NONE ? CACHE_NO_PFN : pfn;
 }
 
-/* A new process with a heap of @bytes, every page touched (written) in order.
- * Returns: 0, or -1 if memory ran out. */
-static int proc_start(struct lmb_cfg *c, struct proc_ctx *p, uint64_t bytes)
+int lmb_proc_start(struct lmb_cfg *c, struct proc_ctx *p, struct mm_task *t, uint64_t bytes)
 {
 	p->k = &c->k;
-	p->t = &c->task;
+	p->t = t;
 	p->as = mm_as_new(p->k, p->t);
 	if (!p->as)
 		return -1;
@@ -184,7 +155,7 @@ static int proc_start(struct lmb_cfg *c, struct proc_ctx *p, uint64_t bytes)
 	return 0;
 }
 
-static void proc_end(struct proc_ctx *p)
+void lmb_proc_end(struct proc_ctx *p)
 {
 	mm_as_exit(p->k, p->t, p->as);
 	p->as = NULL;
@@ -201,7 +172,7 @@ static void flush(struct lmb_cfg *c, struct proc_ctx *p, struct gen *g, unsigned
 {
 	if (!g->n)
 		return;
-	double s = cache_run(&c->cs, g->va, g->n, flags, xlate, p);
+	double s = cache_run(&c->cs, g->va, g->n, flags, lmb_xlate, p);
 	mm_charge(p->t, s * c->k.clock);
 	c->charged += s;
 	g->n = 0;
@@ -267,7 +238,7 @@ static void lat_pass(struct lmb_cfg *c, struct proc_ctx *p, struct gen *g)
 static void run_lat(struct lmb_cfg *c, struct gen *g)
 {
 	struct proc_ctx p;
-	if (proc_start(c, &p, c->size)) {
+	if (lmb_proc_start(c, &p, &c->task, c->size)) {
 		c->failed = true;
 		return;
 	}
@@ -283,7 +254,7 @@ static void run_lat(struct lmb_cfg *c, struct gen *g)
 	flush(c, &p, g, CACHE_DEPENDENT);
 	c->lat_ns = (now(c, p.t) - t0) / (double)(passes * per_pass) * 1e9;
 	c->l2_misses_lat = c->cs.st.mem - mem0;
-	proc_end(&p);
+	lmb_proc_end(&p);
 }
 
 /* One pass of bw_mem test @w over the buffers at 0 (source) and @size (copy). */
@@ -301,7 +272,7 @@ static void run_bw(struct lmb_cfg *c, struct gen *g, int w)
 {
 	struct proc_ctx p;
 	bool two = w == BW_CP || w == BW_BCOPY;
-	if (proc_start(c, &p, two ? 2 * c->size : c->size)) {
+	if (lmb_proc_start(c, &p, &c->task, two ? 2 * c->size : c->size)) {
 		c->failed = true;
 		return;
 	}
@@ -315,7 +286,7 @@ static void run_bw(struct lmb_cfg *c, struct gen *g, int w)
 	flush(c, &p, g, 0);
 	double dt = now(c, p.t) - t0;
 	c->mbps[w] = dt > 0 ? (double)c->size * (double)passes / dt / 1e6 : 0;
-	proc_end(&p);
+	lmb_proc_end(&p);
 }
 
 static uint64_t bitrev(uint64_t x, unsigned bits)
@@ -361,7 +332,7 @@ static void fft_once(struct lmb_cfg *c, struct proc_ctx *p, struct gen *g)
 static void run_fft(struct lmb_cfg *c, struct gen *g)
 {
 	struct proc_ctx p;
-	if (proc_start(c, &p, c->size)) {
+	if (lmb_proc_start(c, &p, &c->task, c->size)) {
 		c->failed = true;
 		return;
 	}
@@ -369,7 +340,7 @@ static void run_fft(struct lmb_cfg *c, struct gen *g)
 	double t0 = meter_start(c, p.t);
 	fft_once(c, &p, g);
 	c->fft_s = now(c, p.t) - t0;
-	proc_end(&p);
+	lmb_proc_end(&p);
 }
 
 /* ---------------------------------------------------------------- aging */
@@ -396,18 +367,18 @@ static void age(struct lmb_cfg *c, struct sim *s)
 		 * else end a random one */
 		if (nlive < c->age_procs && (nlive == 0 || mm_rng_below(&r, 2))) {
 			uint64_t pages = 1 + mm_rng_below(&r, (uint64_t)c->age_proc_max);
-			if (proc_start(c, &live[nlive], pages * k->phys.page_size) == 0) {
+			if (lmb_proc_start(c, &live[nlive], &c->task, pages * k->phys.page_size) == 0) {
 				nlive++;
 				c->age_procs_run++;
 			}
 		} else if (nlive) {
 			int v = (int)mm_rng_below(&r, (uint64_t)nlive);
-			proc_end(&live[v]);
+			lmb_proc_end(&live[v]);
 			live[v] = live[--nlive];
 		}
 	}
 	while (nlive)
-		proc_end(&live[--nlive]);
+		lmb_proc_end(&live[--nlive]);
 	mm_set_untimed(k, false);
 }
 
@@ -427,6 +398,8 @@ static void bench(int argc, char **argv)
 	}
 	if (c->aging)
 		age(c, s);
+	if (c->comm)
+		lmb_comm_run(c);
 	if (c->lat)
 		run_lat(c, &g);
 	if (c->bw)
@@ -461,6 +434,8 @@ static int lmb_start(struct sim *s, struct mm_err *e)
 	}
 	mm_task_init(&c->task, &c->k, 0, "lmbench");
 	c->task.wl = s;
+	if (c->comm && lmb_comm_start(c, e))
+		return -1;
 	sg_actor_t a = sg_actor_init("lmbench", sg_host_by_name("cpu0"));
 	sg_actor_set_data(a, &c->task);
 	sg_actor_start(a, bench, 0, NULL);
@@ -486,6 +461,12 @@ static void lmb_finish(struct sim *s)
 	if (c->bw)
 		for (int w = 0; w < 4; w++)
 			sim_metric(s, bw_names[w], c->mbps[w]);
+	if (c->comm) {
+		static const char *const names[] = { "bw_unix_MBps", "bw_pipe_MBps", "bw_file_rd_MBps" };
+		for (int i = 0; i < 3; i++)
+			sim_metric(s, names[i], c->comm_mbps[i]);
+		sim_metric(s, "copied_bytes", (double)c->copied);
+	}
 	if (c->fft) {
 		sim_metric(s, "fft_ms", c->fft_s * 1e3);
 		sim_metric(s, "fft_mflops", mflops);

@@ -7,7 +7,10 @@
  * data.  A sleep gives the CPU up (mm_block: a voluntary switch of a scheduled
  * task) and the woken task waits for a CPU by the scheduler's wake-up rules
  * (mm_unblock).  Costs: a system call per read(2) / write(2) and the copy of the
- * bytes at the machine's copy bandwidth.  Pipes live between two tasks of one
+ * bytes between the user buffer (t->ubuf) and the pipe's page, by mm_copy_user():
+ * the kernel's cache model when it has one and the pipe has a page, else the
+ * machine's copy bandwidth.  The data wrap around the page as pipe_read() /
+ * pipe_write() do (PIPE_START, PIPE_END).  Pipes live between two tasks of one
  * simulation; SimGrid runs one actor at a time, so no lock is needed.
  */
 #include "models/fs/pipe.h"
@@ -54,11 +57,30 @@ static void pipe_wake(struct mm_pipe *p, struct mm_task *t, bool *waiting, sg_se
 	}
 }
 
-/* One system call moving @n bytes. */
-static void pipe_call(struct mm_task *t, uint32_t n)
+/* One system call moving @n bytes from offset @off of the pipe's buffer (to user
+ * space when @to_user): one copy per page of the buffer it crosses, wrapping at
+ * the buffer's end. */
+static void pipe_call(struct mm_task *t, struct mm_pipe *p, uint32_t off, uint32_t n, bool to_user)
 {
 	struct mm_kernel *k = t->k;
-	mm_charge(t, k->costs->syscall + (double)n * k->copy_cycles_per_byte);
+	if (!p->pfns || p->size == 0) {
+		mm_charge(t, k->costs->syscall + (double)n * k->copy_cycles_per_byte);
+		return;
+	}
+	const uint32_t ps = (uint32_t)k->phys.page_size;
+	double c = k->costs->syscall;
+	while (n) {
+		off %= p->size;
+		uint32_t in = off % ps, piece = n;
+		if (p->size - off < piece)
+			piece = p->size - off;
+		if (ps - in < piece)
+			piece = ps - in;
+		c += mm_copy_user(k, t, p->pfns[off / ps], in, piece, to_user);
+		off += piece;
+		n -= piece;
+	}
+	mm_charge(t, c);
 }
 
 void mm_pipe_write(struct mm_task *t, struct mm_pipe *p, uint64_t bytes, uint32_t chunk)
@@ -73,7 +95,7 @@ void mm_pipe_write(struct mm_task *t, struct mm_pipe *p, uint64_t bytes, uint32_
 			p->writer_sleeps++;
 			pipe_sleep(t, p->wsem);
 		}
-		pipe_call(t, n);
+		pipe_call(t, p, p->start + p->len, n, false);
 		p->writes++;
 		p->len += n;
 		bytes -= n;
@@ -90,9 +112,10 @@ uint32_t mm_pipe_read(struct mm_task *t, struct mm_pipe *p, uint32_t max)
 		pipe_sleep(t, p->rsem);
 	}
 	uint32_t n = p->len < max ? p->len : max;
-	pipe_call(t, n);
+	pipe_call(t, p, p->start, n, true);
 	p->reads++;
 	p->len -= n;
+	p->start = p->size ? (p->start + n) % p->size : 0;
 	if (n)
 		pipe_wake(p, t, &p->wwait, p->wsem, p->wtask);
 	return n;

@@ -18,6 +18,10 @@ struct mm_task;
 struct mm_pipe {
 	uint32_t size;          /* capacity, bytes: PIPE_SIZE = PAGE_SIZE in 2.6.10 */
 	uint32_t len;           /* bytes in the pipe */
+	uint32_t start;         /* offset of the first byte in the buffer (it wraps) */
+	const uint32_t *pfns;   /* the buffer's frames, one per page of it in order
+				 * (pipe_new's __get_free_page: one), set by the caller;
+				 * NULL (mm_pipe_init): copies cost the flat copy rate */
 	bool closed;            /* the writer closed its end */
 	bool rwait, wwait;      /* the reader / writer sleeps on the pipe */
 	bool up;                /* initialised (mm_pipe_init) */

@@ -471,9 +471,12 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 
 	for (size_t r = 0; r < n; r++) {
 		const bool wr = va[r] & CACHE_WRITE;
-		uint64_t a = va[r] & ~CACHE_WRITE;
+		uint64_t a = va[r] & ~(CACHE_WRITE | CACHE_PHYS);
 		uint64_t vpn = a >> ps;
-		if (vpn != s->last_vpn) {
+		uint64_t pa;
+		if (va[r] & CACHE_PHYS) {
+			pa = a;   /* the direct map: no TLB, the same index bits */
+		} else if (vpn != s->last_vpn) {
 			if (s->tlb_fa) {
 				tlb_miss += !fa_access(s->tlb_fa, vpn);
 			} else if (s->tlb) {
@@ -493,8 +496,10 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 			s->prev_base = s->last_base;
 			s->last_vpn = vpn;
 			s->last_base = base;
+			pa = base | (a & pmask);
+		} else {
+			pa = s->last_base | (a & pmask);
 		}
-		uint64_t pa = s->last_base | (a & pmask);
 		refs++;
 		int i = 0;
 		while (i < nl - 1 && !level_access(&s->lv[i], a, pa))
@@ -518,6 +523,33 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 	s->st.refs += refs;
 	s->st.tlb_misses += tlb_miss;
 	s->st.writebacks += wb;
+	return t;
+}
+
+double cache_copy(struct cache_sim *s, uint64_t dst, uint64_t src, uint64_t n,
+		  cache_xlate_fn xlate, void *ctx)
+{
+	enum { COPY_BATCH = 512 };
+	uint64_t refs[COPY_BATCH];
+	const uint64_t line = s->n ? 1ull << s->lv[0].line_shift : 64;
+	size_t k = 0;
+	uint64_t lines = 0;
+	double t = 0;
+	for (uint64_t o = 0; o < n; o += line) {
+		refs[k++] = src + o;
+		refs[k++] = (dst + o) | CACHE_WRITE;
+		lines++;
+		if (k == COPY_BATCH) {
+			t += cache_run(s, refs, k, 0, xlate, ctx);
+			k = 0;
+		}
+	}
+	if (k)
+		t += cache_run(s, refs, k, 0, xlate, ctx);
+	/* the words after the first of each line: a load and a store, L1 hits */
+	uint64_t words = (n + 7) / 8;
+	if (words > lines)
+		t += (double)(2 * (words - lines)) * s->issue;
 	return t;
 }
 

@@ -142,6 +142,11 @@ void cache_flush(struct cache_sim *s);
 
 /* Tag a virtual address passed to cache_run() as a store (bit 63: never a user address). */
 #define CACHE_WRITE (1ull << 63)
+/* Tag an address as physical (bit 62): a kernel reference through the direct map
+ * (the Alpha's KSEG, x86's lowmem map), so no TLB look-up and no translation; a
+ * virtually indexed level indexes it with the same bits (the direct map keeps the
+ * offset within the cache's way). */
+#define CACHE_PHYS (1ull << 62)
 
 enum cache_run_flags {
 	CACHE_DEPENDENT = 1u << 0,   /* each load waits for the previous one (pointer chase) */
@@ -154,6 +159,20 @@ enum cache_run_flags {
  */
 double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned flags,
 		 cache_xlate_fn xlate, void *ctx);
+
+/**
+ * cache_copy() - a copy of @n bytes from @src to @dst (each a virtual address of
+ * the translated space, or a physical one tagged CACHE_PHYS) as a loop of 8-byte
+ * loads and stores, the way copy_to_user / copy_from_user and memcpy move data:
+ * per line of the first level one load of the source and one store of the
+ * destination go through the hierarchy (cache_run, independent references); the
+ * line's other words hit the first level and cost their issue cycle each.  The
+ * per-line walk steps both addresses together from their starts, so buffers whose
+ * offsets differ within a line are approximated by the source's lines.
+ * Returns: the seconds the copy takes.
+ */
+double cache_copy(struct cache_sim *s, uint64_t dst, uint64_t src, uint64_t n,
+		  cache_xlate_fn xlate, void *ctx);
 
 /** cache_stats_json() - Returns: new JSON object of the counters of @s. */
 json_t *cache_stats_json(const struct cache_sim *s);

@@ -77,7 +77,7 @@ const struct mm_param machine_bus_params[] = {
 
 /* Each table skips the keys the other tables own. */
 static const char *const machine_skip[] = { "disks", "costs", "variation", "caches", "bus", "arch", "memory", "page_size",
-					    "kernel_reserved", "struct_page_bytes",
+					    "kernel_reserved", "struct_page_bytes", "idle_footprint",
 					    "min_free_kbytes", "watermark_style",
 					    "lowmem_reserve_ratio", "kernelcore", NULL };
 static const char *const mem_skip[] = { "disks", "costs", "variation", "caches", "bus", "clock", "copy_bw", NULL };

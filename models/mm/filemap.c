@@ -543,7 +543,7 @@ uint64_t mm_file_read(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 		/* mark_page_accessed() once per page, then copy_to_user (through a
 		 * kmap when the page has no permanent kernel address) */
 		mm_mark_page_accessed(k, t, pfn);
-		double copy = (double)(end - start) * k->copy_cycles_per_byte;
+		double copy = mm_copy_user(k, t, pfn, (uint32_t)start, (uint32_t)(end - start), true);
 		bool high = page_test(p, PG_highmem);
 		/* file_read_actor: the module's read path, or kmap() around the copy */
 		if (!high || kmap_read_copy(k->kmap, t, pfn, end - start, copy, false)) {
@@ -727,8 +727,9 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 		bool high = page_test(p, PG_highmem);
 		if (high)
 			kmap_map(k->kmap, t, pfn);
-		mm_charge(t, (double)(end - start) * k->copy_cycles_per_byte);
-		copy_cycles += (double)(end - start) * k->copy_cycles_per_byte;
+		double copy = mm_copy_user(k, t, pfn, (uint32_t)start, (uint32_t)(end - start), false);
+		mm_charge(t, copy);
+		copy_cycles += copy;
 		if (high)
 			kmap_unmap(k->kmap, t, pfn);
 		/* set_page_dirty: one atomic when the page was clean */

@@ -47,6 +47,8 @@ const struct mm_param mm_kernel_params[] = {
 		 "vm_dirty_ratio: a writer is throttled above this percent of dirty + writeback pages (2.6.16 default 40; with dirty_writeback)"),
 	MM_PARAM(struct mm_kernel_cfg, dirty_background_ratio, "dirty_background_ratio", MM_P_INT, 0, 100, "10",
 		 "dirty_background_ratio: pdflush writes back above this percent of dirty pages (2.6.16 default 10; with dirty_writeback)"),
+	MM_PARAM(struct mm_kernel_cfg, kswapd_incmin, "kswapd_incmin", MM_P_BOOL, 1, 0, "false",
+		 "kswapd's balance_pgdat as page-replace-kswapd-incmin 14/14 of the 2005-12-30 CLOCK-Pro series has it (Nick Piggin): zones low-to-high, each scanned only while below its own pages_high; false: 2.6.15, every zone up to the highest low one (kernel-mechanisms.md 1.5a)"),
 	MM_PARAM_END
 };
 
@@ -234,6 +236,14 @@ int mm_kernel_check(struct mm_kernel *k, struct mm_err *e)
 			       "%llu frees of a free, reserved or listed page (bad_page)",
 			       (unsigned long long)k->alloc->st.bad_free);
 	return mm_check(&k->phys, e);
+}
+
+double mm_copy_user(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, uint32_t off, uint32_t n,
+		    bool to_user)
+{
+	if (k->copy && pfn != PFN_NONE && !k->untimed)
+		return k->copy->copy(k->copy->ctx, t, pfn, off, n, to_user);
+	return (double)n * k->copy_cycles_per_byte;
 }
 
 double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, double factor,

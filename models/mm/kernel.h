@@ -49,6 +49,9 @@ struct mm_fmap;
 struct mm_task {
 	struct tm tm;              /* pending cycles of this actor */
 	struct mm_kernel *k;
+	uint64_t ubuf;             /* the user buffer of the current read(2)/write(2):
+				    * a copy through k->copy (mm_copy_user) starts there
+				    * and advances it; unused without a copy model */
 	int cpu;
 	const char *name;
 	bool memalloc;             /* PF_MEMALLOC: in reclaim, may dip below watermarks */
@@ -126,6 +129,7 @@ struct mm_kernel_cfg {
 	bool dirty_writeback;      /* pdflush and balance_dirty_pages (writeback.c) */
 	int64_t dirty_ratio;       /* vm_dirty_ratio, percent */
 	int64_t dirty_background_ratio;   /* dirty_background_ratio, percent */
+	bool kswapd_incmin;        /* the series' balance_pgdat (vmscan.c, kernel-mechanisms.md 1.5a) */
 };
 
 /* A registered shrinker (2.6.16 struct shrinker, mm/vmscan.c set_shrinker):
@@ -144,6 +148,16 @@ struct mm_shrinker {
 };
 struct mm_pcobj;
 
+/* A model of the kernel's data copies between a kernel page and user memory. */
+struct mm_copy_model {
+	/* Returns: the CPU cycles of copying @n bytes between frame @pfn at offset
+	 * @off and @t's user buffer at t->ubuf (to user space when @to_user); the
+	 * model advances t->ubuf by @n. */
+	double (*copy)(void *ctx, struct mm_task *t, uint32_t pfn, uint32_t off, uint32_t n,
+		       bool to_user);
+	void *ctx;
+};
+
 struct mm_kernel {
 	struct sim *s;
 	struct mm_kernel_cfg cfg;
@@ -156,6 +170,9 @@ struct mm_kernel {
 	const struct machine_costs *costs;
 	double clock;
 	double copy_cycles_per_byte;
+	/* copy_to_user / copy_from_user through a CPU cache model (a workload with
+	 * machine.caches sets it; NULL: copies cost copy_cycles_per_byte) */
+	const struct mm_copy_model *copy;
 
 	struct mm_spinlock lru_lock[MM_NR_ZONES];
 	struct mm_spinlock zone_lock[MM_NR_ZONES];   /* zone->lock: buddy lists, pcp refill/drain */
@@ -384,6 +401,16 @@ static inline void mm_sync(struct mm_task *t)
 	if (!t->k->untimed)
 		tm_sync(&t->tm);
 }
+
+/**
+ * mm_copy_user() - the cycles of copy_to_user (@to_user) or copy_from_user of @n
+ * bytes between frame @pfn at offset @off and @t's user buffer: the kernel's copy
+ * model when there is one and @pfn is a frame, else @n x copy_cycles_per_byte.
+ * Nothing is charged here.
+ * Returns: CPU cycles.
+ */
+double mm_copy_user(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, uint32_t off, uint32_t n,
+		    bool to_user);
 
 /**
  * mm_bus_transfer() - @t has just spent @cpu_cycles (already charged) moving

@@ -236,6 +236,14 @@ static uint64_t lru_pages_of(struct zone *const *zones, int n)
 	return lru;
 }
 
+/* zone->temp_priority = @priority and prev_priority lowered to it. */
+static void zone_set_priority(struct zone *z, int priority)
+{
+	z->temp_priority = priority;
+	if (z->prev_priority > priority)
+		z->prev_priority = priority;
+}
+
 bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
 {
 	struct zone *zones[MM_NR_ZONES + 1];
@@ -256,9 +264,7 @@ bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsig
 		sc.swap_cluster_max = MM_SWAP_CLUSTER_MAX;
 		for (int i = 0; i < nz; i++) {
 			struct zone *z = zones[i];
-			z->temp_priority = priority;
-			if (z->prev_priority > priority)
-				z->prev_priority = priority;
+			zone_set_priority(z, priority);
 			if (z->all_unreclaimable && priority != MM_DEF_PRIORITY)
 				continue;
 			shrink_zone(k, t, z, &sc);
@@ -286,13 +292,138 @@ bool mm_try_to_free_pages(struct mm_kernel *k, struct mm_task *t, int cls, unsig
 	return ret;
 }
 
+/* Totals of one balance_pgdat() pass. */
+struct kswapd_pass {
+	uint64_t scanned, reclaimed;
+};
+
+/* kswapd's shrink_slab() after @sc's scanning, its reclaimed_slab added to @sc.
+ * Returns: what shrink_slab returned (0 without shrinkers). */
+static unsigned long kswapd_shrink_slab(struct mm_kernel *k, struct mm_task *t,
+					struct scan_control *sc, uint64_t lru_pages)
+{
+	if (!k->nshrinkers)
+		return 0;
+	t->reclaimed_slab = 0;
+	unsigned long nr_slab = mm_shrink_slab(k, t, sc->nr_scanned, lru_pages);
+	sc->nr_reclaimed += t->reclaimed_slab;
+	t->reclaimed_slab = 0;
+	return nr_slab;
+}
+
+/* "If we've done a decent amount of scanning and the reclaim ratio is low, start
+ * doing writepage even in laptop mode" */
+static void kswapd_may_writepage(struct scan_control *sc, const struct kswapd_pass *ps)
+{
+	if (ps->scanned > MM_SWAP_CLUSTER_MAX * 2 && ps->scanned > ps->reclaimed + ps->reclaimed / 2)
+		sc->may_writepage = true;
+}
+
+static void reset_sc(struct scan_control *sc, int priority)
+{
+	sc->nr_scanned = 0;
+	sc->nr_pgscan = 0;
+	sc->nr_reclaimed = 0;
+	sc->priority = priority;
+	sc->swap_cluster_max = MM_SWAP_CLUSTER_MAX;
+}
+
+/* One priority of 2.6.15's balance_pgdat(): find the highest zone below pages_high
+ * (end_zone), then scan every zone from DMA up to it, each with its own
+ * scan_control counts and shrink_slab.  Returns: whether every zone was fine. */
+static bool balance_prio_2615(struct mm_kernel *k, struct mm_task *t, unsigned order,
+			      int priority, struct scan_control *sc, struct kswapd_pass *ps)
+{
+	struct mm_phys *ph = &k->phys;
+	int end_zone = -1;
+	for (int i = MM_NR_ZONES - 1; i >= 0; i--) {
+		struct zone *z = &ph->zones[i];
+		if (mm_zone_empty(z) || (z->all_unreclaimable && priority != MM_DEF_PRIORITY))
+			continue;
+		if (!zone_watermark_ok(z, order, z->pages_high, 0, false, false)) {
+			end_zone = i;
+			break;
+		}
+	}
+	if (end_zone < 0)
+		return true;   /* every zone is fine */
+	bool all_zones_ok = true;
+	uint64_t lru_pages = 0;
+	if (k->nshrinkers) {
+		struct zone *zs[MM_NR_ZONES];
+		for (int i = 0; i <= end_zone; i++)
+			zs[i] = &ph->zones[i];
+		lru_pages = lru_pages_of(zs, end_zone + 1);
+	}
+	for (int i = 0; i <= end_zone; i++) {
+		struct zone *z = &ph->zones[i];
+		if (mm_zone_empty(z) || (z->all_unreclaimable && priority != MM_DEF_PRIORITY))
+			continue;
+		if (!zone_watermark_ok(z, order, z->pages_high, end_zone, false, false))
+			all_zones_ok = false;
+		zone_set_priority(z, priority);
+		reset_sc(sc, priority);
+		shrink_zone(k, t, z, sc);
+		mm_count(k->s->vs, MM_PGSCAN_KSWAPD, sc->nr_pgscan);
+		unsigned long nr_slab = kswapd_shrink_slab(k, t, sc, lru_pages);
+		ps->reclaimed += sc->nr_reclaimed;
+		ps->scanned += sc->nr_scanned;
+		if (z->all_unreclaimable)
+			continue;
+		if (nr_slab == 0 && z->pages_scanned >= 4ull * (z->nr_active + z->nr_inactive))
+			z->all_unreclaimable = 1;
+		kswapd_may_writepage(sc, ps);
+	}
+	return all_zones_ok;
+}
+
+/* One priority of the series' "incmin" balance_pgdat() (page-replace-kswapd-incmin
+ * 14/14, 2005-12-30, Nick Piggin's vm-kswapd-incmin; kernel-mechanisms.md 1.5a):
+ * zones from DMA up, each scanned only while it is below its own pages_high
+ * (classzone 0: no lowmem_reserve), so a zone that is fine is never scanned for
+ * the sake of a higher one ("Without this patch reclaim is limited to ZONE_DMA").
+ * One scan_control for the whole priority, one shrink_slab after the zones (with
+ * scanned == 0 when no zone was low, which shrink_slab turns into
+ * SWAP_CLUSTER_MAX, as the patch does), all_unreclaimable set whatever the slab
+ * freed.  Returns: whether every zone was fine. */
+static bool balance_prio_incmin(struct mm_kernel *k, struct mm_task *t, unsigned order,
+				int priority, struct scan_control *sc, struct kswapd_pass *ps)
+{
+	struct mm_phys *ph = &k->phys;
+	bool all_zones_ok = true;
+	uint64_t lru_pages = 0;
+	reset_sc(sc, priority);
+	for (int i = 0; i < MM_NR_ZONES; i++) {
+		struct zone *z = &ph->zones[i];
+		if (mm_zone_empty(z))
+			continue;
+		if (zone_watermark_ok(z, order, z->pages_high, 0, false, false))
+			continue;
+		all_zones_ok = false;
+		if (z->all_unreclaimable && priority != MM_DEF_PRIORITY)
+			continue;
+		zone_set_priority(z, priority);
+		lru_pages += z->nr_active + z->nr_inactive;
+		shrink_zone(k, t, z, sc);
+		if (z->pages_scanned >= 4ull * (z->nr_active + z->nr_inactive))
+			z->all_unreclaimable = 1;
+	}
+	mm_count(k->s->vs, MM_PGSCAN_KSWAPD, sc->nr_pgscan);
+	kswapd_shrink_slab(k, t, sc, lru_pages);
+	ps->reclaimed += sc->nr_reclaimed;
+	ps->scanned += sc->nr_scanned;
+	kswapd_may_writepage(sc, ps);
+	return all_zones_ok;
+}
+
 /* balance_pgdat(): free pages until every zone is above pages_high. */
 static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order)
 {
 	struct mm_phys *ph = &k->phys;
+	bool incmin = k->cfg.kswapd_incmin;
 	bool all_zones_ok;
 	do {
-		uint64_t total_scanned = 0, total_reclaimed = 0;
+		struct kswapd_pass ps = { 0, 0 };
 		struct scan_control sc = { .may_writepage = true, .may_swap = true, .kswapd = true,
 					   .gfp = MM_GFP_KERNEL };
 		mm_count(k->s->vs, MM_PAGEOUTRUN, 1);
@@ -300,73 +431,23 @@ static void balance_pgdat(struct mm_kernel *k, struct mm_task *t, unsigned order
 		for (int i = 0; i < MM_NR_ZONES; i++)
 			ph->zones[i].temp_priority = MM_DEF_PRIORITY;
 		for (int priority = MM_DEF_PRIORITY; priority >= 0; priority--) {
-			int end_zone = -1;
-			all_zones_ok = true;
-			for (int i = MM_NR_ZONES - 1; i >= 0; i--) {
-				struct zone *z = &ph->zones[i];
-				if (mm_zone_empty(z) || (z->all_unreclaimable && priority != MM_DEF_PRIORITY))
-					continue;
-				if (!zone_watermark_ok(z, order, z->pages_high, 0, false, false)) {
-					end_zone = i;
-					break;
-				}
-			}
-			if (end_zone < 0)
-				break;   /* every zone is fine */
-			uint64_t lru_pages = 0;
-			if (k->nshrinkers) {
-				struct zone *zs[MM_NR_ZONES];
-				for (int i = 0; i <= end_zone; i++)
-					zs[i] = &ph->zones[i];
-				lru_pages = lru_pages_of(zs, end_zone + 1);
-			}
-			for (int i = 0; i <= end_zone; i++) {
-				struct zone *z = &ph->zones[i];
-				if (mm_zone_empty(z) || (z->all_unreclaimable && priority != MM_DEF_PRIORITY))
-					continue;
-				if (!zone_watermark_ok(z, order, z->pages_high, end_zone, false, false))
-					all_zones_ok = false;
-				z->temp_priority = priority;
-				if (z->prev_priority > priority)
-					z->prev_priority = priority;
-				sc.nr_scanned = 0;
-				sc.nr_pgscan = 0;
-				sc.nr_reclaimed = 0;
-				sc.priority = priority;
-				sc.swap_cluster_max = MM_SWAP_CLUSTER_MAX;
-				shrink_zone(k, t, z, &sc);
-				mm_count(k->s->vs, MM_PGSCAN_KSWAPD, sc.nr_pgscan);
-				unsigned long nr_slab = 0;
-				if (k->nshrinkers) {
-					t->reclaimed_slab = 0;
-					nr_slab = mm_shrink_slab(k, t, sc.nr_scanned, lru_pages);
-					sc.nr_reclaimed += t->reclaimed_slab;
-					t->reclaimed_slab = 0;
-				}
-				total_reclaimed += sc.nr_reclaimed;
-				total_scanned += sc.nr_scanned;
-				if (z->all_unreclaimable)
-					continue;
-				if (nr_slab == 0 &&
-				    z->pages_scanned >= 4ull * (z->nr_active + z->nr_inactive))
-					z->all_unreclaimable = 1;
-				if (total_scanned > MM_SWAP_CLUSTER_MAX * 2 &&
-				    total_scanned > total_reclaimed + total_reclaimed / 2)
-					sc.may_writepage = true;
-			}
+			all_zones_ok = incmin ? balance_prio_incmin(k, t, order, priority, &sc, &ps)
+					      : balance_prio_2615(k, t, order, priority, &sc, &ps);
 			if (all_zones_ok)
 				break;
-			if (total_scanned && priority < MM_DEF_PRIORITY - 2)
+			if (ps.scanned && priority < MM_DEF_PRIORITY - 2)
 				mm_congestion_wait(k, t, MM_HZ_S(100));
-			if (total_reclaimed >= MM_SWAP_CLUSTER_MAX)
+			if (ps.reclaimed >= MM_SWAP_CLUSTER_MAX)
 				break;
 		}
 		for (int i = 0; i < MM_NR_ZONES; i++)
 			ph->zones[i].prev_priority = ph->zones[i].temp_priority;
 		/* !all_zones_ok: cond_resched() and loop again.  A high-order kswapd
 		 * (seed 003) can find nothing to scan and loop; its cond_resched lets
-		 * the others run: modelled as a one-jiffy yield so time advances. */
-		if (!all_zones_ok && order > 0 && total_scanned == 0)
+		 * the others run: modelled as a one-jiffy yield so time advances.  The
+		 * incmin loop can do the same at order 0 (a low zone that is
+		 * all_unreclaimable is not scanned below DEF_PRIORITY). */
+		if (!all_zones_ok && (order > 0 || incmin) && ps.scanned == 0)
 			mm_sleep(t, MM_HZ_S(1), &t->congestion_s);
 		mm_sync(t);
 	} while (!all_zones_ok);

@@ -50,6 +50,12 @@ const struct mm_param mm_phys_params[] = {
 		 (double)MM_MAX_MEMORY, "\"4MiB\"",
 		 "reserved from physical 0: BIOS area, kernel image, bootmem (calibration: 4MiB "
 		 "+ mem_map gives LowTotal 860MB on 4GB i386 [H5])"),
+	MM_PARAM(struct mm_phys_cfg, idle_footprint, "idle_footprint", MM_P_SIZE, 0,
+		 (double)MM_MAX_MEMORY, "0",
+		 "what a booted, idle box holds outside the page cache (boot-time hash tables, "
+		 "slab at idle, page tables, the daemons' anonymous memory): reserved right "
+		 "after mem_map, above ZONE_DMA, where the page allocator serves kernel "
+		 "allocations from the highest zone first; 0: none (calibration)"),
 	MM_PARAM(struct mm_phys_cfg, struct_page_bytes, "struct_page_bytes", MM_P_INT, -1, 256, "-1",
 		 "sizeof(struct page) charged for mem_map; -1 = arch (32 on i386, 56 on 64-bit, "
 		 "0 on flat) [K2614 include/linux/mm.h]"),
@@ -270,7 +276,7 @@ static uint32_t memmap_start(const struct mm_phys *phys)
 				? (16 * MiB) >> phys->page_shift : 0;
 	if (goal < phys->reserved_image)
 		goal = phys->reserved_image;
-	if (goal + phys->reserved_memmap > phys->nr_pages)
+	if (goal + phys->reserved_memmap + phys->reserved_idle > phys->nr_pages)
 		goal = phys->reserved_image;
 	return (uint32_t)goal;
 }
@@ -360,18 +366,20 @@ int mm_phys_layout(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct m
 	uint64_t kr = cfg->kernel_reserved;
 	uint64_t img = (kr + ps - 1) >> phys->page_shift;
 	uint64_t mm = ((uint64_t)spb * nr + ps - 1) >> phys->page_shift;
-	if (img + mm + 256 > nr) {
+	uint64_t idle = (cfg->idle_footprint + ps - 1) >> phys->page_shift;
+	if (img + mm + idle + 256 > nr) {
 		mm_phys_fini(phys);
 		return mm_errf(e, NULL, "machine.memory",
 			       "%llu bytes leave fewer than 256 usable pages after kernel_reserved "
-			       "(%llu pages) and mem_map (%llu pages)",
+			       "(%llu pages), mem_map (%llu pages) and idle_footprint (%llu pages)",
 			       (unsigned long long)cfg->memory, (unsigned long long)img,
-			       (unsigned long long)mm);
+			       (unsigned long long)mm, (unsigned long long)idle);
 	}
 	phys->reserved_image = (uint32_t)img;
 	phys->reserved_memmap = (uint32_t)mm;
+	phys->reserved_idle = (uint32_t)idle;
 	count_reserved(phys, 0, img);
-	count_reserved(phys, memmap_start(phys), mm);
+	count_reserved(phys, memmap_start(phys), mm + idle);
 
 	/* ---- watermarks, pcp, zonelists ---- */
 	mm_phys_setup_watermarks(phys);
@@ -420,7 +428,7 @@ int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_
 		}
 	}
 	mark_reserved(phys, 0, phys->reserved_image);
-	mark_reserved(phys, memmap_start(phys), phys->reserved_memmap);
+	mark_reserved(phys, memmap_start(phys), phys->reserved_memmap + phys->reserved_idle);
 	return 0;
 }
 

@@ -122,6 +122,7 @@ struct mm_phys_cfg {
 	int watermark_style;            /* enum mm_wmark_style */
 	struct mm_intlist lowmem_reserve_ratio; /* per zone index, DMA.. */
 	uint64_t kernelcore;            /* 0 = no EasyRclm zone; else non-EasyRclm memory */
+	uint64_t idle_footprint;        /* bytes a booted idle box holds outside the page cache */
 };
 
 extern const struct mm_param mm_phys_params[];
@@ -139,6 +140,7 @@ struct mm_phys {
 	uint32_t min_free_kbytes;       /* effective value */
 	uint32_t reserved_image;        /* pages reserved for kernel_reserved */
 	uint32_t reserved_memmap;       /* pages reserved for mem_map */
+	uint32_t reserved_idle;         /* pages of idle_footprint, right after mem_map */
 	struct zone zones[MM_NR_ZONES];
 	/* zonelists[c]: non-empty zones of index <= c, highest first, NULL-terminated */
 	struct zone *zonelists[MM_NR_ZONES][MM_NR_ZONES + 1];

@@ -13,6 +13,13 @@
  * and hands them to the core's shrink_list(), which reclaims even referenced pages
  * unless page_mapping_inuse().
  *
+ * Option `workingset` (off by default): Linux 3.15's refault-distance detection
+ * (workingset.c): an evicted page-cache page leaves a shadow entry; a page that
+ * faults back within the zone's active-list size of inactive-list departures is
+ * inserted active.  Only the detection is added: the lists and their balance stay
+ * 2.6.15's (3.15 also keeps anon and file pages on separate lists and compares
+ * with the active file list; here the zone's one active list).
+ *
  * Frame-level use (the trace workload) is not offered: this module needs zones;
  * `mmemu replay` runs it on a one-zone kernel of its own (emu/engine/kreplay.c).
  */
@@ -23,6 +30,31 @@
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 #include "models/reclaim/reclaim.h"
+#include "models/reclaim/workingset.h"
+
+struct lru2q_cfg {
+	bool workingset;
+};
+
+struct lru2q_priv {
+	bool ws_on;
+	struct workingset ws;
+};
+
+static const struct mm_param lru2q_params[] = {
+	MM_PARAM(struct lru2q_cfg, workingset, "workingset", MM_P_BOOL, 1, 0, "false",
+		 "Linux 3.15 refault-distance detection (mm/workingset.c): shadow entries for "
+		 "evicted page cache, a refault within the active list's size is inserted "
+		 "active; false: 2.6.15"),
+	MM_PARAM_END,
+};
+
+/* Returns: the workingset state, or NULL when the option is off. */
+static struct workingset *ws_of(struct reclaim *r)
+{
+	struct lru2q_priv *pr = r->priv;
+	return pr->ws_on ? &pr->ws : NULL;
+}
 
 struct lru2q_zone {
 	struct plist active, inactive;
@@ -35,6 +67,13 @@ static inline struct lru2q_zone *zstate(struct zone *z)
 
 static int lru2q_kinit(struct reclaim *r, struct mm_kernel *k, struct mm_err *e)
 {
+	const struct lru2q_cfg *c = r->cfg;
+	struct lru2q_priv *pr = r->priv;
+	if (c->workingset) {
+		if (ws_init(&pr->ws, e))
+			return -1;
+		pr->ws_on = true;
+	}
 	for (int i = 0; i < MM_NR_ZONES; i++) {
 		struct lru2q_zone *zs = calloc(1, sizeof *zs);
 		if (!zs)
@@ -48,6 +87,9 @@ static int lru2q_kinit(struct reclaim *r, struct mm_kernel *k, struct mm_err *e)
 
 static void lru2q_kfini(struct reclaim *r, struct mm_kernel *k)
 {
+	struct lru2q_priv *pr = r->priv;
+	ws_fini(&pr->ws);
+	pr->ws_on = false;
 	for (int i = 0; i < MM_NR_ZONES; i++) {
 		free(k->phys.zones[i].reclaim_priv);
 		k->phys.zones[i].reclaim_priv = NULL;
@@ -73,6 +115,19 @@ static void lru2q_lru_add(struct reclaim *r, struct mm_kernel *k, struct zone *z
 			  int hint)
 {
 	struct page *p = &k->phys.pages[pfn];
+	struct workingset *ws = ws_of(r);
+	/* add_to_page_cache_lru() of 3.15: a refault close enough is inserted active */
+	if (ws && hint != MM_LRU_ACTIVE && p->mapping && !page_test(p, PG_anon) &&
+	    !page_test(p, PG_swapcache)) {
+		int zi;
+		uint64_t dist;
+		if (ws_refault(ws, p->mapping, p->index, &zi, &dist) &&
+		    dist <= k->phys.zones[zi].nr_active) {
+			ws->activate++;
+			ws_activation(ws, z->idx);
+			hint = MM_LRU_ACTIVE;
+		}
+	}
 	if (hint == MM_LRU_ACTIVE)
 		page_set(p, PG_active);
 	else
@@ -95,9 +150,14 @@ static void lru2q_lru_del(struct reclaim *r, struct mm_kernel *k, struct zone *z
 	}
 }
 
-/* inactive -> active head (lru_lock held); counts PGACTIVATE. */
-static void activate_locked(struct mm_kernel *k, struct mm_task *t, struct zone *z, uint32_t pfn)
+/* mark_page_accessed's inactive -> active head (lru_lock held); counts PGACTIVATE
+ * and, with the workingset option, advances the zone's inactive_age. */
+static void activate_locked(struct reclaim *r, struct mm_kernel *k, struct mm_task *t,
+			    struct zone *z, uint32_t pfn)
 {
+	struct workingset *ws = ws_of(r);
+	if (ws)
+		ws_activation(ws, z->idx);
 	struct page *p = &k->phys.pages[pfn];
 	struct lru2q_zone *zs = zstate(z);
 	plist_del(k->phys.pages, &zs->inactive, pfn);
@@ -116,7 +176,7 @@ static void lru2q_mark_accessed_locked(struct reclaim *r, struct mm_kernel *k, s
 {
 	struct page *p = &k->phys.pages[pfn];
 	if (!page_test(p, PG_active) && page_test(p, PG_referenced) && page_test(p, PG_lru)) {
-		activate_locked(k, t, z, pfn);
+		activate_locked(r, k, t, z, pfn);
 		page_clear(p, PG_referenced);
 	} else if (!page_test(p, PG_referenced)) {
 		page_set(p, PG_referenced);
@@ -134,7 +194,7 @@ static void lru2q_mark_accessed(struct reclaim *r, struct mm_kernel *k, struct m
 		struct zone *z = mm_zone_of(&k->phys, pfn);
 		mm_lru_lock(k, t, z);
 		if (page_test(p, PG_lru) && !page_test(p, PG_active))
-			activate_locked(k, t, z, pfn);
+			activate_locked(r, k, t, z, pfn);
 		mm_lru_unlock(k, t, z);
 		page_clear(p, PG_referenced);
 	} else if (!page_test(p, PG_referenced)) {
@@ -305,9 +365,25 @@ static void lru2q_rotate(struct reclaim *r, struct mm_kernel *k, struct zone *z,
 	plist_add_tail(k->phys.pages, &zs->inactive, pfn);
 }
 
+/* The two-list LRU keeps no memory of evicted pages; with the workingset option a
+ * page-cache page leaves a shadow entry (3.15 __remove_mapping: file pages only). */
 static void lru2q_evicted(struct reclaim *r, struct mm_kernel *k, struct zone *z, uint32_t pfn)
 {
-	/* the two-list LRU keeps no memory of evicted pages */
+	struct workingset *ws = ws_of(r);
+	const struct page *p = &k->phys.pages[pfn];
+	if (ws && p->mapping && !page_test(p, PG_anon) && !page_test(p, PG_swapcache))
+		ws_eviction(ws, z->idx, p->mapping, p->index);
+}
+
+static void lru2q_finish(struct reclaim *r, struct mm_kernel *k, struct sim *s)
+{
+	const struct workingset *ws = ws_of(r);
+	if (!ws)
+		return;
+	sim_metric(s, "workingset_refault", (double)ws->refault);
+	sim_metric(s, "workingset_activate", (double)ws->activate);
+	sim_metric(s, "workingset_evictions", (double)ws->evictions);
+	sim_metric(s, "workingset_shadows_max", (double)ws->max_shadows);
 }
 
 static void lru2q_sample(struct reclaim *r, struct mm_kernel *k, struct sim *s, double t)
@@ -349,12 +425,16 @@ static const struct reclaim_kops lru2q_kops = {
 	.evicted = lru2q_evicted,
 	.rotate = lru2q_rotate,
 	.sample = lru2q_sample,
+	.finish = lru2q_finish,
 	.describe = lru2q_describe,
 };
 
 const struct reclaim_ops reclaim_lru2q = {
 	.version = RECLAIM_OPS_VERSION,
 	.name = "lru2q",
-	.desc = "Linux 2.6.15 two-list LRU: active/inactive per zone, use-twice promotion",
+	.desc = "Linux 2.6.15 two-list LRU: active/inactive per zone, use-twice promotion; option workingset: 3.15 refault-distance activation",
+	.params = lru2q_params,
+	.cfg_size = sizeof(struct lru2q_cfg),
+	.priv_size = sizeof(struct lru2q_priv),
 	.kops = &lru2q_kops,
 };
