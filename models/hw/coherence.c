@@ -9,6 +9,12 @@
  * modified is supplied by that cache (implicit write-back), a clean shared line
  * by memory or a sharer at about the same cost, which the one transfer constant
  * per distance stands for.
+ *
+ * Judgement constant: the transfer cost itself (costs.line_transfer, and
+ * cross_bus_transfer across the Profusion link) has no single measured value;
+ * kernel-mechanisms.md 0.2 and 6.1 give 0.3-1 us on a PIII 8-way.  Seed 002
+ * declares machine.costs.line_transfer with that range in its scenario's
+ * "judgement" key (`mmemu reproduce 002 --sensitivity` reruns both ends).
  */
 #include "models/hw/coherence.h"
 
