@@ -300,6 +300,70 @@ static void test_pipeline(void **state)
 	}
 }
 
+/* Every process of a rule (rule_procs; workloads/kbuild.c): one file, one job.
+ * Execs: make, sh, gcc, cc1, as, fixdep, rm, mv and the link = 9; forks
+ * (copies of a parent's mm): sh forks gcc, fixdep, rm, mv, make the link = 5
+ * (make's vfork of sh and the driver's of cc1 and as copy nothing); exits:
+ * the 5 copies, the 7 rule processes, the link, make = 14; zero-filled pages:
+ * make 8, sh 5, gcc 3, cc1 16, as 9, fixdep 2, rm 1, mv 1 = 45; text faults:
+ * each dynamic run its own text + 7 library pages (sh 6, gcc 4, cc1 8, as 7,
+ * fixdep 2, rm 3, mv 3) + the link's 8 = 90; faults 90 + 37 (make's 8 are
+ * make's); each of the shell's 4 forks runs the child first (an involuntary
+ * switch) and its exec moves it to an idle CPU; every pipe and wait4 wake-up
+ * of the pipeline is pulled to the waker's CPU (wake_affine: the sleeper is
+ * cache cold and its own CPU idle).  Two files: the per-file counts twice. */
+static void test_rule_procs(void **state)
+{
+	(void)state;
+	static const int files[2] = { 1, 2 };
+	for (int i = 0; i < 2; i++) {
+		char buf[1024];
+		snprintf(buf, sizeof buf,
+			 "\"files\": %d, \"jobs\": %d, " SMALL_TREE ", \"cc_cycles\": 1e7, "
+			 "\"link_cycles\": 1e7, \"cc_text_pages\": 8, \"cc_heap\": \"64KiB\", "
+			 "\"make_heap\": \"32KiB\", \"asm_size\": \"12KiB\", \"as_cycles\": 3e6, "
+			 "\"rule_procs\": true, \"sh_text\": 6, \"sh_data\": 5, \"gcc_text\": 4, "
+			 "\"gcc_data\": 3, \"as_text\": 7, \"as_data\": 9, \"fixdep_text\": 2, "
+			 "\"fixdep_data\": 2, \"util_text\": 3, \"util_data\": 1, \"ldso_text\": 2, "
+			 "\"libc_text\": 5, \"sh_cycles\": 1e6, \"gcc_cycles\": 1e6, "
+			 "\"fixdep_cycles\": 1e6, \"util_cycles\": 1e5, \"wake_affine\": true",
+			 files[i], files[i]);
+		json_t *r = run_kb(4, buf);
+		int n = files[i];
+		near(metric(r, "invariants_ok"), 1, 0);
+		near(metric(r, "oom_kills"), 0, 0);
+		near(metric(r, "execs"), 2 + 7 * n, 0);
+		near(metric(r, "forks"), 1 + 4 * n, 0);
+		near(metric(r, "exits"), 3 + 11 * n, 0);
+		near(metric(r, "anon_zero_fills"), 8 + 37 * n, 0);
+		near(metric(r, "minor_faults") + metric(r, "major_faults"), 8 + (82 + 37) * n, 0);
+		near(metric(r, "anon_pages"), 0, 0);
+		near(metric(r, "fork_preempts"), 4 * n, 0);
+		if (n == 1) {
+			near(metric(r, "context_switches"), 4, 0);
+			near(metric(r, "exec_moves"), 4, 0);
+			near(metric(r, "affine_wakeups"), metric(r, "pipe_wakeups"), 0);
+		}
+		/* user time: cc1, as, the link, sh, gcc, fixdep, rm, mv */
+		near(metric(r, "user_s"), n * (0.01 + 0.003 + 0.001 + 0.001 + 0.001 + 0.0002) + 0.01,
+		     1e-9);
+		json_decref(r);
+	}
+	/* rule_procs without the pipeline: refused (exit 2, one line, the path) */
+	char scn[128];
+	snprintf(scn, sizeof scn, "/tmp/mmemu-test-kb-bad-%d.json", (int)getpid());
+	FILE *f = fopen(scn, "w");
+	assert_non_null(f);
+	fprintf(f, "{ \"name\": \"bad\", \"machine\": { " X86_64_64M ", \"cpus\": 2,\n"
+		   "  \"disks\": [ { \"name\": \"sda\", \"size\": \"256MB\", \"read\": \"60MB/s\",\n"
+		   "    \"write\": \"60MB/s\", \"seek_avg\": \"4.9ms\", \"rpm\": 10000 } ] },\n"
+		   "  \"kernels\": { \"lru2q\": { \"reclaim\": \"lru2q\" } },\n"
+		   "  \"workload\": { \"type\": \"kernbench\", \"cc_text_pages\": 8, "
+		   "\"rule_procs\": true } }\n");
+	fclose(f);
+	assert_bad_scenario(scn, "workload.rule_procs");
+}
+
 /* Wake-up preemption (wake_preempt; models/sched/sched.c, 2.6.10 TASK_PREEMPTS_CURR).
  * One CPU, the two-job pipeline: every wake-up is a sync one onto the waker's
  * CPU (pipe, wait4: wake_up_interruptible_sync) or of a job with the same
@@ -344,6 +408,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_process_model),
 		cmocka_unit_test(test_pipeline),
+		cmocka_unit_test(test_rule_procs),
 		cmocka_unit_test(test_src_sigma),
 		cmocka_unit_test(test_wake_preempt),
 		cmocka_unit_test(test_maximal_fits),

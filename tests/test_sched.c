@@ -47,6 +47,8 @@ struct ctx {
 };
 
 static struct ctx X;   /* one per child process */
+static int sync_to = -1;    /* task A's wake-up is a sync one from this CPU (-1: none) */
+static bool affine;         /* cfg.wake_affine for setup() */
 static double tick_phase;   /* cfg.tick_phase for setup() (set by a body before it) */
 
 static void setup(int ncpu, double slice_s, double balance_s)
@@ -68,6 +70,10 @@ static void setup(int ncpu, double slice_s, double balance_s)
 	c.balance_s = balance_s;
 	c.cs_cycles = 1000;
 	c.tick_phase = tick_phase;
+	if (affine) {
+		c.wake_affine = true;
+		c.wake_idle = false;
+	}
 	if (sched_init(&X.s, &c))
 		_exit(5);
 }
@@ -86,6 +92,8 @@ static void task_fn(int argc, char **argv)
 		w -= X.sleep_at[i];
 		sched_block(&X.s, t);
 		sg_actor_sleep_for(X.sleep_s[i]);
+		if (i == 0 && sync_to >= 0)
+			sched_wake_sync(t, sync_to);
 		X.woke_cpu[i] = sched_wake(&X.s, t);
 	}
 	sched_run(&X.s, t, w);
@@ -330,6 +338,60 @@ static void test_wake_to_shortest_queue(void **state)
 	assert_near(FIN(0), 11.001e-3);    /* switch D -> A, then 1 ms */
 }
 
+/* ---- (4a) wake_affine (2.6.10 try_to_wake_up).  A on cpu0 runs 1 ms, sleeps
+ * @sleep_ms, is woken sync by B running on cpu1 (10 ms) and has 1 ms left.
+ * Cold (slept 5 ms >= cache_hot 2.5 ms): pulled to cpu1 behind B (B is not
+ * preempted: sync), so A ends at 10 ms + switch + 1 ms; no balancer.  With C
+ * queued on cpu1 too (cpu1 busier, A's cpu0 idle): not pulled off an idle
+ * CPU onto a busy one, A ends at 7 ms on cpu0.  Without wake_affine: cpu0. */
+static void body_affine_cold(void)
+{
+	setup(3, 100e-3, 0);
+	start(0, 0, 2);
+	X.sleep_at[0] = 1 * MS;
+	X.sleep_s[0] = 5e-3;
+	start(1, 1, 10);
+	simgrid_run();
+	collect(2);
+	X.out[20] = X.woke_cpu[0];
+	X.out[22] = (double)X.s.affine_wakeups;
+}
+
+static void body_affine_busy(void)
+{
+	setup(3, 100e-3, 0);
+	start(0, 0, 2);
+	X.sleep_at[0] = 1 * MS;
+	X.sleep_s[0] = 5e-3;
+	start(1, 1, 10);
+	start(2, 1, 10);
+	simgrid_run();
+	collect(3);
+	X.out[20] = X.woke_cpu[0];
+	X.out[22] = (double)X.s.affine_wakeups;
+}
+
+static void test_wake_affine(void **state)
+{
+	(void)state;
+	double o[NOUT];
+	sync_to = 1;
+	affine = true;
+	run(body_affine_cold, o);
+	assert_true(o[20] == 1);
+	assert_true(o[22] == 1);
+	assert_near(FIN(0), 11.001e-3);
+	run(body_affine_busy, o);
+	assert_true(o[20] == 0);
+	assert_true(o[22] == 0);
+	assert_near(FIN(0), 7e-3);
+	affine = false;
+	run(body_affine_cold, o);
+	assert_true(o[20] == 0);
+	assert_near(FIN(0), 7e-3);
+	sync_to = -1;
+}
+
 /* ---- (4b) a woken task queued on its busy CPU is pulled by the balancer
  * before it runs: sched_wake must return the CPU it got, not the one it queued
  * on (a stale CPU made reaim tasks use another CPU's pagevec).  cpu0: A [0,1]
@@ -443,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_wake_to_idle_cpu),
 		cmocka_unit_test(test_wake_to_prev_cpu),
 		cmocka_unit_test(test_wake_to_shortest_queue),
+		cmocka_unit_test(test_wake_affine),
 		cmocka_unit_test(test_wake_then_balanced),
 		cmocka_unit_test(test_balance),
 		cmocka_unit_test(test_balance_tick_phase),

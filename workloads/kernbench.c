@@ -58,6 +58,7 @@
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 #include "models/sched/sched.h"
+#include "workloads/kbuild.h"
 #include "workloads/smp.h"
 #include "workloads/workload.h"
 
@@ -71,6 +72,8 @@ struct kb_job {
 	/* the compiler pipeline (asm_size > 0): cc1's output to as, as's exit */
 	struct mm_pipe out, exited;
 };
+
+enum { KB_SH, KB_GCC, KB_AS, KB_FIXDEP, KB_RM, KB_MV, KB_CC1, KB_NPROG };
 
 struct kb_cfg {
 	int64_t jobs;
@@ -93,6 +96,13 @@ struct kb_cfg {
 	double as_cycles;
 	int fs;                    /* enum mm_fs */
 	bool wake_preempt;
+	bool wake_affine;
+	/* every process of a rule (rule_procs): sh -c, gcc's driver, as, fixdep, rm,
+	 * mv, each with its own exec, mm, faults and exit, and ld.so and libc */
+	bool rule_procs;
+	int64_t sh_text, sh_data, gcc_text, gcc_data, as_text, as_data;
+	int64_t fixdep_text, fixdep_data, util_text, util_data, ldso_text, libc_text;
+	double sh_cycles, gcc_cycles, fixdep_cycles, util_cycles;
 	bool check;
 	/* run-time state */
 	struct wl_smp w;           /* kernel + scheduler */
@@ -103,6 +113,8 @@ struct kb_cfg {
 	double *work;              /* [files]: job i's share of cc/as cycles and assembly, mean 1 */
 	uint64_t make_sleeps;      /* make's waits in wait4 (asm_size > 0) */
 	struct mm_file *src, *inc, *obj, *out, *cc1;
+	struct kb_libs libs;
+	struct kb_prog prog[KB_NPROG];   /* rule_procs: sh, gcc, as, fixdep, rm, mv, cc1 */
 	struct mm_task make_task;  /* make's own kernel work (process model) */
 	struct mm_as *make_as;
 	uint64_t ooms;
@@ -153,6 +165,32 @@ static const struct mm_param kb_params[] = {
 	MM_PARAM_ENUM(struct kb_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
 	MM_PARAM(struct kb_cfg, wake_preempt, "wake_preempt", MM_P_BOOL, 1, 0, "false",
 		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
+	MM_PARAM(struct kb_cfg, wake_affine, "wake_affine", MM_P_BOOL, 1, 0, "false",
+		 "2.6.10 try_to_wake_up's wake_affine and passive balancing of sync wake-ups toward the waker's CPU, and no wake_idle (an SMT-domain flag): a woken task goes to its previous CPU or the waker's (models/sched/sched.c); false: the previous CPU if idle, else any idle CPU, as before"),
+	MM_PARAM(struct kb_cfg, rule_procs, "rule_procs", MM_P_BOOL, 1, 0, "false",
+		 "every process of a Kbuild rule (rule_cc_o_c): make vfork()s sh -c, which forks gcc's driver, fixdep, rm and mv; the driver vforks cc1 and as; each with its own exec, address space, faults and exit, dynamically linked against ld.so and libc (docs/kernbench.md); needs cc_text_pages and asm_size"),
+#define KB_PROG_PARAMS(f, what) \
+	MM_PARAM(struct kb_cfg, f##_text, #f "_text", MM_P_INT, 0, 1 << 20, "0", \
+		 "rule_procs: text pages of " what " a run faults in (judgement)"), \
+	MM_PARAM(struct kb_cfg, f##_data, #f "_data", MM_P_INT, 0, 1 << 20, "0", \
+		 "rule_procs: anonymous pages (data, bss, heap, stack) a run of " what " dirties (judgement)")
+	KB_PROG_PARAMS(sh, "sh -c (the rule's shell)"),
+	KB_PROG_PARAMS(gcc, "gcc's driver"),
+	KB_PROG_PARAMS(as, "as"),
+	KB_PROG_PARAMS(fixdep, "scripts/basic/fixdep"),
+	KB_PROG_PARAMS(util, "rm and of mv (each)"),
+	MM_PARAM(struct kb_cfg, ldso_text, "ldso_text", MM_P_INT, 0, 1 << 20, "0",
+		 "rule_procs: text pages of ld.so each dynamically linked run faults in (judgement)"),
+	MM_PARAM(struct kb_cfg, libc_text, "libc_text", MM_P_INT, 0, 1 << 20, "0",
+		 "rule_procs: text pages of libc each dynamically linked run faults in (judgement)"),
+	MM_PARAM(struct kb_cfg, sh_cycles, "sh_cycles", MM_P_DOUBLE, 0, 1e12, "0",
+		 "rule_procs: user cycles of sh -c (judgement)"),
+	MM_PARAM(struct kb_cfg, gcc_cycles, "gcc_cycles", MM_P_DOUBLE, 0, 1e12, "0",
+		 "rule_procs: user cycles of gcc's driver (judgement)"),
+	MM_PARAM(struct kb_cfg, fixdep_cycles, "fixdep_cycles", MM_P_DOUBLE, 0, 1e12, "0",
+		 "rule_procs: user cycles of fixdep, which reads the rule's headers for CONFIG_ symbols (judgement)"),
+	MM_PARAM(struct kb_cfg, util_cycles, "util_cycles", MM_P_DOUBLE, 0, 1e12, "0",
+		 "rule_procs: user cycles of rm and of mv (each; judgement)"),
 	MM_PARAM(struct kb_cfg, check, "check", MM_P_BOOL, 1, 0, "false",
 		 "run the mm invariant checker at the end (tests)"),
 	MM_PARAM_END
@@ -196,6 +234,10 @@ static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 		}
 	if (m->cpus > MACHINE_MAX_CPUS)
 		return mm_errf(e, file, "machine.cpus", "too many CPUs");
+	if (c->rule_procs && (c->cc_text_pages == 0 || c->asm_size == 0)) {
+		snprintf(sub, sizeof sub, "%s.rule_procs", path);
+		return mm_errf(e, file, sub, "expected cc_text_pages and asm_size with rule_procs");
+	}
 	return 0;
 }
 
@@ -319,14 +361,83 @@ static void job_pipeline(struct kb_cfg *c, struct kb_job *j)
 		left -= n;
 	}
 	mm_pipe_close(t, &j->out);
-	mm_pipe_read(t, &j->exited, 1);   /* wait4: as's exit closes it */
-	mm_sync(t);
+	if (!c->rule_procs) {
+		mm_pipe_read(t, &j->exited, 1);   /* wait4: as's exit closes it */
+		mm_sync(t);
+	}
 }
 
 /* as: reads cc1's output (read(2) of up to its 32 KiB input buffer, gas's
  * input-file.c), assembles each piece as it arrives, writes the object file and
  * exits, waking the driver's wait4.  Its own fork, exec and memory are not
  * modelled. */
+/* cc1 reads its C file and its headers (fixdep reads the same headers):
+ * a deterministic spread of the shared headers over the jobs. */
+static void job_read(struct kb_cfg *c, struct mm_task *t, int idx)
+{
+	struct mm_kernel *k = &c->w.k;
+	uint64_t i = (uint64_t)idx;
+	mm_file_read(k, t, c->src, c->src_off[i], c->src_off[i + 1] - c->src_off[i], &c->rst);
+	uint64_t h0 = (i * 37) % (uint64_t)c->headers;
+	for (int64_t n = 0; n < c->headers_per_job; n++) {
+		uint64_t h = (h0 + (uint64_t)n) % (uint64_t)c->headers;
+		mm_file_read(k, t, c->inc, h * c->header_size, c->header_size, &c->rst);
+	}
+}
+
+/* rule_procs: rule_cc_o_c as 2.6.10's Makefile.build runs it.  make vfork()s
+ * `sh -c`; the shell forks gcc's driver, which vforks as and cc1 (pexecute),
+ * waits for both; then the shell forks fixdep (which reads the depfile's
+ * headers for CONFIG_ symbols: here through read(2), the real one mmaps them),
+ * rm -f of the depfile and mv -f of the .cmd file, and exits.  One actor plays
+ * the chain (kbuild.c); as is an actor of its own. */
+static void job_rule(struct kb_cfg *c, struct kb_job *j)
+{
+	struct mm_task *t = &j->task;
+	struct mm_kernel *k = &c->w.k;
+	const struct kb_libs *l = &c->libs;
+	struct kb_proc sh, gcc, cc1, fd;
+	if (kb_fork_exec(k, t, l, NULL, &c->make_sleeps, &c->prog[KB_SH], &sh))   /* make's vfork */
+		goto oom_sh;
+	mm_user(t, c->sh_cycles);
+	if (kb_fork_exec(k, t, l, &sh, NULL, &c->prog[KB_GCC], &gcc))
+		goto oom_gcc;
+	mm_user(t, c->gcc_cycles);
+	start_as(c, j);
+	t->st->nvcsw++;     /* the driver's vfork of as */
+	if (kb_fork_exec(k, t, l, NULL, &t->st->nvcsw, &c->prog[KB_CC1], &cc1))
+		goto oom_cc1;
+	job_read(c, t, j->idx);
+	if (mm_brk(k, t, cc1.as, pages_of(k, c->cc_heap)) ||
+	    mm_touch(k, t, cc1.as, 0, cc1.as->npages, true) < 0)
+		c->ooms++;
+	job_pipeline(c, j);
+	kb_reap(k, t, &cc1);                  /* the driver's wait4 for cc1 */
+	mm_pipe_read(t, &j->exited, 1);       /* and for as */
+	mm_sync(t);
+	kb_reap(k, t, &gcc);                  /* the shell's wait4 */
+	if (kb_fork_exec(k, t, l, &sh, NULL, &c->prog[KB_FIXDEP], &fd) == 0) {
+		job_read(c, t, j->idx);
+		mm_user(t, c->fixdep_cycles);
+	} else {
+		c->ooms++;
+	}
+	kb_reap(k, t, &fd);
+	if (kb_run(k, t, l, &sh, &c->prog[KB_RM]) || kb_run(k, t, l, &sh, &c->prog[KB_MV]))
+		c->ooms++;
+	kb_exit(k, t, &sh);
+	return;
+oom_cc1:
+	kb_exit(k, t, &cc1);
+	mm_pipe_close(t, &j->out);
+	mm_pipe_read(t, &j->exited, 1);
+oom_gcc:
+	kb_exit(k, t, &gcc);
+oom_sh:
+	kb_exit(k, t, &sh);
+	c->ooms++;
+}
+
 static void as_main(int argc, char **argv)
 {
 	(void)argc;
@@ -336,12 +447,15 @@ static void as_main(int argc, char **argv)
 	struct kb_cfg *c = a->s->wl_cfg;
 	struct kb_job *j = &c->job[a->idx];
 	wl_smp_enter(&c->w, t);
+	struct kb_proc pr = { 0 };
+	if (c->rule_procs && kb_exec(&c->w.k, t, &c->libs, &c->prog[KB_AS], &pr))
+		c->ooms++;
 	uint32_t n;
 	double size = (double)kb_asm(c, a->idx), cycles = c->as_cycles * c->work[a->idx];
 	while ((n = mm_pipe_read(t, &j->out, 32768)) > 0)
 		mm_user(t, cycles * (double)n / size);
 	mm_file_extend(&c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
-	mm_sync(t);
+	kb_exit(&c->w.k, t, &pr);
 	a->runs++;
 	sched_exit(&c->w.sched, &a->st);
 	mm_pipe_close(t, &j->exited);
@@ -360,6 +474,10 @@ static void job_main(int argc, char **argv)
 		c->max_running = c->running;
 	struct mm_as *as = NULL;
 	struct mm_fmap *text = NULL;
+	if (c->rule_procs && j->idx < c->files) {
+		job_rule(c, j);
+		goto out;
+	}
 	if (c->cc_text_pages > 0 && job_exec(c, t, &as, &text)) {
 		c->ooms++;
 		goto out;
@@ -368,13 +486,7 @@ static void job_main(int argc, char **argv)
 		uint64_t i = (uint64_t)j->idx;
 		if (c->asm_size > 0)
 			start_as(c, j);
-		mm_file_read(k, t, c->src, c->src_off[i], c->src_off[i + 1] - c->src_off[i], &c->rst);
-		/* a deterministic spread of the shared headers over the jobs */
-		uint64_t h0 = (i * 37) % (uint64_t)c->headers;
-		for (int64_t n = 0; n < c->headers_per_job; n++) {
-			uint64_t h = (h0 + (uint64_t)n) % (uint64_t)c->headers;
-			mm_file_read(k, t, c->inc, h * c->header_size, c->header_size, &c->rst);
-		}
+		job_read(c, t, j->idx);
 		/* cc1 builds its trees in its heap while it compiles */
 		if (as && (mm_brk(k, t, as, pages_of(k, c->cc_heap)) ||
 			   mm_touch(k, t, as, 0, as->npages, true) < 0))
@@ -486,10 +598,42 @@ static int64_t kb_fit_jobs(const struct kb_cfg *c)
 			fr += zz->free_pages - keep;
 	}
 	uint64_t per = (c->cc_heap + ps - 1) / ps + 2;
+	if (c->rule_procs)   /* the shell, the driver and as live as long as cc1 */
+		per += (uint64_t)(c->sh_data + c->gcc_data + c->as_data) + 6;
 	uint64_t n = fr > need ? (fr - need) / per : 1;
 	if (n < 1)
 		n = 1;
 	return n < (uint64_t)c->files ? (int64_t)n : c->files;
+}
+
+/* rule_procs: the programs' binaries and the two libraries, page-cache files
+ * on disk 0 from byte @off on (each as long as the text a run faults in).
+ * Returns: 0, or -1 if the page cache could not take one. */
+static int kb_programs(struct kb_cfg *c, uint64_t off)
+{
+	struct mm_kernel *k = &c->w.k;
+	static const char *const names[KB_NPROG - 1] = { "sh", "gcc", "as", "fixdep", "rm", "mv" };
+	const int64_t text[KB_NPROG - 1] = { c->sh_text, c->gcc_text, c->as_text, c->fixdep_text,
+					     c->util_text, c->util_text };
+	const int64_t data[KB_NPROG - 1] = { c->sh_data, c->gcc_data, c->as_data, c->fixdep_data,
+					     c->util_data, c->util_data };
+	const double cyc[KB_NPROG - 1] = { c->sh_cycles, c->gcc_cycles, 0, c->fixdep_cycles,
+					   c->util_cycles, c->util_cycles };
+	for (int i = 0; i < KB_NPROG - 1; i++) {
+		uint64_t sz = (uint64_t)(text[i] > 0 ? text[i] : 1) * 4096;
+		c->prog[i] = (struct kb_prog){ .text = (uint32_t)text[i], .data = (uint32_t)data[i],
+					       .cycles = i == KB_AS ? 0 : cyc[i], .dynamic = true };
+		c->prog[i].bin = mm_file_create(k, names[i], sz, 0, off);
+		if (!c->prog[i].bin)
+			return -1;
+		off += mib_round(sz);
+	}
+	c->prog[KB_CC1] = (struct kb_prog){ .bin = c->cc1, .text = (uint32_t)c->cc_text_pages,
+					    .dynamic = true };
+	/* ld.so and libc share one file (MM_MAX_FILES): one mapping of both */
+	c->libs.text = (uint32_t)(c->ldso_text + c->libc_text);
+	c->libs.lib = mm_file_create(k, "ld.so+libc", (uint64_t)(c->libs.text + 1) * 4096, 0, off);
+	return c->libs.lib ? 0 : -1;
 }
 
 static int kb_start(struct sim *s, struct mm_err *e)
@@ -498,6 +642,10 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
 	c->w.sched.cfg.wake_preempt = c->wake_preempt;
+	if (c->wake_affine) {
+		c->w.sched.cfg.wake_affine = true;
+		c->w.sched.cfg.wake_idle = false;   /* SD_WAKE_IDLE: SMT domains only */
+	}
 	c->job = calloc((size_t)c->files + 1, sizeof *c->job);
 	if (c->asm_size > 0)
 		c->asj = calloc((size_t)c->files, sizeof *c->asj);
@@ -515,6 +663,8 @@ static int kb_start(struct sim *s, struct mm_err *e)
 				       names[i]);
 		off += mib_round(sz[i]);
 	}
+	if (c->rule_procs && kb_programs(c, off))
+		return mm_errf(e, s->file, "workload", "out of memory for the page cache of the programs");
 	/* ext3: the sources, headers and objects are files of their own */
 	if (c->fs == MM_FS_EXT3 &&
 	    (mm_ext3_enable(&c->w.k, s->file, "workload.fs", e) ||
@@ -601,6 +751,12 @@ static void kb_finish(struct sim *s)
 	if (c->wake_preempt)
 		sim_metric(s, "preempt_wakeups", (double)c->w.sched.preempt_wakeups);
 	sim_metric(s, "sched_migrations", (double)c->w.sched.migrations);
+	if (c->wake_affine)
+		sim_metric(s, "affine_wakeups", (double)c->w.sched.affine_wakeups);
+	if (c->rule_procs) {
+		sim_metric(s, "fork_preempts", (double)c->w.sched.fork_preempts);
+		sim_metric(s, "exec_moves", (double)c->w.sched.exec_moves);
+	}
 	sim_metric(s, "jobs_run", (double)runs);
 	sim_metric(s, "jobs_run_once", (double)once);
 	sim_metric(s, "max_running", (double)c->max_running);

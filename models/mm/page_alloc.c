@@ -120,8 +120,11 @@ uint32_t mm_pages_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigne
 	int rcls = alloc_zone_class(k->alloc, cls, type);
 
 	/* the colouring policy's preference (-1: any page, the allocator's LIFO
-	 * order); a colour is met by coloring_place() below */
-	int color = coloring_pick(k->coloring, t, &t->color);
+	 * order); a colour is met by coloring_place() below, which swaps single
+	 * pages: a higher-order block (a kernel stack, an skb's data) takes the
+	 * allocator's choice (the patch's per-order colour lists are not modelled;
+	 * swapping one page of a block freed it twice) */
+	int color = order == 0 ? coloring_pick(k->coloring, t, &t->color) : -1;
 	for (;;) {
 		alloc_locked(k, t, cls, order, type, flags, &res);
 		mm_charge(t, 100 + 20.0 * res.wmark_checks);

@@ -33,13 +33,25 @@
  *   Simplified: sleeps of every kind are credited in full (2.6.10 limits the
  *   credit of uninterruptible sleeps and of long sleeps), a new task starts with
  *   sleep_avg 0 (fork gives the child 95% of its parent's), the priority arrays
- *   are not modelled (the run queue stays FIFO apart from the preempting task),
- *   and wake_affine's pull to the waker's CPU is not modelled.
+ *   are not modelled (the run queue stays FIFO apart from the preempting task).
+ * - wake_affine (cfg.wake_affine; 2.6.10 try_to_wake_up): a task woken by a
+ *   sync waker on another CPU goes to the waker's CPU unless that would pull it
+ *   off an idle CPU onto a busy one, if it is cache cold (slept at least
+ *   cfg.cache_hot_s) or the waker's CPU, less the waker, is not busier than
+ *   its own by half the imbalance margin (SD_WAKE_BALANCE); else to its
+ *   previous CPU.  No SMT domain, so no wake_idle: a busy previous CPU queues
+ *   it (the idle balancer may pull it).  Loads are run-queue lengths (cpu_load's
+ *   smoothing over ticks is not modelled).
+ * - fork and exec (sched_fork_child_first, sched_exec, sched_exit_to_parent):
+ *   a fork() that does not share the mm runs the child first (the parent's
+ *   involuntary switch), exec moves the task to the idlest CPU
+ *   (find_idlest_cpu), and a child's exit wakes the parent on the child's CPU.
  * - context switch: whenever a CPU passes from one task to another (slice expiry,
  *   block, exit) the incoming task first pays cfg.cs_cycles; idle -> task is free.
- * - wake-up placement (try_to_wake_up / wake_idle, approximated): the previous CPU
- *   if idle; else, with cfg.wake_idle, the lowest-numbered idle CPU; else the
- *   shortest run queue, ties to the previous CPU, then the lowest index.
+ * - wake-up placement without cfg.wake_affine (try_to_wake_up / wake_idle,
+ *   approximated): the previous CPU if idle; else, with cfg.wake_idle, the
+ *   lowest-numbered idle CPU; else the shortest run queue, ties to the previous
+ *   CPU, then the lowest index.
  * - load balancing: every cfg.balance_s (the first tick (1 - cfg.tick_phase) x
  *   balance_s after sched_init: where the periodic tick happens to be when the
  *   workload starts, a source of run-to-run variance), each idle CPU (ascending) pulls the tail
@@ -68,6 +80,9 @@ void sched_cfg_default(struct sched_cfg *c, int ncpu, double clock)
 	c->wake_idle = true;
 	c->tick_phase = 0;
 	c->wake_preempt = false;
+	c->wake_affine = false;
+	c->cache_hot_s = 2.5e-3;   /* SD_CPU_INIT .cache_hot_time = 5 ms / 2 (2.6.10) */
+	c->imbalance_pct = 125;    /* SD_CPU_INIT .imbalance_pct */
 }
 
 static double now(void)
@@ -343,6 +358,7 @@ int sched_init(struct sched *s, const struct sched_cfg *c)
 {
 	s->cfg = *c;
 	s->switches = s->migrations = s->balance_moves = s->preempt_wakeups = 0;
+	s->affine_wakeups = s->fork_preempts = s->exec_moves = 0;
 	s->balancer = NULL;
 	s->world = NULL;
 	s->bal_slot = -1;
@@ -489,10 +505,48 @@ void sched_block(struct sched *s, struct sched_task *t)
 	hand_over(s, &s->cpu[t->cpu]);
 }
 
+/* Run-queue length of CPU @i (its owner counted): nr_running. */
+static int nr_running(const struct sched *s, int i)
+{
+	return (s->cpu[i].curr ? 1 : 0) + s->cpu[i].nr_queued;
+}
+
+/* try_to_wake_up's affine wake-up and passive balancing (2.6.10): @t, last on
+ * @prev, is woken by a task running on @this (a sync wake-up: the waker is about
+ * to sleep, so its own load is taken off).  Loads are run-queue lengths (the
+ * kernel's cpu_load history, which smooths them over ticks, is not modelled).
+ * Returns: the CPU to wake @t on. */
+static int wake_affine(struct sched *s, struct sched_task *t, int prev, int this)
+{
+	if (prev == this)
+		return prev;
+	long load = nr_running(s, prev), this_load = nr_running(s, this) - 1;
+	/* don't pull the task off an idle CPU to a busy one (2 x: SCHED_LOAD_SCALE / 2) */
+	if (2 * load < 1 && 2 * this_load > 1)
+		return prev;
+	bool hot = now() - t->slept_at < s->cfg.cache_hot_s;   /* task_hot */
+	long imb = s->cfg.imbalance_pct + (s->cfg.imbalance_pct - 100) / 2;
+	if (!hot || imb * this_load <= 100 * load) {
+		s->affine_wakeups++;
+		return this;
+	}
+	return prev;
+}
+
 int sched_wake(struct sched *s, struct sched_task *t)
 {
 	int prev = t->cpu, n = s->cfg.ncpu, best = -1;
-	if (!s->cpu[prev].curr) {
+	if (s->cfg.wake_affine) {
+		/* 2.6.10: wake_idle only in SMT sibling domains (SD_WAKE_IDLE), so a
+		 * woken task goes to its previous CPU or the waker's */
+		best = t->sync_cpu >= 0 ? wake_affine(s, t, prev, t->sync_cpu) : prev;
+		if (s->cfg.wake_idle && s->cpu[best].curr)
+			for (int i = 0; i < n; i++)
+				if (!s->cpu[i].curr) {
+					best = i;
+					break;
+				}
+	} else if (!s->cpu[prev].curr) {
 		best = prev;
 	} else if (s->cfg.wake_idle) {
 		for (int i = 0; i < n && best < 0; i++)
@@ -540,6 +594,62 @@ void sched_fork(struct sched_task *child, const struct sched_task *parent)
 void sched_wake_sync(struct sched_task *t, int cpu)
 {
 	t->sync_cpu = cpu;
+}
+
+void sched_fork_child_first(struct sched *s, struct sched_task *t)
+{
+	struct sched_cpu *c = &s->cpu[t->cpu];
+	t->nivcsw++;   /* the parent, switched out by its child */
+	s->fork_preempts++;
+	c->switches++;
+	s->switches++;
+	double t0 = now();
+	pay(s, t, s->cfg.cs_cycles);
+	t->cs_s += now() - t0;
+}
+
+int sched_exec(struct sched *s, struct sched_task *t, bool parent_runnable)
+{
+	int cur = t->cpu, best = -1;
+	long min = -1;
+	for (int i = 0; i < s->cfg.ncpu; i++) {
+		long l = nr_running(s, i) + (i == cur && parent_runnable);
+		if (min < 0 || l < min) {
+			min = l;
+			best = i;
+			if (l == 0)
+				break;   /* break out early on an idle CPU */
+		}
+	}
+	long nr = nr_running(s, cur) + parent_runnable;
+	long imb = 100 + (s->cfg.imbalance_pct - 100) / 2;
+	/* only this task here: stay; else "+1 to account for the new task" */
+	if (nr <= 1 || best == cur || min * imb >= (nr + 1) * 100)
+		return cur;
+	hand_over(s, &s->cpu[cur]);
+	t->migrations++;
+	s->migrations++;
+	s->exec_moves++;
+	enqueue(s, t, best);
+	wait_cpu(s, t);
+	return t->cpu;
+}
+
+void sched_exit_to_parent(struct sched *s, struct sched_task *t)
+{
+	struct sched_cpu *c = &s->cpu[t->cpu];
+	t->need_resched = false;
+	if (c->nr_queued > 0) {
+		rq_append(c, t);
+		hand_over(s, c);
+		wait_cpu(s, t);
+		return;
+	}
+	c->switches++;
+	s->switches++;
+	double t0 = now();
+	pay(s, t, s->cfg.cs_cycles);
+	t->cs_s += now() - t0;
 }
 
 void sched_exit(struct sched *s, struct sched_task *t)

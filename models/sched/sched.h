@@ -33,6 +33,12 @@ struct sched_cfg {
 	bool wake_preempt;     /* try_to_wake_up preempts a running task of lower dynamic
 				  priority (TASK_PREEMPTS_CURR; sleep_avg bonus); false: a
 				  woken task waits for a slice or a free CPU (as before) */
+	bool wake_affine;      /* 2.6.10 try_to_wake_up's affine wake-up and passive
+				  balancing (SD_WAKE_AFFINE, SD_WAKE_BALANCE) toward the
+				  waker's CPU, for wake-ups whose waker is known (sync) */
+	double cache_hot_s;    /* task_hot(): a task that last ran less than this ago
+				  is cache hot (SD_CPU_INIT cache_hot_time) */
+	int imbalance_pct;     /* SD_CPU_INIT imbalance_pct (125) */
 };
 
 struct sched_task {
@@ -82,6 +88,9 @@ struct sched {
 	uint64_t migrations;   /* by wake-up placement and balancing */
 	uint64_t balance_moves;
 	uint64_t preempt_wakeups;   /* wake-ups that preempted the running task */
+	uint64_t affine_wakeups;    /* wake-ups moved to the waker's CPU (wake_affine) */
+	uint64_t fork_preempts;     /* forks whose child ran first (sched_fork_child_first) */
+	uint64_t exec_moves;        /* execs moved to an idler CPU (sched_exec) */
 	sg_actor_t balancer;
 	struct tm_world *world;   /* lookahead world the balancer is registered in, or NULL */
 	int bal_slot;             /* the balancer's index in world */
@@ -169,6 +178,34 @@ void sched_wake_sync(struct sched_task *t, int cpu);
  * only slept (make, reaim's driver: the full bonus).  Returns: nothing.
  */
 void sched_fork(struct sched_task *child, const struct sched_task *parent);
+
+/**
+ * sched_fork_child_first() - @t, running, fork()s a child that does not share
+ * its mm: 2.6.10 wake_up_new_task queues the child right behind the parent and
+ * reschedules, so the parent is switched out involuntarily and the child runs
+ * first, on the parent's CPU.  The caller's actor goes on as the child (one
+ * actor plays a chain of processes): @t counts the parent's involuntary switch
+ * and pays the switch.  Returns: nothing.
+ */
+void sched_fork_child_first(struct sched *s, struct sched_task *t);
+
+/**
+ * sched_exec() - execve()'s sched_exec for @t (find_idlest_cpu, 2.6.10): when
+ * its CPU runs more than @t (@parent_runnable: the parent is still on it, as
+ * after sched_fork_child_first), the idlest CPU (lowest load, the first idle one
+ * ends the search) is taken if its load x (100 + (imbalance_pct - 100) / 2) is
+ * below 100 x (this CPU's load + one task); loads are run-queue lengths.
+ * Returns: the CPU @t then owns.
+ */
+int sched_exec(struct sched *s, struct sched_task *t, bool parent_runnable);
+
+/**
+ * sched_exit_to_parent() - the process @t played exits and wakes its parent
+ * from wait4 (a sync wake-up onto this CPU, which does not preempt): the actor
+ * goes on as the parent, at once if no task waits for the CPU (a task-to-task
+ * switch, paid), else behind the waiting tasks.  Returns: nothing.
+ */
+void sched_exit_to_parent(struct sched *s, struct sched_task *t);
 
 /** sched_exit() - @t is done: give up the CPU (not counted as a switch of @t). */
 void sched_exit(struct sched *s, struct sched_task *t);
