@@ -591,6 +591,7 @@ static void db_finish(struct sim *s)
 	for (int i = 0; i < MM_MAX_CPUS; i++)
 		busy += k->bus_busy_s[i];
 	sim_metric(s, "bus_busy_s", busy);
+	sim_metric(s, "bus_line_bytes", (double)k->bus_line_bytes);   /* shared lines in it */
 	/* each bus's share, when there are several (how evenly the clients sit) */
 	int64_t per = s->machine->costs.cpus_per_bus;
 	int nbus = per > 0 ? (int)((s->machine->cpus + per - 1) / per) : 1;

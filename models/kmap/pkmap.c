@@ -10,10 +10,23 @@
  * happens under kmap_lock, an mm_spinlock: its acquire costs a locked RMW and a
  * line transfer when another CPU held it last (machine_line_transfer(): within a
  * bus or across the Profusion link), a contended acquire spins (keeps its CPU).
- * Under the lock, when the previous holder was another CPU, the pool's data line
- * (pkmap_count around the rotor, last_pkmap_nr) comes over too (one more line
- * transfer, kernel-mechanisms.md 0.2), then page_op cycles for page->virtual and
- * the count, and for a new mapping one more page_op for the PTE write.
+ * Under the lock every shared line the 2.5.25 code touches goes through the
+ * line-ownership model (models/hw/coherence.h: a transfer when another CPU
+ * wrote it since, invalidations on a write), on top of page_op cycles for the
+ * work itself:
+ *   kmap_high hit:   read page->virtual (the page's struct page line), write
+ *                    pkmap_count[slot] (its count line);
+ *   kmap_high miss:  read page->virtual, write last_pkmap_nr (the rotor line),
+ *                    read pkmap_count[] at each slot probed (count lines), write
+ *                    the PTE (its pkmap_page_table line), write pkmap_count[slot]
+ *                    = 1, write page->virtual, then pkmap_count[slot]++ (the same
+ *                    count line, now local): five shared lines for one probe;
+ *   kunmap_high:     read page->virtual, write pkmap_count[slot], read
+ *                    pkmap_map_wait's list head (waitqueue_active);
+ *   flush:           read every count line; for each count-1 slot, write its
+ *                    count line, its PTE line and the struct page line of the page
+ *                    it mapped (page->virtual = NULL: a miss per slot, the page was
+ *                    last mapped by whichever CPU used it).
  *
  * When the rotor wraps to 0, flush_all_zero_pkmaps() frees every slot with count
  * 1 (one page_op each, plus one cycle per slot scanned) and flushes every TLB:
@@ -54,7 +67,12 @@ int pkmap_init(struct kmap *m, struct mm_kernel *k, struct mm_err *e)
 	p->count = calloc(p->n, sizeof *p->count);
 	p->slot_pfn = malloc(p->n * sizeof *p->slot_pfn);
 	p->vaddr = calloc(p->nr_pfn ? p->nr_pfn : 1, sizeof *p->vaddr);
-	if (!p->count || !p->slot_pfn || !p->vaddr) {
+	uint32_t nl = (p->n + PKMAP_PER_LINE - 1) / PKMAP_PER_LINE;
+	p->count_line = calloc(nl, sizeof *p->count_line);
+	p->pte_line = calloc(nl, sizeof *p->pte_line);
+	p->page_line = calloc(p->nr_pfn ? p->nr_pfn : 1, sizeof *p->page_line);
+	if (!p->count || !p->slot_pfn || !p->vaddr || !p->count_line || !p->pte_line ||
+	    !p->page_line) {
 		pkmap_fini(m);
 		return mm_errf(e, k->s->file, "kmap", "out of memory");
 	}
@@ -79,8 +97,12 @@ void pkmap_fini(struct kmap *m)
 	free(p->count);
 	free(p->slot_pfn);
 	free(p->vaddr);
+	free(p->count_line);
+	free(p->pte_line);
+	free(p->page_line);
 	p->count = p->slot_pfn = NULL;
 	p->vaddr = NULL;
+	p->count_line = p->pte_line = p->page_line = NULL;
 }
 
 void pkmap_pay_debt(struct kmap *m, struct mm_task *t)
@@ -100,12 +122,18 @@ static void flush_all_zero(struct kmap *m, struct mm_task *t)
 	const struct machine_costs *c = k->costs;
 	double t0 = k->untimed ? 0 : tm_now(&t->tm);
 	mm_charge(t, (double)p->n);   /* scan the counters */
+	for (uint32_t i = 0; i < p->n; i += PKMAP_PER_LINE)
+		mm_line_read(t, &p->count_line[i / PKMAP_PER_LINE], &p->coh);
 	for (uint32_t i = 0; i < p->n; i++) {
 		if (p->count[i] != 1)
 			continue;
 		p->count[i] = 0;
-		if (p->slot_pfn[i] != PFN_NONE)
+		mm_line_write(t, &p->count_line[i / PKMAP_PER_LINE], &p->coh);
+		mm_line_write(t, &p->pte_line[i / PKMAP_PER_LINE], &p->coh);   /* pte_clear */
+		if (p->slot_pfn[i] != PFN_NONE) {
 			p->vaddr[p->slot_pfn[i]] = 0;
+			mm_line_write(t, &p->page_line[p->slot_pfn[i]], &p->coh);   /* page->virtual */
+		}
 		p->slot_pfn[i] = PFN_NONE;
 		p->cleared++;
 		mm_charge(t, c->page_op);   /* pte_clear + page->virtual = NULL */
@@ -134,13 +162,18 @@ static uint32_t map_new_virtual(struct kmap *m, struct mm_task *t, uint32_t pfn)
 		uint32_t left = p->n;
 		for (;;) {
 			p->rotor = (p->rotor + 1) % p->n;
+			mm_line_write(t, &p->rotor_line, &p->coh);   /* last_pkmap_nr */
 			if (p->rotor == 0) {
 				flush_all_zero(m, t);
 				left = p->n;
 			}
+			mm_line_read(t, &p->count_line[p->rotor / PKMAP_PER_LINE], &p->coh);
 			if (p->count[p->rotor] == 0) {
 				uint32_t s = p->rotor;
 				mm_charge(t, k->costs->page_op);   /* set_pte */
+				mm_line_write(t, &p->pte_line[s / PKMAP_PER_LINE], &p->coh);
+				mm_line_write(t, &p->count_line[s / PKMAP_PER_LINE], &p->coh);
+				mm_line_write(t, &p->page_line[pfn], &p->coh);   /* page->virtual */
 				p->count[s] = 1;
 				p->slot_pfn[s] = pfn;
 				p->vaddr[pfn] = (uint16_t)(s + 1);
@@ -169,14 +202,14 @@ static uint32_t map_new_virtual(struct kmap *m, struct mm_task *t, uint32_t pfn)
 	}
 }
 
-/* The lines kmap_lock guards come over when another CPU held it before. */
-static void locked_data(struct kmap *m, struct mm_task *t)
+/* Under kmap_lock: the work on page->virtual and pkmap_count[] (the lines
+ * themselves go through the coherence model at each access), after reading
+ * page->virtual of @pfn. */
+static void locked_data(struct kmap *m, struct mm_task *t, uint32_t pfn)
 {
 	struct pkmap *p = m->priv;
-	struct mm_kernel *k = m->k;
-	if (p->lock.prev_cpu >= 0 && p->lock.prev_cpu != t->cpu)
-		mm_charge(t, machine_line_transfer(k->costs, p->lock.prev_cpu, t->cpu) * k->clock);
-	mm_charge(t, k->costs->page_op);   /* page->virtual, pkmap_count[] */
+	mm_charge(t, m->k->costs->page_op);   /* page->virtual, pkmap_count[] */
+	mm_line_read(t, &p->page_line[pfn], &p->coh);
 }
 
 void pkmap_kmap(struct kmap *m, struct mm_task *t, uint32_t pfn)
@@ -187,7 +220,7 @@ void pkmap_kmap(struct kmap *m, struct mm_task *t, uint32_t pfn)
 		return;
 	pkmap_pay_debt(m, t);
 	mm_spin_lock(k, t, &p->lock);
-	locked_data(m, t);
+	locked_data(m, t, pfn);
 	p->kmaps++;
 	uint32_t s;
 	if (p->vaddr[pfn]) {
@@ -197,6 +230,7 @@ void pkmap_kmap(struct kmap *m, struct mm_task *t, uint32_t pfn)
 		s = map_new_virtual(m, t, pfn);
 	}
 	p->count[s]++;
+	mm_line_write(t, &p->count_line[s / PKMAP_PER_LINE], &p->coh);
 	mm_spin_unlock(k, t, &p->lock);
 }
 
@@ -207,12 +241,14 @@ void pkmap_kunmap(struct kmap *m, struct mm_task *t, uint32_t pfn)
 	if (pfn >= p->nr_pfn || !p->vaddr[pfn])
 		return;
 	mm_spin_lock(k, t, &p->lock);
-	locked_data(m, t);
+	locked_data(m, t, pfn);
 	uint32_t s = p->vaddr[pfn] - 1u;
 	p->unmaps++;
 	bool wake = false;
+	mm_line_write(t, &p->count_line[s / PKMAP_PER_LINE], &p->coh);
 	if (p->count[s] > 1 && --p->count[s] == 1)
 		wake = true;   /* a slot may be freed by the next flush */
+	mm_line_read(t, &p->wait_line, &p->coh);   /* waitqueue_active(&pkmap_map_wait) */
 	mm_spin_unlock(k, t, &p->lock);
 	if (wake && p->sleepers) {
 		sg_mutex_lock(p->wmx);
@@ -239,6 +275,9 @@ void pkmap_finish(struct kmap *m, struct sim *s)
 	sim_metric(s, "kmap_lock_hold_s", p->lock.hold_s);
 	sim_metric(s, "kmap_atomic", (double)p->atomic_maps);
 	sim_metric(s, "kmap_atomic_fallbacks", (double)p->atomic_fallbacks);
+	sim_metric(s, "kmap_line_transfers", (double)(p->coh.transfers + p->coh.fills + p->coh.upgrades));
+	sim_metric(s, "kmap_line_invalidations", (double)p->coh.invalidations);
+	sim_metric(s, "kmap_line_transfer_s", p->coh.transfer_s);
 }
 
 static void pkmap_read_copy(struct kmap *m, struct mm_task *t, uint32_t pfn, uint64_t bytes,

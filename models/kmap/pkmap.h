@@ -11,6 +11,7 @@
 #include <simgrid/forward.h>
 
 #include "models/kmap/kmap.h"
+#include "models/hw/coherence.h"
 #include "models/hw/machine.h"
 #include "models/mm/spinlock.h"
 
@@ -19,6 +20,9 @@ struct pkmap_cfg {
 };
 
 /* The state of mm/highmem.c (2.4.17 / 2.5.25) plus the counters of a run. */
+/* 32-bit counts and non-PAE PTEs: 16 to a 64-byte line */
+#define PKMAP_PER_LINE 16u
+
 struct pkmap {
 	struct mm_spinlock lock;   /* kmap_lock */
 	uint32_t n;                /* LAST_PKMAP */
@@ -37,6 +41,13 @@ struct pkmap {
 	uint64_t kmaps, hits, new_maps, unmaps, flushes, ipis, cleared, pool_waits;
 	uint64_t atomic_maps, atomic_fallbacks, read_copies;
 	double flush_s;            /* initiator seconds in flush_all_zero_pkmaps */
+	/* the shared lines under kmap_lock (models/hw/coherence.h) */
+	struct coh_line rotor_line;   /* last_pkmap_nr */
+	struct coh_line wait_line;    /* pkmap_map_wait's list head */
+	struct coh_line *count_line;  /* pkmap_count[]: PKMAP_PER_LINE counts per line */
+	struct coh_line *pte_line;    /* pkmap_page_table[]: PKMAP_PER_LINE PTEs per line */
+	struct coh_line *page_line;   /* the struct page line of each pfn (page->virtual) */
+	struct coh_stats coh;
 };
 
 extern const struct mm_param pkmap_params[];

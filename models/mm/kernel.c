@@ -259,7 +259,9 @@ double mm_bus_transfer(struct mm_kernel *k, struct mm_task *t, uint64_t bytes, d
 	if (bus >= MM_MAX_CPUS)
 		bus = MM_MAX_CPUS - 1;
 	double now = tm_now(&t->tm);
-	double need = (double)bytes * factor / m->bus.bandwidth;
+	double need = ((double)bytes * factor + (double)t->line_bytes) / m->bus.bandwidth;
+	k->bus_line_bytes += t->line_bytes;
+	t->line_bytes = 0;   /* the shared lines it moved go with this copy */
 	double start = now - cpu_cycles / t->tm.clock;   /* when the copying began */
 	double stall = membus_serve(&k->bus_free[bus], &k->bus_q[bus], mm_slack(t) > 0,
 				    simgrid_get_clock(), now, start, need);

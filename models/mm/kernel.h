@@ -28,6 +28,7 @@
 #include "models/alloc/alloc.h"
 #include "models/coloring/coloring.h"
 #include "models/hw/machine.h"
+#include "models/hw/coherence.h"
 #include "models/hw/membus.h"
 #include "models/mm/spinlock.h"
 #include "models/mm/swap.h"
@@ -73,6 +74,9 @@ struct mm_task {
 	/* page colouring (models/coloring/coloring.h): the task's next colour and the
 	 * virtual page of the anonymous fault being served (set by proc.c) */
 	struct coloring_task color;
+	/* bytes of shared lines this task moved since its last bus booking: they go
+	 * onto the bus with the next copy (mm_line_read/write, mm_bus_transfer) */
+	uint64_t line_bytes;
 	/* reclaim_state->reclaimed_slab: slab pages this task freed (kobj.c) */
 	uint64_t reclaimed_slab;
 };
@@ -249,6 +253,8 @@ struct mm_kernel {
 	struct mm_busq bus_q[MM_MAX_CPUS];   /* bookings, with engine.slack > 0 only */
 	double bus_stall_s;                 /* CPU time stalled waiting for a bus */
 	uint64_t bus_transfers;             /* bookings (copy batches) */
+	uint64_t bus_line_bytes;            /* of which shared-line bytes (mm_line_*, hand-offs) */
+	struct coh_stats coh;               /* modelled shared lines (mm_line_read/write) */
 };
 
 /* ---- set-up (kernel.c) ---- */
@@ -458,6 +464,43 @@ static inline void mm_page_unmap(struct mm_kernel *k, struct page *p)
 		if (page_test(p, PG_anon) && !page_test(p, PG_swapcache))
 			k->nr_anon--;
 	}
+}
+
+/* What an access to a shared line costs @t: the seconds as cycles; when the line
+ * itself moved (a transfer or a fill: @moved), its bytes go onto the bus with
+ * @t's next copy.  An upgrade's invalidation is an address-only transaction: time,
+ * no data bytes. */
+static inline double mm_line_cost(struct mm_task *t, double x, bool moved)
+{
+	if (t->k->untimed)
+		return 0;
+	if (x > 0)
+		tm_charge(&t->tm, x * t->k->clock);
+	if (moved)
+		t->line_bytes += COH_LINE_BYTES;
+	return x;
+}
+
+/**
+ * mm_line_read() - @t's CPU reads shared line @l (models/hw/coherence.h): a
+ * transfer when another CPU wrote it since @t's CPU last had it, charged to @t,
+ * counted in @st (a structure's own counts, or the kernel's, k->coh).
+ * Returns: the seconds charged (0 when untimed).
+ */
+static inline double mm_line_read(struct mm_task *t, struct coh_line *l, struct coh_stats *st)
+{
+	uint64_t n = st->transfers + st->fills;
+	double x = coh_read(l, t->cpu < 0 ? 0 : t->cpu, t->k->costs, st);
+	return mm_line_cost(t, x, st->transfers + st->fills != n);
+}
+
+/** mm_line_write() - @t's CPU writes shared line @l, invalidating the other copies
+ * (as mm_line_read()).  Returns: the seconds charged (0 when untimed). */
+static inline double mm_line_write(struct mm_task *t, struct coh_line *l, struct coh_stats *st)
+{
+	uint64_t n = st->transfers + st->fills;
+	double x = coh_write(l, t->cpu < 0 ? 0 : t->cpu, t->k->costs, st);
+	return mm_line_cost(t, x, st->transfers + st->fills != n);
 }
 
 /* The trap and page-table walk of a page fault: entry (costs.syscall), two

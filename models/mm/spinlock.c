@@ -11,6 +11,17 @@
  * (docs/architecture.md, "Spinlocks are not sg_mutexes").  (A mutex and condition
  * did the same with about twice the SimGrid calls.)
  *
+ * The spinners shape the hand-off (the line-ownership rules of
+ * models/hw/coherence.h applied to the lock word): a waiter spins reading its
+ * shared copy; the release's store invalidates the W spinners' copies (one
+ * invalidation round, charged to the releaser), all W read the line again one
+ * at a time on the bus, and the winner's locked RMW comes after those re-reads:
+ * the hand-off costs W + 1 transfers, and its 2W lines of traffic go onto the
+ * winner's bus with its next copy.  With engine.slack > 0 a wait the timeline
+ * path below finds (an overlap out of host order) knows only its own acquirer
+ * spinning: it is charged as W = 1, two transfers and two lines of traffic; the
+ * releaser's invalidation round is charged only for waiters queued in host order.
+ *
  * With engine.slack > 0 a lock also keeps its holds in a timeline (slack_acquire,
  * slack_release): acquirers come out of time order, a free lock may have been
  * held at the acquirer's own time, and overlaps are settled at the release.
@@ -60,7 +71,9 @@ static bool slack_acquire(struct mm_kernel *k, struct mm_task *t, struct mm_spin
 	l->last_cpu = tl_tag_before(&l->tl, now, l->last_cpu);
 	if (!(free > now))
 		return false;
-	double wait = free - now + machine_line_transfer(k->costs, l->last_cpu, t->cpu);
+	/* the hand-off with one spinner (W = 1): its re-read and its RMW */
+	double wait = free - now + 2 * machine_line_transfer(k->costs, l->last_cpu, t->cpu);
+	t->line_bytes += 2 * COH_LINE_BYTES;
 	tm_defer_wait(&t->tm, wait);
 	l->contended++;
 	l->wait_s += wait;
@@ -82,8 +95,11 @@ static double slack_release(struct mm_kernel *k, struct mm_task *t, struct mm_sp
 	tl_prune(&l->tl, simgrid_get_clock());
 	double s = tl_fit(&l->tl, l->t_acq, held);
 	if (s > l->t_acq) {
-		/* after the hold we wait for, the line comes over, as in time order */
-		double x = machine_line_transfer(k->costs, tl_tag_before(&l->tl, s, t->cpu), t->cpu);
+		/* after the hold we wait for, the line comes over, as in time order
+		 * (the hand-off with one spinner, W = 1: its re-read and its RMW) */
+		double x = 2 * machine_line_transfer(k->costs, tl_tag_before(&l->tl, s, t->cpu),
+						     t->cpu);
+		t->line_bytes += 2 * COH_LINE_BYTES;
 		if (x > 0)
 			s = tl_fit(&l->tl, s + x, held);
 		double wait = s - l->t_acq;
@@ -142,8 +158,15 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 				sg_sem_destroy(t->wq_sem);
 				t->wq_sem = NULL;
 			}
-			/* the line comes from the releaser's cache (machine topology) */
-			double transfer = machine_line_transfer(k->costs, l->last_cpu, t->cpu);
+			/* the line comes from the releaser's cache (machine topology), behind
+			 * the other spinners' re-reads: the release's store invalidated the
+			 * copy of each of the W CPUs spinning on it, all W read it again,
+			 * one at a time on the bus, and the winner's locked RMW (a read for
+			 * ownership) comes after them: W + 1 transfers (W = 1: the winner's
+			 * re-read and its RMW).  The losers read it again after the RMW. */
+			double transfer = machine_line_transfer(k->costs, l->last_cpu, t->cpu) *
+					  (1 + (double)l->spinners);
+			t->line_bytes += 2 * (uint64_t)l->spinners * COH_LINE_BYTES;
 			if (t->tm.pay_wake)
 				t->tm.wake = simgrid_get_clock() + (transfer > 0 ? transfer : 0);
 			if (transfer > 0)
@@ -194,6 +217,9 @@ void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *
 	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
 		t->lru_hold_s += held;
 	l->held = false;
+	l->spinners = l->waiters;
+	if (l->waiters && !k->untimed)   /* the store invalidates the spinners' copies */
+		mm_charge(t, machine_line_transfer(k->costs, t->cpu, t->cpu) * k->clock);
 	struct mm_task *w = l->wq_head;   /* the longest waiting */
 	if (w) {
 		l->wq_head = w->wq_next;

@@ -35,6 +35,7 @@ struct mm_spinlock {
 				      where the lines it guards were last written */
 	struct mm_task *wq_head, *wq_tail;   /* contended acquirers waiting for a release,
 						oldest first (mm_task.wq_next, wq_sem) */
+	uint32_t spinners;         /* waiters spinning on the line at the last release */
 	uint64_t acquisitions, contended, bounces;
 	double wait_s;             /* simulated seconds spent waiting */
 	double hold_s;             /* simulated seconds held (acquire to release) */
