@@ -18,7 +18,10 @@ run scenarios/seeds/000-clockpro-2read.json --set workload.duration=20s --set wo
 run scenarios/seeds/000-clockpro-2read-mlock.json --set workload.duration=20s --set workload.warmup_passes=1
 # chained: the five n on one boot (steps), state carried from one step to the next
 run scenarios/seeds/000-clockpro-2read-chained.json --set workload.duration=10s --set workload.warmup_passes=1
-run scenarios/seeds/000-clockpro-2read-mlock-chained.json --set workload.duration=10s --set workload.warmup_passes=1
+# 4 s, not 10: from about 5 s on, with one warm-up pass, kswapd-incmin's kernels
+# enter a scan storm over the mlocked pages (isolate/putback in balance_pgdat)
+# that takes over 13 min of host time; open problem, docs/seeds/000.md
+run scenarios/seeds/000-clockpro-2read-mlock-chained.json --set workload.duration=4s --set workload.warmup_passes=1
 run scenarios/seeds/001-pagevec-reaim.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20 \
 	--set workload.mode=peak --set workload.users_max=16
 run scenarios/seeds/001-pagevec-reaim-fixed.json --set 'sweep={"workload.users":[8]}' --set workload.jobs=20
