@@ -192,6 +192,52 @@ static void stdout_write_error_exit_1(void **state)
 	}
 }
 
+/* Two scenarios of one file name in different folders wrote the same OUT/NAME.json
+ * (and NAME.d/): the first one's results were silently replaced and the run
+ * exited 0.  run, sweep and collect refuse them now, before anything runs. */
+static void same_name_refused(void **state)
+{
+	(void)state;
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/a %s/b && cp scenarios/teaching/trace-policies.json "
+		 "scenarios/teaching/zipf-20k.trace %s/a && cp %s/a/* %s/b", dir, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	const char *fmts[] = {
+		"run -q --set sweep={} -o %s/o %s/a/trace-policies.json %s/b/trace-policies.json",
+		"sweep -q -j 1 -o %s/o %s/a/trace-policies.json %s/b/trace-policies.json",
+		"collect -q -o %s/o %s/a/trace-policies.json %s/b/trace-policies.json",
+		"run -q --set sweep={} -o %s/o %s/a/trace-policies.json %s/a/trace-policies.json",
+	};
+	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		int rc = sh(fmts[i], dir, dir, dir);
+		char *e = slurp("err");
+		if (rc != 2 || count(e, "\n") != 1 || !strstr(e, "would both write ")
+		    || !strstr(e, "/o/trace-policies.json: expected scenario files of "
+				  "different names"))
+			fail_msg("%s: exit %d: %s", fmts[i], rc, e);
+		free(e);
+		struct stat st;
+		snprintf(cmd, sizeof cmd, "%s/o", dir);
+		assert_int_equal(stat(cmd, &st), -1);   /* nothing written */
+	}
+	/* a shipped scenario of that name clashes too; two of different names run */
+	assert_int_equal(sh("run -q --set sweep={} --set runs=1 -o %s/o %s/a/trace-policies.json "
+			    "scenarios/teaching/trace-policies.json", dir, dir), 2);
+	snprintf(cmd, sizeof cmd, "cp %s/a/trace-policies.json %s/a/other.json", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	int rc = sh("run -q --set sweep={} --set runs=1 -o %s/o %s/a/trace-policies.json %s/a/other.json",
+		    dir, dir, dir);
+	char *e = slurp("err");
+	if (rc != 0)
+		fail_msg("exit %d: %s", rc, e);
+	free(e);
+	char *r1 = slurp("o/trace-policies.json"), *r2 = slurp("o/other.json");
+	assert_non_null(strstr(r1, "mmemu-results/1"));
+	assert_non_null(strstr(r2, "mmemu-results/1"));
+	free(r1);
+	free(r2);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -205,6 +251,7 @@ int main(void)
 		cmocka_unit_test(planted_symlink_not_followed),
 		cmocka_unit_test(reproduce_long_out_refused),
 		cmocka_unit_test(stdout_write_error_exit_1),
+		cmocka_unit_test(same_name_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
