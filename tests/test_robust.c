@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "tests/clitest.h"
 
@@ -238,6 +239,33 @@ static void same_name_refused(void **state)
 	free(r2);
 }
 
+/* A kept simulation whose "result" parsed but was empty ({}) was reused by the
+ * resume, so the merged file then failed compare, plot and reproduce.  The resume
+ * now applies the results files' own check (results_run_measured()) and reruns it. */
+static void empty_kept_result_rerun(void **state)
+{
+	(void)state;
+	assert_int_equal(sh("sweep -q -j 1 -o %s/k scenarios/teaching/trace-policies.json", dir), 0);
+	char path[1200];
+	snprintf(path, sizeof path, "%s/k/trace-policies.d/0003.json", dir);
+	json_t *d = json_load_file(path, 0, NULL);
+	assert_non_null(d);
+	json_object_set_new(d, "result", json_object());
+	assert_int_equal(json_dump_file(d, path, 0), 0);
+	json_decref(d);
+	assert_int_equal(sh("sweep -q -j 1 -o %s/k scenarios/teaching/trace-policies.json", dir), 0);
+	d = json_load_file(path, 0, NULL);
+	assert_non_null(d);
+	assert_true(json_is_number(json_object_get(json_object_get(json_object_get(d, "result"),
+								   "primary"), "value")));
+	json_decref(d);
+	int rc = sh("compare %s/k/trace-policies.json", dir);
+	char *e = slurp("err");
+	if (rc != 0)
+		fail_msg("compare: exit %d: %s", rc, e);
+	free(e);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -252,6 +280,7 @@ int main(void)
 		cmocka_unit_test(reproduce_long_out_refused),
 		cmocka_unit_test(stdout_write_error_exit_1),
 		cmocka_unit_test(same_name_refused),
+		cmocka_unit_test(empty_kept_result_rerun),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
