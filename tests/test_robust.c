@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "tests/clitest.h"
 
@@ -192,6 +193,101 @@ static void stdout_write_error_exit_1(void **state)
 	}
 }
 
+/* Two scenarios of one file name in different folders wrote the same OUT/NAME.json
+ * (and NAME.d/): the first one's results were silently replaced and the run
+ * exited 0.  run, sweep and collect refuse them now, before anything runs. */
+static void same_name_refused(void **state)
+{
+	(void)state;
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/a %s/b && cp scenarios/teaching/trace-policies.json "
+		 "scenarios/teaching/zipf-20k.trace %s/a && cp %s/a/* %s/b", dir, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	const char *fmts[] = {
+		"run -q --set sweep={} -o %s/o %s/a/trace-policies.json %s/b/trace-policies.json",
+		"sweep -q -j 1 -o %s/o %s/a/trace-policies.json %s/b/trace-policies.json",
+		"collect -q -o %s/o %s/a/trace-policies.json %s/b/trace-policies.json",
+		"run -q --set sweep={} -o %s/o %s/a/trace-policies.json %s/a/trace-policies.json",
+	};
+	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		int rc = sh(fmts[i], dir, dir, dir);
+		char *e = slurp("err");
+		if (rc != 2 || count(e, "\n") != 1 || !strstr(e, "would both write ")
+		    || !strstr(e, "/o/trace-policies.json: expected scenario files of "
+				  "different names"))
+			fail_msg("%s: exit %d: %s", fmts[i], rc, e);
+		free(e);
+		struct stat st;
+		snprintf(cmd, sizeof cmd, "%s/o", dir);
+		assert_int_equal(stat(cmd, &st), -1);   /* nothing written */
+	}
+	/* a shipped scenario of that name clashes too; two of different names run */
+	assert_int_equal(sh("run -q --set sweep={} --set runs=1 -o %s/o %s/a/trace-policies.json "
+			    "scenarios/teaching/trace-policies.json", dir, dir), 2);
+	snprintf(cmd, sizeof cmd, "cp %s/a/trace-policies.json %s/a/other.json", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	int rc = sh("run -q --set sweep={} --set runs=1 -o %s/o %s/a/trace-policies.json %s/a/other.json",
+		    dir, dir, dir);
+	char *e = slurp("err");
+	if (rc != 0)
+		fail_msg("exit %d: %s", rc, e);
+	free(e);
+	char *r1 = slurp("o/trace-policies.json"), *r2 = slurp("o/other.json");
+	assert_non_null(strstr(r1, "mmemu-results/1"));
+	assert_non_null(strstr(r2, "mmemu-results/1"));
+	free(r1);
+	free(r2);
+}
+
+/* A kept simulation whose "result" parsed but was empty ({}) was reused by the
+ * resume, so the merged file then failed compare, plot and reproduce.  The resume
+ * now applies the results files' own check (results_run_measured()) and reruns it. */
+static void empty_kept_result_rerun(void **state)
+{
+	(void)state;
+	assert_int_equal(sh("sweep -q -j 1 -o %s/k scenarios/teaching/trace-policies.json", dir), 0);
+	char path[1200];
+	snprintf(path, sizeof path, "%s/k/trace-policies.d/0003.json", dir);
+	json_t *d = json_load_file(path, 0, NULL);
+	assert_non_null(d);
+	json_object_set_new(d, "result", json_object());
+	assert_int_equal(json_dump_file(d, path, 0), 0);
+	json_decref(d);
+	assert_int_equal(sh("sweep -q -j 1 -o %s/k scenarios/teaching/trace-policies.json", dir), 0);
+	d = json_load_file(path, 0, NULL);
+	assert_non_null(d);
+	assert_true(json_is_number(json_object_get(json_object_get(json_object_get(d, "result"),
+								   "primary"), "value")));
+	json_decref(d);
+	int rc = sh("compare %s/k/trace-policies.json", dir);
+	char *e = slurp("err");
+	if (rc != 0)
+		fail_msg("compare: exit %d: %s", rc, e);
+	free(e);
+}
+
+/* The host out-of-memory message read "for 0 pages": mm_phys_fini() had cleared
+ * the count before it was printed.  A 64 GiB machine under a 400 MB address-space
+ * limit cannot get its mem_map (16777216 struct pages). */
+static void host_oom_names_pages(void **state)
+{
+	(void)state;
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "ulimit -v 400000; \"$MMEMU\" run -q --set runs=1 --set machine.memory=64GiB "
+		 "--set sweep={} -o %s/oom.json scenarios/teaching/aim9-small.json >%s/out 2>%s/err",
+		 dir, dir, dir);
+	int st = system(cmd);
+	char *e = slurp("err");
+	if (strstr(e, "AddressSanitizer")) {   /* a sanitizer build needs more address space */
+		free(e);
+		skip();
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 1 || !strstr(e, "out of host memory for 16777216 pages")
+	    || strstr(e, "for 0 pages"))
+		fail_msg("status %d: %s", st, e);
+	free(e);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -205,6 +301,9 @@ int main(void)
 		cmocka_unit_test(planted_symlink_not_followed),
 		cmocka_unit_test(reproduce_long_out_refused),
 		cmocka_unit_test(stdout_write_error_exit_1),
+		cmocka_unit_test(same_name_refused),
+		cmocka_unit_test(empty_kept_result_rerun),
+		cmocka_unit_test(host_oom_names_pages),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -74,7 +74,7 @@ json_t *report_load_results(const char *path, struct mm_err *e)
 		snprintf(where, sizeof where, "runs[%zu]", i);
 		if (!json_is_string(json_object_get(r, "kernel")) ||
 		    !json_is_object(json_object_get(r, "point")) ||
-		    !json_is_number(json_object_get(json_object_get(r, "primary"), "value"))) {
+		    !results_run_measured(r)) {
 			mm_errf(e, path, where, "expected a run with kernel, point and primary.value");
 			json_decref(d);
 			return NULL;

@@ -42,6 +42,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cli_check_folder(const char *cmd, const char *opt, const char *path);
 
 /**
+ * cli_unique_stems() - refuse scenario files @files[0..n) of command @cmd whose
+ * names without folders and ".json" coincide (a/x.json and b/x.json): both would
+ * write @dir/x.json and @dir/x.d/, the later silently replacing the earlier.
+ * Returns: 0 if the names are distinct, 2 after printing the one-line error.
+ */
+int cli_unique_stems(const char *cmd, char **files, int n, const char *dir);
+
+/**
  * cli_optval() - match option @name at argv[*i], as "--name VALUE" or "--name=VALUE".
  * Returns: 1 with *val set (and *i advanced past a separate value), 0 if argv[*i]
  * is another option, -1 if the value is missing.

@@ -90,6 +90,7 @@ static const char run_usage[] =
 	"Run every (kernel, sweep point, run) of each scenario and write its results.\n"
 	"  -o OUT   results file (one scenario) or directory (several);\n"
 	"           default results/runs/NAME.json where NAME is the scenario file's name\n"
+	"           (two scenarios of the same NAME are refused)\n"
 	"  -q       no summary table\n"
 	"  -j N     run N simulations at a time in worker processes (default 1);\n"
 	"           a progress bar on a terminal (see also `mmemu sweep`)\n"
@@ -147,17 +148,25 @@ int cli_check_invariants(const struct scenario *sc, json_t *res)
 
 static void default_out(const char *file, const char *outopt, int many, char *buf, size_t len)
 {
-	const char *base = strrchr(file, '/');
-	base = base ? base + 1 : file;
 	char stem[256];
-	snprintf(stem, sizeof stem, "%s", base);
-	char *dot = strrchr(stem, '.');
-	if (dot && strcmp(dot, ".json") == 0)
-		*dot = '\0';
 	if (outopt && !many)
 		snprintf(buf, len, "%s", outopt);
 	else
-		snprintf(buf, len, "%s/%s.json", outopt ? outopt : "results/runs", stem);
+		snprintf(buf, len, "%s/%s.json", outopt ? outopt : "results/runs", sweep_stem(file, stem, sizeof stem));
+}
+
+int cli_unique_stems(const char *cmd, char **files, int n, const char *dir)
+{
+	char a[256], b[256];
+	for (int i = 1; i < n; i++) {
+		sweep_stem(files[i], a, sizeof a);
+		for (int j = 0; j < i; j++)
+			if (strcmp(a, sweep_stem(files[j], b, sizeof b)) == 0)
+				return cli_usage_error(cmd, "%s and %s would both write %s/%s.json: "
+						       "expected scenario files of different names, or separate runs "
+						       "with their own -o", files[j], files[i], dir, a);
+	}
+	return 0;
 }
 
 static void print_summary(const struct scenario *sc, json_t *res)
@@ -274,6 +283,10 @@ int cmd_run(int argc, char **argv)
 	int n = argc - optind;
 	if (n < 1) {
 		fputs(run_usage, stderr);
+		json_decref(set);
+		return 2;
+	}
+	if (n > 1 && cli_unique_stems("run", argv + optind, n, out ? out : "results/runs")) {
 		json_decref(set);
 		return 2;
 	}

@@ -156,7 +156,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct sweep_cli *
 		return 2;
 	if (argc - optind < 1)
 		return cli_usage_error(cmd, "expected at least one SCENARIO.json");
-	return 0;
+	return cli_unique_stems(cmd, argv + optind, argc - optind, c->o.keep_dir);
 }
 
 /* Write DIR/STEM.json for every job whose simulations all have a result and

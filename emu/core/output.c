@@ -51,6 +51,11 @@ char *results_point_label(const json_t *point)
 	return s;
 }
 
+int results_run_measured(const json_t *r)
+{
+	return json_is_object(r) && json_is_number(json_object_get(json_object_get(r, "primary"), "value"));
+}
+
 int mkdir_p(const char *dir)
 {
 	char *buf = strdup(dir);

@@ -24,6 +24,14 @@ size_t results_dump_flags(void);
  */
 char *results_point_label(const json_t *point);
 
+/**
+ * results_run_measured() - whether @r (a run of a results file, or a kept
+ * simulation's "result") carries a measurement: an object whose "primary" has a
+ * numeric "value".  The one check shared by results readers and the sweep resume.
+ * Returns: 1 if so, 0 if not (e.g. an empty "result": {}).
+ */
+int results_run_measured(const json_t *r);
+
 /** mkdir_p() - create @dir and its parents. Returns: 0 or -1 (errno set). */
 int mkdir_p(const char *dir);
 

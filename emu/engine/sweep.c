@@ -168,7 +168,7 @@ static int load_kept(struct sweep_job *j, int k)
 	}
 	const struct scenario_sim *ss = &j->sc->sims[k];
 	json_t *res = json_object_get(d, "result");
-	int ok = json_is_object(res) &&
+	int ok = results_run_measured(res) &&
 		 strcmp(str0(json_object_get(d, "format")), SIM_FORMAT) == 0 &&
 		 strcmp(str0(json_object_get(d, "scenario_hash")), j->sc->hash) == 0 &&
 		 strcmp(str0(json_object_get(d, "inputs_hash")), j->sc->inputs) == 0 &&

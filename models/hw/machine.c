@@ -279,6 +279,13 @@ int machine_load(struct machine_cfg *m, json_t *obj, const char *file, const cha
 		return mm_errf(e, file, sub, "expected an object such as {\"bandwidth\": \"800MB/s\"}");
 	if (mm_params_load(machine_bus_params, &m->bus, bus, file, sub, NULL, e))
 		return -1;
+	/* a bus of a few bytes a second stretches each copy into simulated hours of
+	 * stalls, host time without bound (issue 27): 1 MB/s is far below any bus
+	 * mmemu models (P6: 800 MB/s), so below it the value is a mistake */
+	if (m->bus.bandwidth > 0 && m->bus.bandwidth < 1e6) {
+		snprintf(sub, sizeof sub, "%s.bus.bandwidth", path);
+		return mm_errf(e, file, sub, "expected 0 (no bus model) or at least \"1MB/s\"");
+	}
 	uint64_t ps = machine_page_size(m);
 	if (ps & (ps - 1) || ps < 512) {
 		snprintf(sub, sizeof sub, "%s.page_size", path);

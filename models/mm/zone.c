@@ -413,9 +413,9 @@ int mm_phys_init(struct mm_phys *phys, const struct mm_phys_cfg *cfg, struct mm_
 	/* mem_map: zeroed, and on the host's huge pages where it has them (hostmem.c) */
 	phys->pages = mm_calloc_huge(phys->nr_pages, sizeof *phys->pages);
 	if (!phys->pages) {
+		unsigned n = phys->nr_pages;   /* mm_phys_fini() clears it ("for 0 pages") */
 		mm_phys_fini(phys);
-		return mm_errf(e, NULL, "machine.memory", "out of host memory for %u pages",
-			       phys->nr_pages);
+		return mm_errf(e, NULL, "machine.memory", "out of host memory for %u pages", n);
 	}
 	for (int j = 0; j < MM_NR_ZONES; j++) {
 		struct zone *z = &phys->zones[j];

@@ -92,6 +92,7 @@ WRONG = {
     "a frequency": ("1GHzz", "expected a frequency such as \"700MHz\" or a number of Hz"),
     "an array of integers": (5, "expected an array of integers"),
     "a percentage": (0.5, "expected a percentage such as \"0.5%\""),
+    '"shared" or "per_kernel"': ("nosuch", 'expected "shared" or "per_kernel"'),
 }
 UNIT = {"a size": 1, "a rate": 1, "a time": 1, "a frequency": 1}
 SIZE_UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
@@ -340,6 +341,13 @@ def scenario_cases(mmemu):
             ("kernel-name-trailing-dot.json",
              lambda d: d["kernels"].__setitem__("a.", {"reclaim": "lru"}),
              "kernels.a.", "expected a non-empty kernel name not ending in a dot"),
+            # sanity floors between a field's range and the machine (issue 27)
+            ("machine.bus.bandwidth-tiny.json",
+             lambda d: d["machine"].__setitem__("bus", {"bandwidth": "1B/s"}),
+             "machine.bus.bandwidth", "expected 0 (no bus model) or at least \"1MB/s\""),
+            ("machine.bus.bandwidth-below-floor.json",
+             lambda d: d["machine"].__setitem__("bus", {"bandwidth": "999KB/s"}),
+             "machine.bus.bandwidth", "expected 0 (no bus model) or at least \"1MB/s\""),
             # rules between a disk's fields, checked after each field's range
             ("disk.cache-segment-small.json",
              lambda d: d["machine"]["disks"][0].update(cache="32KiB", cache_segments=16),
