@@ -15,7 +15,7 @@
  * Golden files change legitimately whenever the model changes: regenerating them
  * makes every behavioural change visible as a diff in review.  The scenarios are
  * small (about a second each) and must be deterministic, including under ASan and
- * SimGrid thread contexts (MMEMU_SIMGRID_CONTEXTS=thread).
+ * under SimGrid thread contexts (test golden-threads: MMEMU_SIMGRID_CONTEXTS=thread).
  *
  * Per-scenario extra checks (on the parsed results): 2read-small runs with the
  * invariant checker on, so every run must report metrics.invariants_ok == 1.

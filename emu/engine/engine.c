@@ -310,8 +310,8 @@ void sim_release(struct sim_state *st)
 /* Write the platform XML for @m into a temporary file. Returns: 0 or -1. */
 void sim_simgrid_init(void)
 {
-	/* Sanitizer builds run SimGrid's actors on threads: ASan cannot follow the
-	 * default context switches (MMEMU_SIMGRID_CONTEXTS=thread, set by the tests).
+	/* MMEMU_SIMGRID_CONTEXTS picks SimGrid's context factory (test golden-threads
+	 * sets thread; ASan warns about, but runs, the default raw contexts).
 	 * MMEMU_SIMGRID_STACK_KB sets each actor's stack (SimGrid's default 8 MiB):
 	 * the tests run under meson's MALLOC_PERTURB_, where glibc writes every byte
 	 * of every block it hands out, an actor's whole stack included. */
