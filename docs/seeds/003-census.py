@@ -29,36 +29,36 @@ def mean(k, key):
     return statistics.mean(r["metrics"].get(key, 0) for r in rs if r["kernel"] == k)
 
 
+def cells():
+    """Each (kernel, pass, label, zone, blocks) with a census."""
+    for k in kernels:
+        for p, label in PASSES:
+            for z in ["normal", "highmem", "easyrclm"]:
+                nb = mean(k, f"census_{p}_{z}_blocks")
+                if nb:
+                    yield k, p, label, z, nb
+
+
 rows = []
 print("| kernel | pass | zone | blocks | " + " | ".join(KINDS) + " | slab blocks by cache |")
 print("|---|---|---|---|" + "---|" * len(KINDS) + "---|")
-for k in kernels:
-    for p, label in PASSES:
-        for z in ["normal", "highmem", "easyrclm"]:
-            nb = mean(k, f"census_{p}_{z}_blocks")
-            if not nb:
-                continue
-            pins = [mean(k, f"census_{p}_{z}_pin_{kind}") for kind in KINDS]
-            pre = f"census_{p}_{z}_pin_cache_"
-            caches = sorted({m[len(pre):] for r in rs for m in r["metrics"] if m.startswith(pre)})
-            cs = ", ".join(f"{c} {mean(k, pre + c):.0f}" for c in caches if mean(k, pre + c) >= 0.5)
-            rows.append((f"{k} {label} {z}", nb, pins))
-            print(f"| {k} | {label} | {z} | {nb:.0f} | " +
-                  " | ".join(f"{v:.0f}" if v >= 0.5 else "" for v in pins) + f" | {cs} |")
+for k, p, label, z, nb in cells():
+    pins = [mean(k, f"census_{p}_{z}_pin_{kind}") for kind in KINDS]
+    pre = f"census_{p}_{z}_pin_cache_"
+    caches = sorted({m[len(pre):] for r in rs for m in r["metrics"] if m.startswith(pre)})
+    cs = ", ".join(f"{c} {mean(k, pre + c):.0f}" for c in caches if mean(k, pre + c) >= 0.5)
+    rows.append((f"{k} {label} {z}", nb, pins))
+    print(f"| {k} | {label} | {z} | {nb:.0f} | " +
+          " | ".join(f"{v:.0f}" if v >= 0.5 else "" for v in pins) + f" | {cs} |")
 print()
 print("| kernel | pass | zone | blocks holding a dcache/icache/bh/radix slab page + another slab page |"
       " holding an anonymous page |"
       " holding a page table or stack |")
 print("|---|---|---|---|---|---|")
-for k in kernels:
-    for p, label in PASSES:
-        for z in ["normal", "highmem", "easyrclm"]:
-            nb = mean(k, f"census_{p}_{z}_blocks")
-            if not nb:
-                continue
-            g = lambda kind: mean(k, f"census_{p}_{z}_in_{kind}")
-            print(f"| {k} | {label} | {z} | {g('slab_rclm'):.0f} + {g('slab'):.0f} | {g('anon'):.0f} |"
-                  f" {max(g('pagetable'), g('stack')):.0f} |")
+for k, p, label, z, nb in cells():
+    g = lambda kind: mean(k, f"census_{p}_{z}_in_{kind}")
+    print(f"| {k} | {label} | {z} | {g('slab_rclm'):.0f} + {g('slab'):.0f} | {g('anon'):.0f} |"
+          f" {max(g('pagetable'), g('stack')):.0f} |")
 if svg:
     W, H, L = 900, 22 * len(rows) + 60, 230
     scale = (W - L - 20) / max(nb for _, nb, _ in rows)
