@@ -82,7 +82,9 @@ static const char basis_published[] =
 	"     \"basis\": \"calibrated\", \"basis_reason\": \"workload.cycles fitted on base's level\"},\n"
 	"    {\"id\": \"overruled\", \"kind\": \"relative\", \"baseline\": \"base\", \"kernel\": \"same\", \"expect_range\": [-0.01, 0.01],\n"
 	"     \"basis\": \"mechanism\", \"basis_reason\": \"said to differ\"},\n"
-	"    {\"id\": \"input\", \"kind\": \"relative\", \"metric\": \"cfg\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.05, 0.15]}\n"
+	"    {\"id\": \"input\", \"kind\": \"relative\", \"metric\": \"cfg\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.05, 0.15]},\n"
+	"    {\"id\": \"absent\", \"kind\": \"direction\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect\": \"better\",\n"
+	"     \"not_modelled\": \"no such benchmark in the model\"}\n"
 	"  ] }\n";
 
 /* thr and cfg per (kernel, n, run): same = base bit for bit, nearly = base but
@@ -151,13 +153,17 @@ static void basis_rules(void **state)
 	assert_int_equal(json_integer_value(json_object_get(by, "mechanism")), 2);
 	assert_int_equal(json_integer_value(json_object_get(by, "by construction")), 2);
 	assert_int_equal(json_integer_value(json_object_get(by, "calibrated")), 1);
-	assert_int_equal(json_integer_value(json_object_get(sm, "untested")), 6);
+	c = claim(d, "absent");   /* judged "better" by the runs, but said not to be modelled */
+	assert_string_equal(str(c, "verdict"), "not checked");
+	assert_string_equal(str(c, "detail"), "not modelled: no such benchmark in the model");
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 1);
+	assert_int_equal(json_integer_value(json_object_get(sm, "untested")), 7);
 	json_decref(d);
 	/* the short report: one line per claim, no noise lists; the counts by basis */
 	char *out = slurp("out");
 	assert_non_null(strstr(out, "    not reproduced  by construction  same-dir "));
-	assert_non_null(strstr(out, "  summary: 6 claims: 5 reproduced (2 by mechanism, 2 by construction, 1 calibrated), "
-				    "1 not reproduced, 0 inconclusive, 0 not checked; 0 fragile, 0 robust, 6 untested"));
+	assert_non_null(strstr(out, "  summary: 7 claims: 5 reproduced (2 by mechanism, 2 by construction, 1 calibrated), "
+				    "1 not reproduced, 0 inconclusive, 1 not checked; 0 fragile, 0 robust, 7 untested"));
 	assert_null(strstr(out, "run-to-run noise"));
 	assert_null(strstr(out, "p=0"));
 	free(out);
@@ -181,6 +187,7 @@ static void basis_errors(void **state)
 		{ "\"basis\": \"calibrated\",", "claims[0].basis_reason: missing: a declared basis needs a reason" },
 		{ "\"basis\": \"calibrated\", \"basis_reason\": \"\",", "claims[0].basis_reason: expected a non-empty string" },
 		{ "\"evidence\": 3,", "claims[0].evidence: expected a non-empty string" },
+		{ "\"not_modelled\": \"\",", "claims[0].not_modelled: expected a non-empty string" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char text[4000];
@@ -447,6 +454,10 @@ static void retyped_claims(void **state)
 	assert_true(row_num(d, "communication", "lmbench", "stock", "bw_mmap_rd_MBps") == 370);
 	assert_string_equal(str(seed_claim(d, "bcopy-same"), "metric"), "bw_bcopy_MBps");
 	assert_string_equal(str(seed_claim(d, "fairly-repeatable"), "kind"), "spread");
+	/* "Kernel compiles also seem to go 1-2% faster": no table, not modelled on the DS10 */
+	c = seed_claim(d, "kernel-compile");
+	assert_null(json_object_get(c, "table"));
+	assert_non_null(strstr(str(c, "not_modelled"), "no kernel compile"));
 	json_decref(d);
 }
 

@@ -1,7 +1,7 @@
 /*
  * lmb_comm.c - seed 004's lmbench communication bandwidths, their copies through
- * the cache hierarchy (models/hw/cache.h): bw_unix, bw_pipe and bw_file_rd
- * io_only, in lmbench's order, each between new processes whose buffers are
+ * the cache hierarchy (models/hw/cache.h): bw_unix, bw_pipe, bw_file_rd io_only
+ * and bw_mmap_rd mmap_only, in lmbench's order, each between new processes whose buffers are
  * faulted in page by page (their colours are the allocator's and the colouring
  * module's, as the benchmarks' heaps in lmbench.c).
  *
@@ -30,6 +30,13 @@
  *   bw_file_rd io_only: a process writes the file through the page cache (lmdd's
  *   of=$FILE), exits; a new process reads it 64 KiB at a time once (warm-up), then
  *   at least `comm_bytes` more, timed.
+ *   bw_mmap_rd mmap_only (src/bw_mmap_rd.c): a new process mmap()s the same file
+ *   (now in the page cache) once and reads it with bread(), a loop summing every
+ *   long (8 bytes on the Alpha): one pass to warm up (its first touches are the
+ *   minor faults of filemap_nopage, models/mm/fmap.c), then at least `comm_bytes`
+ *   more, timed.  The reads go through cache_read() at the mapping's virtual
+ *   addresses, translated to the page-cache frames the kernel placed (so the L2,
+ *   physically indexed, sees the frames' colours); no copy.
  */
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -38,13 +45,15 @@
 
 #include "emu/core/sim.h"
 #include "models/fs/pipe.h"
+#include "models/mm/fmap.h"
 #include "workloads/lmbench.h"
 
 #define XFER (64u << 10)      /* lmbench 2's transfer size */
 #define SKB_BYTES (32u << 10) /* one AF_UNIX skb's data (32703 bytes) */
 #define SLOT_SHIFT 40         /* a process's user-address window */
+#define MAP_BASE (1ull << 36) /* bw_mmap_rd's mapping, above the heap in window 0 */
 
-enum { COMM_UNIX, COMM_PIPE, COMM_FILE };
+enum { COMM_UNIX, COMM_PIPE, COMM_FILE, COMM_MMAP };
 
 /* The TLB refill of a copy's user side: the process of the address's window. */
 static uint32_t xlate_space(void *ctx, uint64_t vpn)
@@ -285,12 +294,71 @@ static double bw_file_rd(struct lmb_cfg *c)
 	return r;
 }
 
+/* ---------------------------------------------------------------- mmap reread */
+
+struct mapped {
+	struct lmb_cfg *c;
+	struct mm_task *t;
+	struct mm_fmap *map;
+};
+
+/* The TLB refill of the mapping: its entry's frame, faulted in (filemap_nopage)
+ * when empty.  Returns: the pfn, or CACHE_NO_PFN outside the mapping or on failure. */
+static uint32_t xlate_map(void *ctx, uint64_t vpn)
+{
+	struct mapped *m = ctx;
+	uint64_t first = MAP_BASE >> m->c->page_shift;
+	if (vpn < first || vpn - first >= m->map->npages)
+		return CACHE_NO_PFN;
+	uint32_t i = (uint32_t)(vpn - first), pfn = mm_fmap_pfn(m->map, i);
+	if (pfn == PFN_NONE && mm_fmap_touch(&m->c->k, m->t, m->map, i, 1, false) >= 0)
+		pfn = mm_fmap_pfn(m->map, i);
+	return pfn == PFN_NONE ? CACHE_NO_PFN : pfn;
+}
+
+/* One bread() over the mapping.  Returns: seconds charged to the task. */
+static double map_pass(struct mapped *m)
+{
+	double s = cache_read(&m->c->cs, MAP_BASE, m->c->file_size, xlate_map, m);
+	mm_charge(m->t, s * m->c->k.clock);
+	return s;
+}
+
+static double bw_mmap_rd(struct lmb_cfg *c)
+{
+	struct mm_task *t = &c->task;
+	struct proc_ctx p;
+	if (lmb_proc_start(c, &p, t, XFER))
+		return 0;
+	uint32_t npages = (uint32_t)((c->file_size + c->k.phys.page_size - 1) / c->k.phys.page_size);
+	struct mapped m = { c, t, mm_fmap_create(&c->k, t, c->comm_file, npages, 0) };
+	double r = 0;
+	if (m.map) {
+		map_pass(&m);   /* warm-up: the minor faults */
+		if (m.map->rss == npages) {
+			uint64_t passes = (c->comm_bytes + c->file_size - 1) / c->file_size;
+			mm_sync(t);
+			double t0 = simgrid_get_clock();
+			for (uint64_t i = 0; i < passes; i++)
+				map_pass(&m);
+			mm_sync(t);
+			double dt = simgrid_get_clock() - t0;
+			r = dt > 0 && m.map->rss == npages ? (double)(passes * c->file_size) / dt / 1e6 : 0;
+		}
+		c->mmap_faults = m.map->minflt + m.map->majflt;
+		mm_fmap_destroy(&c->k, t, m.map);
+	}
+	lmb_proc_end(&p);
+	return r;
+}
+
 void lmb_comm_run(struct lmb_cfg *c)
 {
 	c->comm_mbps[COMM_UNIX] = bw_unix(c);
 	c->comm_mbps[COMM_PIPE] = bw_pipe(c);
 	c->comm_mbps[COMM_FILE] = bw_file_rd(c);
-	for (int i = 0; i < 3; i++)
+	c->comm_mbps[COMM_MMAP] = bw_mmap_rd(c);
+	for (int i = 0; i < 4; i++)
 		if (!(c->comm_mbps[i] > 0))
 			c->failed = true;
 }

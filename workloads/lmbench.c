@@ -76,11 +76,11 @@ static const struct mm_param lmb_params[] = {
 	MM_PARAM(struct lmb_cfg, bw, "bw_mem", MM_P_BOOL, 1, 0, "true", "run bw_mem rd, wr, cp, bcopy"),
 	MM_PARAM(struct lmb_cfg, fft, "fft", MM_P_BOOL, 1, 0, "true", "run the FFT"),
 	MM_PARAM(struct lmb_cfg, comm, "comm", MM_P_BOOL, 1, 0, "false",
-		 "run bw_unix, bw_pipe and bw_file_rd first, their copies through the caches"),
+		 "run bw_unix, bw_pipe, bw_file_rd and bw_mmap_rd first, their copies and reads through the caches"),
 	MM_PARAM(struct lmb_cfg, comm_bytes, "comm_bytes", MM_P_SIZE, 65536, 1ull << 32, "\"4MiB\"",
-		 "bytes bw_unix and bw_pipe measure (after as many again of warm-up), bw_file_rd at least"),
+		 "bytes bw_unix and bw_pipe measure (after as many again of warm-up), bw_file_rd and bw_mmap_rd at least"),
 	MM_PARAM(struct lmb_cfg, file_size, "file_size", MM_P_SIZE, 65536, 1ull << 32, "\"8MiB\"",
-		 "size of bw_file_rd's file (written first, as lmbench's lmdd does)"),
+		 "size of bw_file_rd's and bw_mmap_rd's file (written first, as lmbench's lmdd does)"),
 	MM_PARAM_END
 };
 
@@ -462,10 +462,12 @@ static void lmb_finish(struct sim *s)
 		for (int w = 0; w < 4; w++)
 			sim_metric(s, bw_names[w], c->mbps[w]);
 	if (c->comm) {
-		static const char *const names[] = { "bw_unix_MBps", "bw_pipe_MBps", "bw_file_rd_MBps" };
-		for (int i = 0; i < 3; i++)
+		static const char *const names[] = { "bw_unix_MBps", "bw_pipe_MBps", "bw_file_rd_MBps",
+						     "bw_mmap_rd_MBps" };
+		for (int i = 0; i < 4; i++)
 			sim_metric(s, names[i], c->comm_mbps[i]);
 		sim_metric(s, "copied_bytes", (double)c->copied);
+		sim_metric(s, "mmap_rd_faults", (double)c->mmap_faults);
 	}
 	if (c->fft) {
 		sim_metric(s, "fft_ms", c->fft_s * 1e3);

@@ -1,6 +1,6 @@
 /*
  * lmbench.h - what workloads/lmbench.c (lat_mem_rd, bw_mem, the FFT) and
- * workloads/lmb_comm.c (bw_pipe, bw_unix, bw_file_rd) share: the workload's
+ * workloads/lmb_comm.c (bw_pipe, bw_unix, bw_file_rd, bw_mmap_rd) share: the workload's
  * configuration and state, and its processes.  Internal to the two files.
  */
 #ifndef MMEMU_LMBENCH_H
@@ -54,7 +54,8 @@ struct lmb_cfg {
 	struct mm_file *comm_file;
 	struct proc_ctx *space[2];   /* the processes whose user memory copies reach */
 	uint32_t page_shift;
-	double comm_mbps[3];
+	double comm_mbps[4];      /* bw_unix, bw_pipe, bw_file_rd, bw_mmap_rd */
+	uint64_t mmap_faults;     /* bw_mmap_rd's page faults (warm-up pass) */
 	uint64_t copied;          /* bytes copied through the cache model */
 	bool failed;
 	int check_failed;
@@ -83,7 +84,7 @@ void lmb_proc_end(struct proc_ctx *p);
  * the reader task, the file).  Returns: 0, or -1 with @e set. */
 int lmb_comm_start(struct lmb_cfg *c, struct mm_err *e);
 
-/** lmb_comm_run() - run bw_unix, bw_pipe and bw_file_rd (lmbench's order) as task
+/** lmb_comm_run() - run bw_unix, bw_pipe, bw_file_rd and bw_mmap_rd (lmbench's order) as task
  * c->task's actor; sets c->comm_mbps (0 for one that failed) and c->failed. */
 void lmb_comm_run(struct lmb_cfg *c);
 

@@ -87,7 +87,8 @@ void verdict_not_checked(struct verdict *vd, const char *why)
 	VERDICT_DETAIL(vd, "%s", why);
 }
 
-/* Run kind @ck (or the unknown-kind verdict) on @c: a fresh verdict in @vd. */
+/* Run kind @ck (or the unknown-kind verdict) on @c: a fresh verdict in @vd;
+ * "not checked" with the claim's reason when it is "not_modelled". */
 static void judge_into(const struct claim_ctx *c, const struct claim_kind *ck, const char *kind, json_t *cl,
 		       struct verdict *vd)
 {
@@ -96,7 +97,10 @@ static void judge_into(const struct claim_ctx *c, const struct claim_kind *ck, c
 	vd->dlen = 0;
 	vd->cells = json_array();
 	noise_init(&vd->nz);
-	if (ck)
+	const char *nm = json_string_value(json_object_get(cl, "not_modelled"));
+	if (nm)   /* the claim's mechanism or benchmark is absent from the model, said why */
+		VERDICT_DETAIL(vd, "not modelled: %s", nm);
+	else if (ck)
 		ck->judge(c, cl, vd);
 	else
 		VERDICT_DETAIL(vd, "unknown claim kind \"%s\"", kind);

@@ -47,7 +47,7 @@ static int opt_text(const char *path, json_t *o, const char *w, const char *key,
 }
 
 /* A claim's "basis" (mechanism, by construction or calibrated) with its
- * "basis_reason", its "evidence" and "withdrawn" texts.  Returns: 0, or -1 with @e set. */
+ * "basis_reason", its "evidence", "withdrawn" and "not_modelled" texts.  Returns: 0, or -1 with @e set. */
 static int check_claim_basis(const char *path, json_t *cl, const char *w, struct mm_err *e)
 {
 	json_t *b = json_object_get(cl, "basis");
@@ -61,7 +61,7 @@ static int check_claim_basis(const char *path, json_t *cl, const char *w, struct
 	if (b && !json_object_get(cl, "basis_reason"))
 		return mm_errf(e, path, k, "missing: a declared basis needs a reason naming the code path or constant");
 	return opt_text(path, cl, w, "basis_reason", e) || opt_text(path, cl, w, "evidence", e) ||
-	       opt_text(path, cl, w, "withdrawn", e);
+	       opt_text(path, cl, w, "withdrawn", e) || opt_text(path, cl, w, "not_modelled", e);
 }
 
 /* The file's "inputs" ({metric: reason}) and "stock" (a column or an array of

@@ -526,31 +526,46 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 	return t;
 }
 
-double cache_copy(struct cache_sim *s, uint64_t dst, uint64_t src, uint64_t n,
-		  cache_xlate_fn xlate, void *ctx)
+/* The word loop of cache_copy() and cache_read(): per first-level line one load of
+ * @src and, when @copy, one store of @dst through cache_run(); the other 8-byte
+ * words of the line hit the first level at their issue cycle (a load, and a store
+ * when @copy).  Returns: seconds. */
+static double word_loop(struct cache_sim *s, uint64_t dst, uint64_t src, uint64_t n, bool copy,
+			cache_xlate_fn xlate, void *ctx)
 {
-	enum { COPY_BATCH = 512 };
-	uint64_t refs[COPY_BATCH];
+	enum { LOOP_BATCH = 512 };
+	uint64_t refs[LOOP_BATCH];
 	const uint64_t line = s->n ? 1ull << s->lv[0].line_shift : 64;
 	size_t k = 0;
 	uint64_t lines = 0;
 	double t = 0;
 	for (uint64_t o = 0; o < n; o += line) {
 		refs[k++] = src + o;
-		refs[k++] = (dst + o) | CACHE_WRITE;
+		if (copy)
+			refs[k++] = (dst + o) | CACHE_WRITE;
 		lines++;
-		if (k == COPY_BATCH) {
+		if (k == LOOP_BATCH) {
 			t += cache_run(s, refs, k, 0, xlate, ctx);
 			k = 0;
 		}
 	}
 	if (k)
 		t += cache_run(s, refs, k, 0, xlate, ctx);
-	/* the words after the first of each line: a load and a store, L1 hits */
 	uint64_t words = (n + 7) / 8;
 	if (words > lines)
-		t += (double)(2 * (words - lines)) * s->issue;
+		t += (double)((copy ? 2 : 1) * (words - lines)) * s->issue;
 	return t;
+}
+
+double cache_copy(struct cache_sim *s, uint64_t dst, uint64_t src, uint64_t n,
+		  cache_xlate_fn xlate, void *ctx)
+{
+	return word_loop(s, dst, src, n, true, xlate, ctx);
+}
+
+double cache_read(struct cache_sim *s, uint64_t src, uint64_t n, cache_xlate_fn xlate, void *ctx)
+{
+	return word_loop(s, 0, src, n, false, xlate, ctx);
 }
 
 json_t *cache_stats_json(const struct cache_sim *s)

@@ -174,6 +174,15 @@ double cache_run(struct cache_sim *s, const uint64_t *va, size_t n, unsigned fla
 double cache_copy(struct cache_sim *s, uint64_t dst, uint64_t src, uint64_t n,
 		  cache_xlate_fn xlate, void *ctx);
 
+/**
+ * cache_read() - a read of every 8-byte word of @n bytes at @src (lmbench's
+ * bread(), a loop summing longs): per first-level line one load through the
+ * hierarchy, the line's other words first-level hits at their issue cycle, as
+ * cache_copy() without the stores.
+ * Returns: the seconds the read takes.
+ */
+double cache_read(struct cache_sim *s, uint64_t src, uint64_t n, cache_xlate_fn xlate, void *ctx);
+
 /** cache_stats_json() - Returns: new JSON object of the counters of @s. */
 json_t *cache_stats_json(const struct cache_sim *s);
 

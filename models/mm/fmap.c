@@ -230,6 +230,13 @@ int64_t mm_fmap_touch(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *ma
 	return faults;
 }
 
+uint32_t mm_fmap_pfn(const struct mm_fmap *map, uint32_t i)
+{
+	if (!map || i >= map->npages || !map->pte[i])
+		return PFN_NONE;
+	return fpte_pfn(map->pte[i]);
+}
+
 bool mm_fmap_unmap_page(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 {
 	if (pfn >= k->phys.nr_pages)

@@ -69,6 +69,12 @@ int64_t mm_fmap_touch(struct mm_kernel *k, struct mm_task *t, struct mm_fmap *ma
 		      uint32_t n, bool write);
 
 /**
+ * mm_fmap_pfn() - what entry @i of @map maps (a walk of its page table, no fault).
+ * Returns: the page's pfn, or PFN_NONE when the entry is empty or beyond the mapping.
+ */
+uint32_t mm_fmap_pfn(const struct mm_fmap *map, uint32_t i);
+
+/**
  * mm_fmap_unmap_page() - try_to_unmap_file() for page-cache page @pfn: walk the
  * file's mappers (i_mmap) and clear every entry mapping @pfn; a dirty entry's
  * dirty bit moves to the page (set_page_dirty).  Called by mm_shrink_list() for
