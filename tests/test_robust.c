@@ -294,6 +294,53 @@ static int setup(void **state)
 	return scratch_dir("robust");
 }
 
+/* tracegen on a full disk replaced a good trace with a truncated one (exit 2),
+ * and replay accepted the truncated trace (issue 27 item 8).  The write limit
+ * (ulimit -f, SIGXFSZ ignored) fails tracegen's writes as a full disk does: the
+ * old trace must stay, byte for byte, with no temporary left beside it; and a
+ * text trace whose last line has no newline is refused with its line. */
+static void tracegen_atomic_replay_truncated(void **state)
+{
+	(void)state;
+	assert_int_equal(sh("tracegen --kind zipf --refs 100 --pages 50 --seed 1 -o %s/g.trace", dir), 0);
+	char *good = slurp("g.trace");
+	assert_non_null(good);
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 8; \"$MMEMU\" tracegen --kind zipf --refs 1000000 "
+		 "--pages 50000 --seed 2 -o %s/g.trace >%s/out 2>%s/err", dir, dir, dir);
+	int st = system(cmd);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+	char *e = slurp("err");
+	assert_non_null(strstr(e, "g.trace: cannot write"));
+	assert_int_equal(count(e, "\n"), 1);
+	char *now = slurp("g.trace");
+	assert_string_equal(now, good);
+	snprintf(cmd, sizeof cmd, "ls %s | grep -c 'g.trace.tmp' >%s/n", dir, dir);
+	assert_true(system(cmd) != -1);
+	char *n = slurp("n");
+	assert_string_equal(n, "0\n");
+	/* a trace cut after its last number: refused, its last line named */
+	FILE *f = fopen(strcat(strcpy(cmd, dir), "/cut.trace"), "w");
+	assert_non_null(f);
+	fputs("1\n2\n3\n12", f);
+	fclose(f);
+	assert_int_equal(sh("replay --policy lru --frames 2 --trace %s/cut.trace", dir), 2);
+	char *e2 = slurp("err");
+	char want[600];
+	snprintf(want, sizeof want, "%s/cut.trace: line 4: expected a newline at the end of the last line "
+		 "(a truncated trace?), got end of file\n", dir);
+	assert_string_equal(e2, want);
+	char *o = slurp("out");
+	assert_string_equal(o, "");
+	free(good);
+	free(e);
+	free(now);
+	free(n);
+	free(e2);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +351,7 @@ int main(void)
 		cmocka_unit_test(same_name_refused),
 		cmocka_unit_test(empty_kept_result_rerun),
 		cmocka_unit_test(host_oom_names_pages),
+		cmocka_unit_test(tracegen_atomic_replay_truncated),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -76,7 +76,7 @@ static void test_plain(void **state)
 	(void)state;
 	static const uint64_t w[] = { 5, 7, 5, 9, 18446744073709551615ULL, 0, 7 };
 	const char *text = "# a comment\n5\n\n7\n5   # trailing comment\n  9  \n"
-			   "18446744073709551615\n0\n7";
+			   "18446744073709551615\n0\n7\n";
 	expect_ids(text, ".txt", TRACE_PLAIN, 0, w, 7, 5);
 	expect_ids(text, "", TRACE_AUTO, 0, w, 7, 5);
 	expect_ids(text, ".trace", TRACE_TXT, 0, w, 7, 5);
@@ -176,7 +176,9 @@ static int parse_unterminated(struct trace *t, const char *text, enum trace_form
 }
 
 /* The parser reads only the bytes it is given (fuzzing: a one-byte csv "5" with
- * --obj-id-col 1 sent strspn() past the end of the buffer). */
+ * --obj-id-col 1 sent strspn() past the end of the buffer), and a text trace
+ * whose last line has no newline is refused as truncated (issue 27: a trace cut
+ * by a full disk was accepted); with the newline the same text parses. */
 static void test_unterminated(void **state)
 {
 	(void)state;
@@ -185,19 +187,29 @@ static void test_unterminated(void **state)
 		enum trace_format fmt;
 		int col;
 		uint64_t last;
+		int line;
 	} ok[] = {
-		{ "5", TRACE_CSV, 1, 5 },
-		{ "1,5", TRACE_CSV, 2, 5 },
-		{ "a,b\n1,5", TRACE_CSV, 2, 5 },
-		{ "t,obj_id\n1,5", TRACE_AUTO, 0, 5 },
-		{ "5", TRACE_PLAIN, 0, 5 },
-		{ "3\n5  ", TRACE_AUTO, 0, 5 },
+		{ "5", TRACE_CSV, 1, 5, 1 },
+		{ "1,5", TRACE_CSV, 2, 5, 1 },
+		{ "a,b\n1,5", TRACE_CSV, 2, 5, 2 },
+		{ "t,obj_id\n1,5", TRACE_AUTO, 0, 5, 2 },
+		{ "5", TRACE_PLAIN, 0, 5, 1 },
+		{ "3\n5  ", TRACE_AUTO, 0, 5, 2 },
+		{ "1\n2\n3\n1234", TRACE_PLAIN, 0, 1234, 4 },
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		struct trace t;
 		struct mm_err e = { { 0 } };
-		if (parse_unterminated(&t, ok[i].text, ok[i].fmt, ok[i].col, &e) < 0)
-			fail_msg("case %zu: %s", i, e.msg);
+		char msg[200], text[64];
+		snprintf(msg, sizeof msg,
+			 "t: line %d: expected a newline at the end of the last line (a truncated trace?), got end of file",
+			 ok[i].line);
+		assert_int_equal(parse_unterminated(&t, ok[i].text, ok[i].fmt, ok[i].col, &e), -1);
+		if (strcmp(e.msg, msg))
+			fail_msg("case %zu: \"%s\", expected \"%s\"", i, e.msg, msg);
+		snprintf(text, sizeof text, "%s\n", ok[i].text);
+		if (parse_unterminated(&t, text, ok[i].fmt, ok[i].col, &e) < 0)
+			fail_msg("case %zu with its newline: %s", i, e.msg);
 		assert_true(t.orig[t.refs[t.nrefs - 1]] == ok[i].last);
 		trace_free(&t);
 	}
@@ -570,7 +582,7 @@ static void test_digit_lengths(void **state)
 				      7, 0, 42, 9999999, 10, 3 };
 	const char *text = "7\n12\n305\n4096\n65537\n999999\n1234567\n12345678\n123456789\n"
 			   "1000000000000\n18446744073709551615\n0000007\n0\n042\r\n"
-			   "9999999\n10\n3";
+			   "9999999\n10\n3\n";
 	expect_ids(text, "", TRACE_PLAIN, 0, w, 17, 16);
 	/* a number glued to a letter is still an error on its own line */
 	expect_err("1\n2\n1234567x\n", "", TRACE_PLAIN, 0,

@@ -14,7 +14,9 @@
  * larger ones through an open-addressing hash table (linear probing, Fibonacci
  * hashing, grown at half load).  Every malformed line yields one "FILE: line N: expected ..."
  * error quoting the line escaped (mm_err_quote()) and -1; nothing is kept on
- * failure.
+ * failure.  A text trace must end with a newline: a last line without one is
+ * refused as a truncated trace (issue 27: a trace cut by a full disk was
+ * accepted with its last number cut short).
  */
 #include "workloads/traceparse.h"
 
@@ -126,6 +128,11 @@ int trace_parse(struct trace *t, const char *buf, size_t len, const char *name,
 	if (rc == 0 && n == 0)
 		rc = trace_line_err(e, name, nlines, "expected at least one %s, got end of file",
 			      fmt == TRACE_CSV ? "data line" : "page number");
+	/* a text trace ends with a newline: a last line without one is what a full
+	 * disk or a killed writer leaves, and its number may be cut short */
+	if (rc == 0 && len && buf[len - 1] != '\n')
+		rc = trace_line_err(e, name, nlines,
+			      "expected a newline at the end of the last line (a truncated trace?), got end of file");
 	if (rc < 0) {
 		free(refs);
 		idmap_free(&m);

@@ -7,8 +7,10 @@
  * (seeded stream "tracegen").
  */
 #include "emu/cli/cli.h"
+#include "emu/core/output.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,18 +163,22 @@ int cmd_tracegen(int argc, char **argv)
 		fprintf(stderr, "mmemu tracegen: %s\n", e.msg);
 		return 2;
 	}
-	FILE *f = stdout;
-	if (out && strcmp(out, "-") != 0) {
-		f = fopen(out, "w");
-		if (!f) {
-			fprintf(stderr, "%s: cannot open for writing (%s)\n", out, strerror(errno));
-			return 2;
-		}
+	/* a file is written atomically (out_open_atomic): a full disk or a kill
+	 * leaves the old trace, never a truncated one */
+	struct out_atomic a = { .f = stdout };
+	bool to_file = out && strcmp(out, "-") != 0;
+	if (to_file && out_open_atomic(&a, out, &e)) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 2;
 	}
-	int rc = bin ? write_bin(&c, f, out ? out : "stdout", &e)
-		     : tracegen_write(&c, f, out ? out : "stdout", &e);
-	if (f != stdout && fclose(f) != 0 && rc == 0)
-		rc = mm_errf(&e, out, NULL, "cannot write (%s)", strerror(errno));
+	int rc = bin ? write_bin(&c, a.f, to_file ? out : "stdout", &e)
+		     : tracegen_write(&c, a.f, to_file ? out : "stdout", &e);
+	if (to_file) {
+		if (rc < 0)
+			out_abort_atomic(&a);
+		else
+			rc = out_commit_atomic(&a, &e);
+	}
 	if (rc < 0) {
 		fprintf(stderr, "%s\n", e.msg);
 		return 2;

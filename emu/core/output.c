@@ -78,35 +78,24 @@ int mkdir_p(const char *dir)
 	return rc;
 }
 
-/* Write @n bytes of @text to @f and close it. Returns: 0, or -1 (errno set). */
-static int write_close(FILE *f, const char *text, size_t n)
-{
-	int bad = fwrite(text, 1, n, f) != n;
-	bad |= fflush(f) != 0;
-	int saved = errno;
-	bad |= fclose(f) != 0;
-	if (bad && !errno)
-		errno = saved ? saved : EIO;
-	return bad ? -1 : 0;
-}
-
 /*
  * The temporary lives next to @path (same folder, so rename() is atomic), is
  * named PATH.tmp.XXXXXX and is created by mkstemp(): O_CREAT|O_EXCL, so a
  * symlink planted under a guessable name is never followed.  Names are built on
  * the heap: no length truncates them; the kernel refuses what is too long.
  */
-int out_write_text(const char *path, const char *text, struct mm_err *e)
+int out_open_atomic(struct out_atomic *a, const char *path, struct mm_err *e)
 {
-	size_t n = strlen(text), pl = strlen(path);
+	size_t pl = strlen(path);
 	struct stat st;
+	*a = (struct out_atomic){ .path = path };
 	if (pl >= PATH_MAX)
 		return mm_errf(e, path, NULL, "cannot write: path longer than %d characters", PATH_MAX - 1);
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
 			return mm_errf(e, path, NULL, "cannot write: is a directory");
-		FILE *f = fopen(path, "w");
-		if (!f || write_close(f, text, n))
+		a->f = fopen(path, "w");   /* a device or a FIFO: written in place */
+		if (!a->f)
 			return mm_errf(e, path, NULL, "cannot write: %s", strerror(errno));
 		return 0;
 	}
@@ -134,15 +123,60 @@ int out_write_text(const char *path, const char *text, struct mm_err *e)
 	}
 	mode_t um = umask(0);
 	umask(um);
-	FILE *f = fchmod(fd, 0666 & ~um) == 0 ? fdopen(fd, "w") : NULL;
-	if (!f)
-		close(fd);
-	if (!f || write_close(f, text, n) || rename(tmp, path)) {
+	a->f = fchmod(fd, 0666 & ~um) == 0 ? fdopen(fd, "w") : NULL;
+	if (!a->f) {
 		int saved = errno;
+		close(fd);
 		unlink(tmp);
 		free(tmp);
 		return mm_errf(e, path, NULL, "cannot write: %s", strerror(saved));
 	}
-	free(tmp);
+	a->tmp = tmp;
 	return 0;
+}
+
+int out_commit_atomic(struct out_atomic *a, struct mm_err *e)
+{
+	int bad = fflush(a->f) != 0;
+	int saved = errno;
+	bad |= fclose(a->f) != 0;
+	if (bad && !errno)
+		errno = saved ? saved : EIO;
+	a->f = NULL;
+	if (!bad && a->tmp && rename(a->tmp, a->path))
+		bad = 1;
+	saved = errno;
+	if (a->tmp) {
+		if (bad)
+			unlink(a->tmp);
+		free(a->tmp);
+		a->tmp = NULL;
+	}
+	return bad ? mm_errf(e, a->path, NULL, "cannot write: %s", strerror(saved)) : 0;
+}
+
+void out_abort_atomic(struct out_atomic *a)
+{
+	if (a->f)
+		fclose(a->f);
+	a->f = NULL;
+	if (a->tmp) {
+		unlink(a->tmp);
+		free(a->tmp);
+		a->tmp = NULL;
+	}
+}
+
+int out_write_text(const char *path, const char *text, struct mm_err *e)
+{
+	struct out_atomic a;
+	if (out_open_atomic(&a, path, e))
+		return -1;
+	size_t n = strlen(text);
+	if (fwrite(text, 1, n, a.f) != n) {
+		int saved = errno ? errno : EIO;
+		out_abort_atomic(&a);
+		return mm_errf(e, path, NULL, "cannot write: %s", strerror(saved));
+	}
+	return out_commit_atomic(&a, e);
 }

@@ -7,6 +7,7 @@
 #define MMEMU_OUTPUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -45,5 +46,32 @@ int mkdir_p(const char *dir);
  * Returns: 0, or -1 with @e naming @path.
  */
 int out_write_text(const char *path, const char *text, struct mm_err *e);
+
+/* An output file being written: out_open_atomic(), writes to @f, then
+ * out_commit_atomic() or out_abort_atomic(). */
+struct out_atomic {
+	FILE *f;            /* write here */
+	const char *path;   /* the file it becomes */
+	char *tmp;          /* the temporary (malloc'ed), NULL when written in place */
+};
+
+/**
+ * out_open_atomic() - start writing @path as out_write_text() does: a regular or
+ * missing file through a fresh PATH.tmp.XXXXXX renamed over it at the commit, so
+ * a failed or killed writer never leaves @path half written; anything else
+ * (a device, a FIFO) in place.  Creates @path's directory.
+ * Returns: 0 with @a->f open, or -1 with @e naming @path.
+ */
+int out_open_atomic(struct out_atomic *a, const char *path, struct mm_err *e);
+
+/**
+ * out_commit_atomic() - flush and close @a->f and rename the temporary over the
+ * path; on any failure the temporary is removed and the old file stays.
+ * Returns: 0, or -1 with @e naming the path.
+ */
+int out_commit_atomic(struct out_atomic *a, struct mm_err *e);
+
+/** out_abort_atomic() - close @a->f and remove the temporary: the old file stays. */
+void out_abort_atomic(struct out_atomic *a);
 
 #endif
