@@ -6,7 +6,10 @@
  * with the host's memory), retry on EINTR.  mm_map_file() maps a regular file
  * instead of copying it (the trace loader: a 1 GiB trace is then neither copied
  * nor given a buffer the host must clear first).  Also the one test for a UTF-8
- * byte-order mark, which the parsers skip.
+ * byte-order mark, which the parsers skip, and the inputs digest: the files a
+ * scenario load reads are hashed, and read again after it (a sweep's children)
+ * they must still be those bytes (issue 27: a loadfile cut during a sweep gave
+ * results from the cut file under the old digest).
  */
 #include "emu/core/readfile.h"
 #include "emu/core/hostmem.h"
@@ -198,12 +201,81 @@ static int seen_index(const struct stat *st)
 	return -1;
 }
 
+/* The files the digest was made of, by path, with their identity and a hash of
+ * their bytes: a file read again after the digest (a sweep's simulation child
+ * re-reads the dbench loadfile and the reaim workfile) must still be what was
+ * digested, since the digest keys the kept results.  Copied into every forked
+ * child with the rest of the parent's memory. */
+#define INPUTS_FILES 64
+static struct digested_file {
+	char *path;
+	struct seen_file id;
+	uint64_t hash;
+} inputs_files[INPUTS_FILES];
+static int inputs_nfiles;
+
+/* Returns: a 64-bit hash of @len bytes at @buf (the digest's fold, on its own). */
+static uint64_t bytes_hash(const char *buf, size_t len)
+{
+	uint64_t save = inputs_hash;
+	int on = inputs_on;
+	inputs_hash = UINT64_C(0xcbf29ce484222325);
+	inputs_on = 1;
+	inputs_fold(buf, len);
+	uint64_t h = inputs_hash;
+	inputs_hash = save;
+	inputs_on = on;
+	return h;
+}
+
+/* Returns: the record of @path among the digested files, or NULL. */
+static struct digested_file *digested(const char *path)
+{
+	for (int i = 0; i < inputs_nfiles; i++)
+		if (!strcmp(inputs_files[i].path, path))
+			return &inputs_files[i];
+	return NULL;
+}
+
+/* Record @path's identity and bytes for inputs_check() (the first read of the
+ * epoch only; no room, no record: the file is then not checked). */
+static void digested_add(const char *path, const char *buf, size_t len, const struct stat *st)
+{
+	if (digested(path) || inputs_nfiles == INPUTS_FILES)
+		return;
+	char *p = strdup(path);
+	if (!p)
+		return;
+	inputs_files[inputs_nfiles++] = (struct digested_file){
+		p, { st->st_dev, st->st_ino, st->st_size, st->st_mtim }, bytes_hash(buf, len)
+	};
+}
+
+/* After the digest: a file of it read again must have the same identity or the
+ * same bytes.  Returns: 0, or -1 with @e naming @path. */
+static int inputs_check(const char *path, const char *buf, size_t len, const struct stat *st,
+			struct mm_err *e)
+{
+	const struct digested_file *f = inputs_on ? NULL : digested(path);
+	if (!f)
+		return 0;
+	if (f->id.dev == st->st_dev && f->id.ino == st->st_ino && f->id.size == st->st_size &&
+	    f->id.mtim.tv_sec == st->st_mtim.tv_sec && f->id.mtim.tv_nsec == st->st_mtim.tv_nsec)
+		return 0;
+	if (bytes_hash(buf, len) == f->hash)
+		return 0;
+	return mm_errf(e, path, NULL, "expected the bytes the scenario was loaded with, got a file "
+		       "changed since (its digest keys the kept results: load the scenario again)");
+}
+
 /* The file's bytes join the inputs digest (mm_inputs_digest()); a regular file
  * already folded in this epoch joins by its path and first-read index only. */
 static void inputs_add(const char *path, const char *buf, size_t len, const struct stat *st)
 {
 	if (!inputs_on)
 		return;
+	if (S_ISREG(st->st_mode))
+		digested_add(path, buf, len, st);
 	inputs_fold(path, strlen(path) + 1);
 	int i = S_ISREG(st->st_mode) ? seen_index(st) : -1;
 	if (i >= 0) {
@@ -224,6 +296,12 @@ int mm_read_file(const char *path, const char *what, size_t max, char **out, siz
 	int fd = open_input(path, what, max, &st, e);
 	if (fd < 0 || read_fd(fd, &st, path, what, max, out, outlen, e) < 0)
 		return -1;
+	if (inputs_check(path, *out, *outlen, &st, e)) {
+		free(*out);
+		*out = NULL;
+		*outlen = 0;
+		return -1;
+	}
 	inputs_add(path, *out, *outlen, &st);
 	return 0;
 }
@@ -245,6 +323,10 @@ int mm_map_file(struct mm_filebuf *fb, const char *path, const char *what, size_
 			fb->buf = p;
 			fb->len = (size_t)st.st_size;
 			fb->mapped = true;
+			if (inputs_check(path, fb->buf, fb->len, &st, e)) {
+				mm_unmap_file(fb);
+				return -1;
+			}
 			inputs_add(path, fb->buf, fb->len, &st);
 			return 0;
 		}
@@ -253,6 +335,10 @@ int mm_map_file(struct mm_filebuf *fb, const char *path, const char *what, size_
 	if (read_fd(fd, &st, path, what, max, &buf, &fb->len, e) < 0)
 		return -1;
 	fb->buf = buf;
+	if (inputs_check(path, fb->buf, fb->len, &st, e)) {
+		mm_unmap_file(fb);
+		return -1;
+	}
 	inputs_add(path, fb->buf, fb->len, &st);
 	return 0;
 }
@@ -268,6 +354,9 @@ void mm_unmap_file(struct mm_filebuf *fb)
 
 void mm_inputs_reset(void)
 {
+	for (int i = 0; i < inputs_nfiles; i++)
+		free(inputs_files[i].path);
+	inputs_nfiles = 0;
 	inputs_hash = UINT64_C(0xcbf29ce484222325);
 	inputs_count = 0;
 	inputs_on = 1;

@@ -87,6 +87,10 @@ unsigned mm_inputs_epoch(void);
  * again: validation maps a 26 MB dbench loadfile once per kernel and sweep point.
  * The scenario loader keys kept sweep results by it, so a regenerated trace or an
  * edited workfile is never mistaken for the one a result was computed from.
+ * After the digest, mm_read_file() and mm_map_file() refuse a file of it whose
+ * identity and bytes both changed ("expected the bytes the scenario was loaded
+ * with"): a sweep's forked child re-reads the loadfile and workfile, and must not
+ * compute a result from other bytes than the digest names.
  * Returns: how many files were read.
  */
 int mm_inputs_digest(char *out, size_t len);
