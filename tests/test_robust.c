@@ -341,6 +341,24 @@ static void tracegen_atomic_replay_truncated(void **state)
 	free(o);
 }
 
+/* Runs whose primary metric differs in name or unit were mixed into one table
+ * (issue 27 item 13): compare refuses them, exit 2, one line naming the file and
+ * the run, nothing on stdout. */
+static void compare_mixed_primary_refused(void **state)
+{
+	(void)state;
+	assert_int_equal(sh("compare results/golden/reaim-small.json results/golden/kernbench-small.json"), 2);
+	char *o = slurp("out"), *e = slurp("err");
+	assert_string_equal(o, "");
+	assert_string_equal(e, "mmemu: results/golden/kernbench-small.json: runs[0].primary: expected the "
+			       "primary metric of results/golden/reaim-small.json's runs, max_jpm (jobs/min), got "
+			       "elapsed (s): runs of different primary metrics are not compared\n");
+	free(o);
+	free(e);
+	/* the same file twice is one primary metric: compared */
+	assert_int_equal(sh("compare results/golden/reaim-small.json results/golden/reaim-small.json"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +370,7 @@ int main(void)
 		cmocka_unit_test(empty_kept_result_rerun),
 		cmocka_unit_test(host_oom_names_pages),
 		cmocka_unit_test(tracegen_atomic_replay_truncated),
+		cmocka_unit_test(compare_mixed_primary_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -37,6 +37,8 @@ struct col {
 	int file;
 	const char *kernel;
 	char label[300];
+	size_t *runs;      /* indices of the file's runs of this kernel, in order */
+	size_t nruns;
 };
 
 struct metric {
@@ -55,6 +57,7 @@ struct cmp {
 	int nfiles;
 	json_t **docs;
 	char ***run_labels;  /* per file, per run: point label */
+	int **run_pt;        /* per file, per run: index into pts */
 	struct col *cols;
 	int ncols;
 	struct point *pts;
@@ -90,14 +93,6 @@ static const char compare_usage[] =
 	"  --no-monitor   leave out the vm event counters and sim_time\n"
 	"Exit: 0, or 2 for bad input or usage.\n";
 
-static int find_point(struct cmp *c, const char *label)
-{
-	for (int i = 0; i < c->npts; i++)
-		if (strcmp(c->pts[i].label, label) == 0)
-			return i;
-	return -1;
-}
-
 static int find_metric(struct cmp *c, const char *name)
 {
 	for (int i = 0; i < c->nms; i++)
@@ -114,60 +109,104 @@ static void add_metric(struct cmp *c, const char *name, enum mkind k, int better
 	c->ms[c->nms++] = (struct metric){ name, k, better, unit };
 }
 
-static void build(struct cmp *c, char **files)
+/* Returns: the index under @key in @index (a JSON object of integers), adding
+ * @next there when absent (*@added = 1). */
+static int index_of(json_t *index, const char *key, int next, int *added)
+{
+	json_t *v = json_object_get(index, key);
+	*added = !v;
+	if (v)
+		return (int)json_integer_value(v);
+	json_object_set_new(index, key, json_integer(next));
+	return next;
+}
+
+/*
+ * Columns (one per file and kernel, in first-seen order), points (by label) and
+ * metrics, with each run's column and point found once through hashed indexes,
+ * so that values() walks only its column's runs: compare is linear in the runs
+ * (a file of 3,000 kernels took over a minute when every cell rescanned them).
+ * Returns: 0, or -1 with @e set when two runs' primary metrics differ in name or
+ * unit (they would be mixed in one row).
+ */
+static int build(struct cmp *c, char **files, struct mm_err *e)
 {
 	c->run_labels = calloc(c->nfiles > 0 ? (size_t)c->nfiles : 1, sizeof *c->run_labels);
-	/* columns */
+	c->run_pt = calloc(c->nfiles > 0 ? (size_t)c->nfiles : 1, sizeof *c->run_pt);
+	json_t *pidx = json_object();
+	const char *pname = NULL, *punit = NULL, *pfile = NULL;
+	int rc = 0;
+	/* columns and points */
 	for (int f = 0; f < c->nfiles; f++) {
-		json_t *runs = json_object_get(c->docs[f], "runs");
-		size_t i;
-		json_t *r;
+		json_t *runs = json_object_get(c->docs[f], "runs"), *kidx = json_object(), *r;
+		size_t i, nr = json_array_size(runs);
+		c->run_labels[f] = calloc(nr + 1, sizeof(char *));
+		c->run_pt[f] = calloc(nr + 1, sizeof(int));
 		json_array_foreach(runs, i, r) {
 			const char *k = json_string_value(json_object_get(r, "kernel"));
-			int seen = 0;
-			for (int j = 0; j < c->ncols; j++)
-				seen |= c->cols[j].file == f && strcmp(c->cols[j].kernel, k) == 0;
-			if (seen)
-				continue;
-			c->cols = realloc(c->cols, (size_t)(c->ncols + 1) * sizeof *c->cols);
-			struct col *cl = &c->cols[c->ncols++];
-			cl->file = f;
-			cl->kernel = k;
-			snprintf(cl->label, sizeof cl->label, "%s", k);
+			int added, j = index_of(kidx, k, c->ncols, &added);
+			if (added) {
+				c->cols = realloc(c->cols, (size_t)(c->ncols + 1) * sizeof *c->cols);
+				struct col *cl = &c->cols[c->ncols++];
+				*cl = (struct col){ .file = f, .kernel = k };
+				snprintf(cl->label, sizeof cl->label, "%s", k);
+			}
+			struct col *cl = &c->cols[j];
+			cl->runs = realloc(cl->runs, (cl->nruns + 1) * sizeof *cl->runs);
+			cl->runs[cl->nruns++] = i;
+			json_t *pt = json_object_get(r, "point");
+			char *lbl = results_point_label(pt);
+			c->run_labels[f][i] = lbl ? lbl : strdup("");
+			int p = index_of(pidx, c->run_labels[f][i], c->npts, &added);
+			if (added) {
+				c->pts = realloc(c->pts, (size_t)(c->npts + 1) * sizeof *c->pts);
+				c->pts[c->npts++] = (struct point){ strdup(c->run_labels[f][i]), pt };
+			}
+			c->run_pt[f][i] = p;
+			json_t *pr = json_object_get(r, "primary");
+			const char *nm = json_string_value(json_object_get(pr, "name")) ?: "primary";
+			const char *un = json_string_value(json_object_get(pr, "unit")) ?: "";
+			if (!pname) {
+				pname = nm;
+				punit = un;
+				pfile = files[f];
+			} else if (rc == 0 && (strcmp(nm, pname) || strcmp(un, punit))) {
+				char where[64];
+				snprintf(where, sizeof where, "runs[%zu].primary", i);
+				rc = mm_errf(e, files[f], where, "expected the primary metric of %s's runs, %s (%s), "
+					     "got %s (%s): runs of different primary metrics are not compared",
+					     pfile, pname, punit, nm, un);
+			}
 		}
+		json_decref(kidx);
 	}
-	for (int j = 0; j < c->ncols; j++) {
-		int clash = 0;
-		for (int k = 0; k < c->ncols; k++)
-			clash |= k != j && strcmp(c->cols[j].kernel, c->cols[k].kernel) == 0;
-		if (clash) {
+	json_decref(pidx);
+	if (rc)
+		return rc;
+	/* a kernel name in two files: its columns are named FILE-STEM/KERNEL */
+	json_t *count = json_object();
+	for (int j = 0; j < c->ncols; j++)
+		json_object_set_new(count, c->cols[j].kernel,
+				    json_integer(json_integer_value(json_object_get(count, c->cols[j].kernel)) + 1));
+	for (int j = 0; j < c->ncols; j++)
+		if (json_integer_value(json_object_get(count, c->cols[j].kernel)) > 1) {
 			char stem[256];
 			sweep_stem(files[c->cols[j].file], stem, sizeof stem);
 			snprintf(c->cols[j].label, sizeof c->cols[j].label, "%s/%s", stem, c->cols[j].kernel);
 		}
-	}
-	/* points and metrics */
+	json_decref(count);
+	/* metrics: the primary, then the secondary metrics, then the vm counters */
 	for (int pass = 0; pass < 3; pass++)
 		for (int f = 0; f < c->nfiles; f++) {
-			json_t *runs = json_object_get(c->docs[f], "runs");
-			if (pass == 0)
-				c->run_labels[f] = calloc(json_array_size(runs) + 1, sizeof(char *));
 			size_t i;
 			json_t *r;
-			json_array_foreach(runs, i, r) {
+			json_array_foreach(json_object_get(c->docs[f], "runs"), i, r) {
 				if (pass == 0) {
-					json_t *pt = json_object_get(r, "point");
-					char *lbl = results_point_label(pt);
-					c->run_labels[f][i] = lbl ? lbl : strdup("");
-					if (find_point(c, c->run_labels[f][i]) < 0) {
-						c->pts = realloc(c->pts, (size_t)(c->npts + 1) * sizeof *c->pts);
-						c->pts[c->npts++] = (struct point){ strdup(c->run_labels[f][i]), pt };
-					}
-					json_t *p = json_object_get(r, "primary");
-					const char *b = json_string_value(json_object_get(p, "better"));
-					const char *nm = json_string_value(json_object_get(p, "name"));
+					json_t *pr = json_object_get(r, "primary");
+					const char *b = json_string_value(json_object_get(pr, "better"));
+					const char *nm = json_string_value(json_object_get(pr, "name"));
 					add_metric(c, nm ? nm : "primary", MK_PRIMARY,
-						   b && strcmp(b, "higher") == 0, json_string_value(json_object_get(p, "unit")));
+						   b && strcmp(b, "higher") == 0, json_string_value(json_object_get(pr, "unit")));
 				} else {
 					const char *key;
 					json_t *v;
@@ -178,22 +217,24 @@ static void build(struct cmp *c, char **files)
 			}
 		}
 	add_metric(c, "sim_time", MK_VMSTAT, 0, "s");
+	return 0;
 }
 
 /* The values of metric @m at point @p in column @j, and each run's key (*@keys,
  * NULL when a run lacks one). Returns: count (malloc'ed *out and *keys). */
 static size_t values(struct cmp *c, int j, int p, int m, double **out, struct report_key **keys)
 {
-	json_t *runs = json_object_get(c->docs[c->cols[j].file], "runs");
-	double *v = malloc((json_array_size(runs) + 1) * sizeof *v);
-	struct report_key *kv = malloc((json_array_size(runs) + 1) * sizeof *kv);
-	size_t n = 0, i;
+	const struct col *cl = &c->cols[j];
+	json_t *runs = json_object_get(c->docs[cl->file], "runs");
+	double *v = malloc((cl->nruns + 1) * sizeof *v);
+	struct report_key *kv = malloc((cl->nruns + 1) * sizeof *kv);
+	size_t n = 0;
 	int have_keys = 1;
-	json_t *r;
-	json_array_foreach(runs, i, r) {
-		if (strcmp(json_string_value(json_object_get(r, "kernel")), c->cols[j].kernel) ||
-		    strcmp(c->run_labels[c->cols[j].file][i], c->pts[p].label))
+	for (size_t q = 0; q < cl->nruns; q++) {
+		size_t i = cl->runs[q];
+		if (c->run_pt[cl->file][i] != p)
 			continue;
+		json_t *r = json_array_get(runs, i);
 		double x;
 		if (report_run_value(r, c->ms[m].name, &x) == 0) {
 			if (report_run_key(r, &kv[n]))
@@ -576,8 +617,10 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "mmemu: %s\n", e.msg);
 			rc = 2;
 		}
-	if (rc == 0) {
-		build(&c, argv + optind);
+	if (rc == 0 && build(&c, argv + optind, &e)) {
+		fprintf(stderr, "mmemu: %s\n", e.msg);
+		rc = 2;
+	} else if (rc == 0) {
 		if (only && find_metric(&c, only) < 0) {
 			fprintf(stderr, "mmemu compare: --metric: no metric \"%s\" in the results\n", only);
 			rc = 2;
@@ -595,8 +638,13 @@ int cmd_compare(int argc, char **argv)
 				free(*l);
 			free(c.run_labels[f]);
 		}
+		if (c.run_pt)
+			free(c.run_pt[f]);
 		json_decref(c.docs[f]);
 	}
+	for (int j = 0; j < c.ncols; j++)
+		free(c.cols[j].runs);
+	free(c.run_pt);
 	for (int p = 0; p < c.npts; p++)
 		free(c.pts[p].label);
 	free(c.run_labels);
