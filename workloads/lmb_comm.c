@@ -264,6 +264,39 @@ static uint64_t file_pass(struct lmb_cfg *c, struct mm_task *t, bool write)
 	return done;
 }
 
+/* A reread of the file by task @t: through read(2) (@map NULL) or through the
+ * mapping @map (bw_mmap_rd). */
+struct reread {
+	struct lmb_cfg *c;
+	struct mm_task *t;
+	struct mm_fmap *map;
+};
+
+static uint64_t map_pass(struct reread *m);
+
+/* One pass of @rr over the file.  Returns: the bytes read (the file's size when
+ * the pass is whole). */
+static uint64_t reread_pass(struct reread *rr)
+{
+	return rr->map ? map_pass(rr) : file_pass(rr->c, rr->t, false);
+}
+
+/* lmbench's timed part of a reread: whole passes over the file, at least
+ * comm_bytes, in simulated time.  Returns: MB/s, or 0 when a pass fell short or
+ * no time passed. */
+static double timed_passes(struct reread *rr)
+{
+	struct lmb_cfg *c = rr->c;
+	uint64_t passes = (c->comm_bytes + c->file_size - 1) / c->file_size, bytes = 0;
+	mm_sync(rr->t);
+	double t0 = simgrid_get_clock();
+	for (uint64_t i = 0; i < passes; i++)
+		bytes += reread_pass(rr);
+	mm_sync(rr->t);
+	double dt = simgrid_get_clock() - t0;
+	return bytes == passes * c->file_size && dt > 0 ? (double)bytes / dt / 1e6 : 0;
+}
+
 static double bw_file_rd(struct lmb_cfg *c)
 {
 	struct mm_task *t = &c->task;
@@ -278,17 +311,8 @@ static double bw_file_rd(struct lmb_cfg *c)
 	if (w < c->file_size || lmb_proc_start(c, &p, t, XFER))
 		return 0;
 	c->space[0] = &p;
-	double r = 0;
-	if (file_pass(c, t, false) == c->file_size) {   /* warm-up */
-		uint64_t passes = (c->comm_bytes + c->file_size - 1) / c->file_size, bytes = 0;
-		mm_sync(t);
-		double t0 = simgrid_get_clock();
-		for (uint64_t i = 0; i < passes; i++)
-			bytes += file_pass(c, t, false);
-		mm_sync(t);
-		double dt = simgrid_get_clock() - t0;
-		r = bytes == passes * c->file_size && dt > 0 ? (double)bytes / dt / 1e6 : 0;
-	}
+	struct reread rr = { c, t, NULL };
+	double r = reread_pass(&rr) == c->file_size ? timed_passes(&rr) : 0;   /* after a warm-up */
 	c->space[0] = NULL;
 	lmb_proc_end(&p);
 	return r;
@@ -296,17 +320,11 @@ static double bw_file_rd(struct lmb_cfg *c)
 
 /* ---------------------------------------------------------------- mmap reread */
 
-struct mapped {
-	struct lmb_cfg *c;
-	struct mm_task *t;
-	struct mm_fmap *map;
-};
-
 /* The TLB refill of the mapping: its entry's frame, faulted in (filemap_nopage)
  * when empty.  Returns: the pfn, or CACHE_NO_PFN outside the mapping or on failure. */
 static uint32_t xlate_map(void *ctx, uint64_t vpn)
 {
-	struct mapped *m = ctx;
+	struct reread *m = ctx;
 	uint64_t first = MAP_BASE >> m->c->page_shift;
 	if (vpn < first || vpn - first >= m->map->npages)
 		return CACHE_NO_PFN;
@@ -316,12 +334,13 @@ static uint32_t xlate_map(void *ctx, uint64_t vpn)
 	return pfn == PFN_NONE ? CACHE_NO_PFN : pfn;
 }
 
-/* One bread() over the mapping.  Returns: seconds charged to the task. */
-static double map_pass(struct mapped *m)
+/* One bread() over the mapping, its time charged to the task.  Returns: the
+ * file's size when every page ended the pass mapped, else 0. */
+static uint64_t map_pass(struct reread *m)
 {
 	double s = cache_read(&m->c->cs, MAP_BASE, m->c->file_size, xlate_map, m);
 	mm_charge(m->t, s * m->c->k.clock);
-	return s;
+	return m->map->rss == m->map->npages ? m->c->file_size : 0;
 }
 
 static double bw_mmap_rd(struct lmb_cfg *c)
@@ -331,20 +350,11 @@ static double bw_mmap_rd(struct lmb_cfg *c)
 	if (lmb_proc_start(c, &p, t, XFER))
 		return 0;
 	uint32_t npages = (uint32_t)((c->file_size + c->k.phys.page_size - 1) / c->k.phys.page_size);
-	struct mapped m = { c, t, mm_fmap_create(&c->k, t, c->comm_file, npages, 0) };
+	struct reread m = { c, t, mm_fmap_create(&c->k, t, c->comm_file, npages, 0) };
 	double r = 0;
 	if (m.map) {
-		map_pass(&m);   /* warm-up: the minor faults */
-		if (m.map->rss == npages) {
-			uint64_t passes = (c->comm_bytes + c->file_size - 1) / c->file_size;
-			mm_sync(t);
-			double t0 = simgrid_get_clock();
-			for (uint64_t i = 0; i < passes; i++)
-				map_pass(&m);
-			mm_sync(t);
-			double dt = simgrid_get_clock() - t0;
-			r = dt > 0 && m.map->rss == npages ? (double)(passes * c->file_size) / dt / 1e6 : 0;
-		}
+		if (map_pass(&m) == c->file_size)   /* warm-up: the minor faults */
+			r = timed_passes(&m);
 		c->mmap_faults = m.map->minflt + m.map->majflt;
 		mm_fmap_destroy(&c->k, t, m.map);
 	}

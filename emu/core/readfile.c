@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +47,12 @@ static uint64_t inputs_hash;
 static int inputs_count, inputs_on;
 static unsigned inputs_epoch;
 
-static void inputs_fold(const char *p, size_t n)
+#define FOLD_BASIS UINT64_C(0xcbf29ce484222325)   /* FNV-1a's offset basis */
+
+/* Returns: @h with @n bytes at @p folded in. */
+static uint64_t fold(uint64_t h, const char *p, size_t n)
 {
-	if (!inputs_on)
-		return;
-	uint64_t h = inputs_hash ^ (n * UINT64_C(0x9e3779b97f4a7c15));
+	h ^= n * UINT64_C(0x9e3779b97f4a7c15);
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
@@ -60,7 +62,13 @@ static void inputs_fold(const char *p, size_t n)
 	}
 	for (; i < n; i++)
 		h = (h ^ (unsigned char)p[i]) * UINT64_C(0x100000001b3);
-	inputs_hash = h;
+	return h;
+}
+
+static void inputs_fold(const char *p, size_t n)
+{
+	if (inputs_on)
+		inputs_hash = fold(inputs_hash, p, n);
 }
 
 /* The directories files may be read from (mm_read_confine()), or NULL. */
@@ -181,6 +189,13 @@ static struct seen_file {
 static int inputs_nseen;
 static unsigned inputs_seen_epoch;
 
+/* Returns: whether @st is the file @f recorded (same identity and time). */
+static bool same_file(const struct seen_file *f, const struct stat *st)
+{
+	return f->dev == st->st_dev && f->ino == st->st_ino && f->size == st->st_size &&
+	       f->mtim.tv_sec == st->st_mtim.tv_sec && f->mtim.tv_nsec == st->st_mtim.tv_nsec;
+}
+
 /* Returns: the index of @st among the files folded in this epoch, or -1 (then it
  * is recorded when there is room). */
 static int seen_index(const struct stat *st)
@@ -189,12 +204,9 @@ static int seen_index(const struct stat *st)
 		inputs_seen_epoch = inputs_epoch;
 		inputs_nseen = 0;
 	}
-	for (int i = 0; i < inputs_nseen; i++) {
-		const struct seen_file *f = &inputs_seen[i];
-		if (f->dev == st->st_dev && f->ino == st->st_ino && f->size == st->st_size &&
-		    f->mtim.tv_sec == st->st_mtim.tv_sec && f->mtim.tv_nsec == st->st_mtim.tv_nsec)
+	for (int i = 0; i < inputs_nseen; i++)
+		if (same_file(&inputs_seen[i], st))
 			return i;
-	}
 	if (inputs_nseen < INPUTS_SEEN)
 		inputs_seen[inputs_nseen++] = (struct seen_file){ st->st_dev, st->st_ino, st->st_size,
 								  st->st_mtim };
@@ -213,20 +225,6 @@ static struct digested_file {
 	uint64_t hash;
 } inputs_files[INPUTS_FILES];
 static int inputs_nfiles;
-
-/* Returns: a 64-bit hash of @len bytes at @buf (the digest's fold, on its own). */
-static uint64_t bytes_hash(const char *buf, size_t len)
-{
-	uint64_t save = inputs_hash;
-	int on = inputs_on;
-	inputs_hash = UINT64_C(0xcbf29ce484222325);
-	inputs_on = 1;
-	inputs_fold(buf, len);
-	uint64_t h = inputs_hash;
-	inputs_hash = save;
-	inputs_on = on;
-	return h;
-}
 
 /* Returns: the record of @path among the digested files, or NULL. */
 static struct digested_file *digested(const char *path)
@@ -247,7 +245,7 @@ static void digested_add(const char *path, const char *buf, size_t len, const st
 	if (!p)
 		return;
 	inputs_files[inputs_nfiles++] = (struct digested_file){
-		p, { st->st_dev, st->st_ino, st->st_size, st->st_mtim }, bytes_hash(buf, len)
+		p, { st->st_dev, st->st_ino, st->st_size, st->st_mtim }, fold(FOLD_BASIS, buf, len)
 	};
 }
 
@@ -259,10 +257,9 @@ static int inputs_check(const char *path, const char *buf, size_t len, const str
 	const struct digested_file *f = inputs_on ? NULL : digested(path);
 	if (!f)
 		return 0;
-	if (f->id.dev == st->st_dev && f->id.ino == st->st_ino && f->id.size == st->st_size &&
-	    f->id.mtim.tv_sec == st->st_mtim.tv_sec && f->id.mtim.tv_nsec == st->st_mtim.tv_nsec)
+	if (same_file(&f->id, st))
 		return 0;
-	if (bytes_hash(buf, len) == f->hash)
+	if (fold(FOLD_BASIS, buf, len) == f->hash)
 		return 0;
 	return mm_errf(e, path, NULL, "expected the bytes the scenario was loaded with, got a file "
 		       "changed since (its digest keys the kept results: load the scenario again)");
@@ -357,7 +354,7 @@ void mm_inputs_reset(void)
 	for (int i = 0; i < inputs_nfiles; i++)
 		free(inputs_files[i].path);
 	inputs_nfiles = 0;
-	inputs_hash = UINT64_C(0xcbf29ce484222325);
+	inputs_hash = FOLD_BASIS;
 	inputs_count = 0;
 	inputs_on = 1;
 	inputs_epoch++;
