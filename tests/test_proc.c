@@ -211,7 +211,20 @@ static int body_oom(struct tctx *x)
 	struct mm_as *as = mm_as_new(k, t);
 	CHECK(as);
 	CHECK_EQ(mm_brk(k, t, as, n), 0);
+	uint64_t retry0 = x->s.vs.ev[MM_OOM_RETRY];
 	CHECK_EQ(mm_touch(k, t, as, 0, n, true), -1);
+	/* 2.6.10's out_of_memory() counts failures only from one second after
+	 * the first (here: boot, its static first is 0) and kills at the tenth of
+	 * those; the retry loop turns at most once per jiffy (page_alloc.c,
+	 * oom_spin), so the failure comes 10 jiffies after 1 s, after at most
+	 * 1,010 turns (the loop turning as fast as the CPU went: ~2 million) */
+	double when = tm_now(&t->tm);
+	uint64_t turns = x->s.vs.ev[MM_OOM_RETRY] - retry0;
+	if (!(when >= 1.0 + MM_HZ_S(9) && when < 1.0 + MM_HZ_S(11) && turns >= 10 && turns <= 1010)) {
+		snprintf(x->msg, MSG, "OOM failure at %.6f s after %llu turns of the retry loop", when,
+			 (unsigned long long)turns);
+		return -1;
+	}
 	CHECK(as->rss > 0 && as->rss < k->phys.nr_pages);
 	CHECK_EQ(as->nswap, 0);
 	INV();

@@ -102,6 +102,25 @@ reset:
 	return false;
 }
 
+/* A fruitless turn of the OOM retry loop, padded to one jiffy of busy CPU.
+ * 2.6.10 restarts __alloc_pages at once: with every zone all_unreclaimable,
+ * try_to_free_pages scans only at DEF_PRIORITY and takes no congestion nap, so a
+ * turn is a few microseconds and the loop spins until out_of_memory()'s
+ * one-second rule lets it kill (about 10^5 turns per task and second, each
+ * with a kswapd wake-up: minutes of host time per simulated second).
+ * out_of_memory() reads only jiffies and a count that reaches 10 in the first 10
+ * turns, so one turn per jiffy takes the same decision at the same jiffy; the
+ * rest of the jiffy is charged as the spinning it stands for (system time, the
+ * CPU stays busy).  What differs: a page another task frees is seen up to one
+ * jiffy later, and the per-turn counters (oom_retry, allocstall, the
+ * DEF_PRIORITY scans, kswapd wake-ups) count jiffies, not turns. */
+static void oom_spin(struct mm_task *t, double turn)
+{
+	double rest = turn + MM_HZ_S(1) - tm_now(&t->tm);
+	if (rest > 0)
+		mm_charge(t, rest * t->tm.clock);
+}
+
 uint32_t mm_page_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigned gfp)
 {
 	return mm_pages_alloc(k, t, cls, 0, gfp, NULL);
@@ -126,6 +145,7 @@ uint32_t mm_pages_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigne
 	 * swapping one page of a block freed it twice) */
 	int color = order == 0 ? coloring_pick(k->coloring, t, &t->color) : -1;
 	for (;;) {
+		double turn = tm_now(&t->tm);   /* this turn of the retry loop began */
 		alloc_locked(k, t, cls, order, type, flags, &res);
 		mm_charge(t, 100 + 20.0 * res.wmark_checks);
 		if (res.wake_kswapd)
@@ -156,6 +176,7 @@ uint32_t mm_pages_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigne
 			if (k->untimed || oom_ready(k, t))
 				return PFN_NONE;
 			mm_count(k->s->vs, MM_OOM_RETRY, 1);
+			oom_spin(t, turn);
 			continue;
 		}
 		/* do_retry: blk_congestion_wait(WRITE, HZ/50) then rebalance */
