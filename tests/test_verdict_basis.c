@@ -299,6 +299,30 @@ static void sensitivity_flip(void **state)
 	out = slurp("err");
 	assert_non_null(strstr(out, "--sensitivity-only: no selected seed declares the judgement constant nope\n"));
 	free(out);
+	/* no record in the runs directory: the one shipped beside the published
+	 * directory (DIR/sensitivity.json for DIR/pub2) gives the marks */
+	char from[512], to[512];
+	snprintf(from, sizeof from, "%s/runs2/sensitivity.json", dir);
+	snprintf(to, sizeof to, "%s/sensitivity.json", dir);
+	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(sh("reproduce 920 --no-run -q --published %s/pub2 --runs %s/runs2 --out %s/o2", dir, dir, dir), 0);
+	d = load("o2/reproduce.json");
+	assert_string_equal(str(claim(d, "opt-faster"), "robustness"), "fragile");
+	assert_string_equal(str(claim(d, "opt-never-slower"), "robustness"), "robust");
+	assert_string_equal(str(json_object_get(json_array_get(json_object_get(d, "seeds"), 0), "sensitivity"), "from"), to);
+	json_decref(d);
+	/* a record in the runs directory wins over the shipped one */
+	s = load("sensitivity.json");
+	json_array_clear(json_object_get(json_array_get(json_object_get(json_object_get(json_object_get(s, "seeds"), "920"), "runs"), 0), "flips"));
+	assert_int_equal(json_dump_file(s, from, 0), 0);
+	json_decref(s);
+	assert_int_equal(sh("reproduce 920 --no-run -q --published %s/pub2 --runs %s/runs2 --out %s/o2", dir, dir, dir), 0);
+	d = load("o2/reproduce.json");
+	assert_string_equal(str(claim(d, "opt-faster"), "robustness"), "robust");
+	json_decref(d);
+	assert_int_equal(unlink(to), 0);
+	assert_int_equal(sh("reproduce 920 --no-run --sensitivity-only workload.frames -q --published %s/pub2 "
+			    "--runs %s/runs2 --out %s/o2", dir, dir, dir), 0);
 	/* a verdict that changed since the sensitivity run is untested again */
 	s = load("runs2/sensitivity.json");
 	json_object_set_new(json_object_get(json_object_get(json_object_get(s, "seeds"), "920"), "base"), "opt-faster",

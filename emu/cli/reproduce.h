@@ -53,7 +53,9 @@ int sens_run(const struct opts *o, struct seed *seeds, int ns, json_t *objs);
 
 /**
  * sens_mark() - mark every claim of the seed objects @objs "robust", "fragile"
- * (with the flips) or "untested", from @o->runsdir/sensitivity.json; attach
+ * (with the flips) or "untested", from @o->runsdir/sensitivity.json, or for a
+ * seed it lacks, from the record shipped beside @o->pubdir (its parent
+ * folder's sensitivity.json: results/sensitivity.json); attach
  * each seed's record ("sensitivity") and count the marks into its summary.
  * Returns: nothing (a missing or unreadable file leaves every claim untested).
  */

@@ -18,7 +18,11 @@
  * fragile when some variant flips it, robust when none does and every end was
  * rerun, untested when the seed has no record, declares no constants, not every
  * end was rerun yet (--sensitivity-only reruns one constant and keeps the
- * others' reruns), or its verdict changed since.
+ * others' reruns), or its verdict changed since.  A seed with no record in
+ * the runs directory takes the one shipped beside the published directory
+ * (results/sensitivity.json, copied from a full --sensitivity run), so a fresh
+ * clone shows the marks; the verdict check keeps them honest when a model
+ * changes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,14 +350,44 @@ static void mark(json_t *cl, const char *key, json_t *rec, int *cnt)
 	cnt[bl ? 1 : 0]++;
 }
 
+/* The shipped record beside the published directory (results/sensitivity.json
+ * for results/published) into @path: its document, or NULL. */
+static json_t *sens_shipped(const struct opts *o, char *path, size_t n)
+{
+	size_t len = strlen(o->pubdir);
+	while (len > 1 && o->pubdir[len - 1] == '/')
+		len--;
+	size_t cut = len;
+	while (cut > 0 && o->pubdir[cut - 1] != '/')
+		cut--;
+	if (cut == 0)
+		snprintf(path, n, "sensitivity.json");
+	else
+		snprintf(path, n, "%.*ssensitivity.json", (int)cut, o->pubdir);
+	json_t *d = json_load_file(path, 0, NULL);
+	if (!json_is_object(json_object_get(d, "seeds"))) {
+		json_decref(d);
+		return NULL;
+	}
+	return d;
+}
+
 void sens_mark(const struct opts *o, json_t *objs)
 {
-	char path[1300];
-	json_t *doc = sens_load(o, path, sizeof path);
+	char path[1300], spath[1300];
+	json_t *doc = sens_load(o, path, sizeof path), *shipped = sens_shipped(o, spath, sizeof spath);
 	size_t si, i, gi;
 	json_t *obj, *cl, *g;
 	json_array_foreach(objs, si, obj) {
-		json_t *rec = json_object_get(json_object_get(doc, "seeds"), json_string_value(json_object_get(obj, "seed")));
+		const char *id = json_string_value(json_object_get(obj, "seed"));
+		json_t *rec = json_object_get(json_object_get(doc, "seeds"), id);
+		const char *from = path;
+		if (!rec && shipped) {
+			/* no rerun of this seed in the runs directory: the record shipped
+			 * with the published tables, valid while the verdicts are the same */
+			rec = json_object_get(json_object_get(shipped, "seeds"), id);
+			from = spath;
+		}
 		int cnt[3] = { 0, 0, 0 };
 		char key[400];
 		json_array_foreach(json_object_get(obj, "claims"), i, cl)
@@ -376,9 +410,10 @@ void sens_mark(const struct opts *o, json_t *objs)
 		json_object_set_new(sm, "untested", json_integer(cnt[2]));
 		if (rec) {
 			json_t *copy = json_deep_copy(rec);
-			json_object_set_new(copy, "from", json_string(path));
+			json_object_set_new(copy, "from", json_string(from));
 			json_object_set_new(obj, "sensitivity", copy);
 		}
 	}
 	json_decref(doc);
+	json_decref(shipped);
 }
