@@ -356,9 +356,43 @@ def scenario_cases(mmemu):
              lambda d: d["machine"]["disks"][0].update(cache="8MiB", cache_segments=16,
                                                          cache_lookahead="1MiB"),
              "machine.disks[0]", "cache_lookahead must not exceed a segment"),
+            ("machine.min_free_kbytes-above-memory.json",   # validated, then livelocked (issue 27)
+             lambda d: d["machine"].update(arch="i386", min_free_kbytes=4194304),
+             "machine.min_free_kbytes", "expected less than machine.memory minus kernel_reserved, in KiB"),
+            # declared judgement constants (docs/compare.md, "Fragility")
+            ("judgement.not-array.json",
+             lambda d: d.__setitem__("judgement", {"path": "workload.frames"}),
+             "judgement", "expected an array of {path, range, source}"),
+            ("judgement.no-source.json",
+             lambda d: d.__setitem__("judgement", [{"path": "workload.frames", "range": [1, 8]}]),
+             "judgement.0", "expected an object with exactly path, range and source"),
+            ("judgement.empty-source.json",
+             lambda d: d.__setitem__("judgement", [{"path": "workload.frames", "range": [1, 8], "source": ""}]),
+             "judgement.0.source", "expected a non-empty string: where the range comes from"),
+            ("judgement.path-missing.json",
+             lambda d: d.__setitem__("judgement", [{"path": "workload.nope", "range": [1, 8], "source": "s"}]),
+             "judgement.0.path", "expected the dotted path of a number or string the scenario sets"),
+            ("judgement.range-excludes.json",
+             lambda d: d.__setitem__("judgement", [{"path": "workload.frames", "range": [8, 16], "source": "s"}]),
+             "judgement.0.range", "expected lo <= the scenario's value <= hi"),
+            ("judgement.range-type.json",
+             lambda d: d.__setitem__("judgement", [{"path": "machine.memory", "range": [32, 128], "source": "s"}]),
+             "judgement.0.range", "expected [lo, hi] of the constant's type (strings)"),
     ):
         doc = scenario("trace")
         fn(doc)
+        cases.append((name, doc, path, msg))
+    # chained steps on one boot (a workload that can run as a step)
+    for name, steps, path, msg in (
+            ("steps-not-array.json", {"range_mb": [4, 4]}, "steps", "expected a non-empty array of steps"),
+            ("steps-element-number.json", [{"range_mb": [4, 4]}, 7], "steps[1]", "expected an object"),
+            ("steps-bad-override.json", [{"range_mb": [4, 4]}, {"range_mb": [4, 64]}],
+             "steps[1].range_mb", "range 1 (64 MiB) exceeds the file size"),
+            ("steps-not-chainable.json", [{"type": "trace"}],
+             "steps[0].type", "the trace workload cannot run as a step yet"),
+    ):
+        doc = scenario("2read")
+        doc["steps"] = steps
         cases.append((name, doc, path, msg))
     return cases
 
