@@ -174,7 +174,7 @@ static void chain_bad_steps(void **state)
 		{ "[{\"range_mb\": [1, 1]}, {\"range_mb\": [1, 64]}]", "steps[1].range_mb" },
 		{ "[{\"range_mb\": [1, 1]}, {\"duration\": \"-1s\"}]", "steps[1].duration" },
 		{ "[{\"nosuch\": 1}]", "steps[0].nosuch" },
-		{ "[{\"type\": \"lmbench\"}]", "steps[0].type" },
+		{ "[{\"type\": \"trace\"}]", "steps[0].type" },
 		{ "[{\"type\": \"nosuch\"}]", "steps[0].type" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -1007,6 +1007,75 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The spread kind with "per_boot": each boot's back-to-back runs (a chain's
+ * steps at one point share the boot's seed and run index) are judged apart.
+ * Crafted at workload.n = 1, three boots of two steps each:
+ *   a: [100, 102] [100, 104] [100, 120]: spreads 1.98%, 3.92%, 18.18%
+ *   b: [100, 100] [100, 150]:             spreads 0%, 40%
+ *   c: one value per boot:                 no boot to judge */
+static const char per_boot_published[] =
+	"{ \"seed\": \"907\", \"title\": \"per boot\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
+	"  \"tables\": [ { \"id\": \"rep\", \"metric\": \"lat_ns\", \"rows\": [\n"
+	"      { \"test\": \"r1\", \"point\": { \"workload.n\": 1 }, \"values\": {} } ] } ],\n"
+	"  \"claims\": [\n"
+	"    {\"id\": \"boot-ok\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"a\"], \"tolerance\": 0.05, \"per_boot\": true},\n"
+	"    {\"id\": \"boot-bad\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"a\"], \"tolerance\": 0.03, \"per_boot\": true},\n"
+	"    {\"id\": \"boot-tie\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"b\"], \"tolerance\": 0.05, \"per_boot\": true},\n"
+	"    {\"id\": \"boot-none\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"c\"], \"tolerance\": 0.05, \"per_boot\": true},\n"
+	"    {\"id\": \"pooled\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"a\"], \"tolerance\": 0.05}\n"
+	"  ] }\n";
+
+static void per_boot_spread(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *k;
+		int run;
+		double v;
+	} rv[] = { { "a", 0, 100 }, { "a", 0, 102 }, { "a", 1, 100 }, { "a", 1, 104 }, { "a", 2, 100 },
+		   { "a", 2, 120 }, { "b", 0, 100 }, { "b", 0, 100 }, { "b", 1, 100 }, { "b", 1, 150 },
+		   { "c", 0, 100 }, { "c", 1, 130 } };
+	json_t *runs = json_array();
+	for (size_t i = 0; i < sizeof rv / sizeof rv[0]; i++)
+		json_array_append_new(runs, json_pack("{s:s,s:{s:i},s:i,s:i,s:i,s:{s:s,s:f,s:s,s:s},s:{s:f},s:{},s:f}",
+						      "kernel", rv[i].k, "point", "workload.n", 1, "point_index",
+						      (int)(i % 2), "run", rv[i].run, "seed", 1, "primary", "name",
+						      "lat_ns", "value", rv[i].v, "unit", "ns", "better", "lower",
+						      "metrics", "lat_ns", rv[i].v, "vmstat", "sim_time", 1.0));
+	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:o,s:{s:f,s:[]}}", "format",
+			      "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario", "name",
+			      "crafted", "file", "trace-policies.json", "hash", "0", "runs", 3, "seed", 1, "runs", runs,
+			      "host", "wall_seconds", 0.0, "runs");
+	char path[512];
+	snprintf(path, sizeof path, "%s/runs7", dir);
+	mkdir(path, 0777);
+	snprintf(path, sizeof path, "%s/runs7/trace-policies.json", dir);
+	assert_int_equal(json_dump_file(d, path, JSON_INDENT(1)), 0);
+	json_decref(d);
+	snprintf(path, sizeof path, "%s/pub7", dir);
+	mkdir(path, 0777);
+	write_text("pub7/907.json", per_boot_published);
+	assert_int_equal(sh("reproduce --no-run -q --published %s/pub7 --runs %s/runs7 --out %s/o7", dir, dir, dir), 0);
+	snprintf(path, sizeof path, "%s/o7/reproduce.json", dir);
+	json_error_t je;
+	json_t *out = json_load_file(path, 0, &je);
+	assert_non_null(out);
+	json_t *s = json_array_get(json_object_get(out, "seeds"), 0);
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "boot-ok"), "verdict")), "reproduced");
+	assert_string_equal(detail_of(s, "boot-ok"),
+			    "r1 a lat_ns: 2 of 3 boots' back-to-back runs within 5% of their mean (worst 18.18%)");
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "boot-bad"), "verdict")), "not reproduced");
+	assert_string_equal(detail_of(s, "boot-bad"),
+			    "r1 a lat_ns: 1 of 3 boots' back-to-back runs within 3% of their mean (worst 18.18%) [too spread]");
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "boot-tie"), "verdict")), "inconclusive");
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "boot-none"), "verdict")), "inconclusive");
+	assert_non_null(strstr(detail_of(s, "boot-none"), "0 of 0 boots'"));
+	/* pooled over the boots: 100 .. 120 around a mean of 104.33 */
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "pooled"), "verdict")), "not reproduced");
+	assert_non_null(strstr(detail_of(s, "pooled"), "6 runs spread 19.17% of their mean"));
+	json_decref(out);
+}
+
 int main(void)
 {
 	if (!getenv("MMEMU")) {
@@ -1023,6 +1092,7 @@ int main(void)
 		cmocka_unit_test(real_run),
 		cmocka_unit_test(several_scenarios),
 		cmocka_unit_test(usage_errors),
+		cmocka_unit_test(per_boot_spread),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -78,12 +78,12 @@ static double copy_cache(void *ctx, struct mm_task *t, uint32_t pfn, uint32_t of
 			   : cache_copy(&c->cs, kp, u, n, xlate_space, c);
 	t->ubuf += n;
 	c->copied += n;
-	return s * c->k.clock;
+	return s * c->k->clock;
 }
 
 int lmb_comm_start(struct lmb_cfg *c, struct mm_err *e)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	(void)e;
 	c->page_shift = 0;
 	while ((1ull << c->page_shift) < k->phys.page_size)
@@ -165,10 +165,10 @@ struct kbuf {
 static int kbuf_alloc(struct lmb_cfg *c, struct kbuf *b)
 {
 	for (uint32_t i = 0; i < b->nblk; i++) {
-		b->blk[i] = mm_pages_alloc(&c->k, &c->task, MM_ZONE_NORMAL, b->order, MM_GFP_KERNEL, NULL);
+		b->blk[i] = mm_pages_alloc(c->k, &c->task, MM_ZONE_NORMAL, b->order, MM_GFP_KERNEL, NULL);
 		if (b->blk[i] == PFN_NONE) {
 			while (i--)
-				mm_pages_free(&c->k, &c->task, b->blk[i], b->order);
+				mm_pages_free(c->k, &c->task, b->blk[i], b->order);
 			return -1;
 		}
 		for (uint32_t j = 0; j < b->per; j++)
@@ -180,7 +180,7 @@ static int kbuf_alloc(struct lmb_cfg *c, struct kbuf *b)
 static void kbuf_free(struct lmb_cfg *c, struct kbuf *b)
 {
 	for (uint32_t i = 0; i < b->nblk; i++)
-		mm_pages_free(&c->k, &c->task, b->blk[i], b->order);
+		mm_pages_free(c->k, &c->task, b->blk[i], b->order);
 }
 
 /* Move 2 x comm_bytes from a writer process to a reader process through the
@@ -200,7 +200,7 @@ static double transfer(struct lmb_cfg *c, struct kbuf *b, bool first, uint32_t c
 		return 0;
 	}
 	struct xfer x = { .c = c, .warm = c->comm_bytes, .done = sg_sem_init(0) };
-	mm_pipe_init(&x.pipe, b->nblk * b->per * (uint32_t)c->k.phys.page_size);
+	mm_pipe_init(&x.pipe, b->nblk * b->per * (uint32_t)c->k->phys.page_size);
 	x.pipe.pfns = b->pfns;
 	c->space[0] = &w;
 	c->rtask.wl = &x;
@@ -226,7 +226,7 @@ static double transfer(struct lmb_cfg *c, struct kbuf *b, bool first, uint32_t c
 /* bw_pipe: pipe_new()'s one page, allocated by the writer before its buffer. */
 static double bw_pipe(struct lmb_cfg *c)
 {
-	uint32_t ps = (uint32_t)c->k.phys.page_size;
+	uint32_t ps = (uint32_t)c->k->phys.page_size;
 	struct kbuf b = { .order = 0, .nblk = 1, .per = 1 };
 	return transfer(c, &b, true, ps);
 }
@@ -235,7 +235,7 @@ static double bw_pipe(struct lmb_cfg *c)
  * allocated by the writer's first sendmsg calls (after its buffer). */
 static double bw_unix(struct lmb_cfg *c)
 {
-	uint32_t ps = (uint32_t)c->k.phys.page_size;
+	uint32_t ps = (uint32_t)c->k->phys.page_size;
 	struct kbuf b = { .order = 0, .nblk = 2, .per = SKB_BYTES / ps ? SKB_BYTES / ps : 1 };
 	while ((ps << b.order) < 2 * SKB_BYTES)
 		b.order++;
@@ -255,8 +255,8 @@ static uint64_t file_pass(struct lmb_cfg *c, struct mm_task *t, bool write)
 	for (uint64_t pos = 0; pos < c->file_size; pos += XFER) {
 		uint64_t n = c->file_size - pos < XFER ? c->file_size - pos : XFER;
 		t->ubuf = 0;
-		uint64_t got = write ? mm_file_write(&c->k, t, c->comm_file, pos, n, &st)
-				     : mm_file_read(&c->k, t, c->comm_file, pos, n, &st);
+		uint64_t got = write ? mm_file_write(c->k, t, c->comm_file, pos, n, &st)
+				     : mm_file_read(c->k, t, c->comm_file, pos, n, &st);
 		done += got;
 		if (got < n)
 			break;
@@ -329,7 +329,7 @@ static uint32_t xlate_map(void *ctx, uint64_t vpn)
 	if (vpn < first || vpn - first >= m->map->npages)
 		return CACHE_NO_PFN;
 	uint32_t i = (uint32_t)(vpn - first), pfn = mm_fmap_pfn(m->map, i);
-	if (pfn == PFN_NONE && mm_fmap_touch(&m->c->k, m->t, m->map, i, 1, false) >= 0)
+	if (pfn == PFN_NONE && mm_fmap_touch(m->c->k, m->t, m->map, i, 1, false) >= 0)
 		pfn = mm_fmap_pfn(m->map, i);
 	return pfn == PFN_NONE ? CACHE_NO_PFN : pfn;
 }
@@ -339,7 +339,7 @@ static uint32_t xlate_map(void *ctx, uint64_t vpn)
 static uint64_t map_pass(struct reread *m)
 {
 	double s = cache_read(&m->c->cs, MAP_BASE, m->c->file_size, xlate_map, m);
-	mm_charge(m->t, s * m->c->k.clock);
+	mm_charge(m->t, s * m->c->k->clock);
 	return m->map->rss == m->map->npages ? m->c->file_size : 0;
 }
 
@@ -349,14 +349,14 @@ static double bw_mmap_rd(struct lmb_cfg *c)
 	struct proc_ctx p;
 	if (lmb_proc_start(c, &p, t, XFER))
 		return 0;
-	uint32_t npages = (uint32_t)((c->file_size + c->k.phys.page_size - 1) / c->k.phys.page_size);
-	struct reread m = { c, t, mm_fmap_create(&c->k, t, c->comm_file, npages, 0) };
+	uint32_t npages = (uint32_t)((c->file_size + c->k->phys.page_size - 1) / c->k->phys.page_size);
+	struct reread m = { c, t, mm_fmap_create(c->k, t, c->comm_file, npages, 0) };
 	double r = 0;
 	if (m.map) {
 		if (map_pass(&m) == c->file_size)   /* warm-up: the minor faults */
 			r = timed_passes(&m);
 		c->mmap_faults = m.map->minflt + m.map->majflt;
-		mm_fmap_destroy(&c->k, t, m.map);
+		mm_fmap_destroy(c->k, t, m.map);
 	}
 	lmb_proc_end(&p);
 	return r;

@@ -142,12 +142,12 @@ uint32_t lmb_xlate(void *ctx, uint64_t vpn)
 
 int lmb_proc_start(struct lmb_cfg *c, struct proc_ctx *p, struct mm_task *t, uint64_t bytes)
 {
-	p->k = &c->k;
+	p->k = c->k;
 	p->t = t;
 	p->as = mm_as_new(p->k, p->t);
 	if (!p->as)
 		return -1;
-	uint32_t n = (uint32_t)((bytes + c->k.phys.page_size - 1) / c->k.phys.page_size);
+	uint32_t n = (uint32_t)((bytes + c->k->phys.page_size - 1) / c->k->phys.page_size);
 	if (mm_brk(p->k, p->t, p->as, n) || mm_touch(p->k, p->t, p->as, 0, n, true) < 0) {
 		mm_as_exit(p->k, p->t, p->as);
 		return -1;
@@ -173,7 +173,7 @@ static void flush(struct lmb_cfg *c, struct proc_ctx *p, struct gen *g, unsigned
 	if (!g->n)
 		return;
 	double s = cache_run(&c->cs, g->va, g->n, flags, lmb_xlate, p);
-	mm_charge(p->t, s * c->k.clock);
+	mm_charge(p->t, s * c->k->clock);
 	c->charged += s;
 	g->n = 0;
 }
@@ -189,7 +189,7 @@ static inline void emit(struct lmb_cfg *c, struct proc_ctx *p, struct gen *g, ui
 /* Pages of the heap whose L2 colour another page of the heap shares. */
 static void colour_conflicts(struct lmb_cfg *c, struct proc_ctx *p)
 {
-	uint32_t ncol = c->k.coloring->ncolors, n = p->as->npages;
+	uint32_t ncol = c->k->coloring->ncolors, n = p->as->npages;
 	uint32_t *cnt = calloc(ncol, sizeof *cnt);
 	if (!cnt)
 		return;
@@ -324,7 +324,7 @@ static void fft_once(struct lmb_cfg *c, struct proc_ctx *p, struct gen *g)
 			}
 		flush(c, p, g, 0);
 		mm_charge(p->t, (double)(n / 2) * c->butterfly_cycles);
-		c->charged += (double)(n / 2) * c->butterfly_cycles / c->k.clock;
+		c->charged += (double)(n / 2) * c->butterfly_cycles / c->k->clock;
 	}
 	flush(c, p, g, 0);
 }
@@ -347,7 +347,7 @@ static void run_fft(struct lmb_cfg *c, struct gen *g)
 
 static void age(struct lmb_cfg *c, struct sim *s)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	struct mm_task *t = &c->task;
 	struct mm_rng r;
 	mm_rng_seed(&r, s->seed, (uint64_t)s->run, "lmbench-aging");
@@ -411,8 +411,8 @@ static void bench(int argc, char **argv)
 	mm_sync(t);
 	if (c->check) {
 		struct mm_err e = { "" };
-		c->check_failed = mm_kernel_check(&c->k, &e) || mm_proc_check(&c->k, &e) ||
-				  coloring_check(c->k.coloring, &e);
+		c->check_failed = mm_kernel_check(c->k, &e) || mm_proc_check(c->k, &e) ||
+				  coloring_check(c->k->coloring, &e);
 		if (c->check_failed)
 			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
 	}
@@ -421,18 +421,18 @@ static void bench(int argc, char **argv)
 static int lmb_start(struct sim *s, struct mm_err *e)
 {
 	struct lmb_cfg *c = s->wl_cfg;
-	if (mm_kernel_init(&c->k, s, e))
+	c->k = mm_kernel_boot(s, e);   /* a chain's later steps: the kernel the first booted */
+	if (!c->k)
 		return -1;
-	c->k_up = true;
-	if (cache_sim_init(&c->cs, &s->machine->caches, c->k.clock, c->k.phys.page_size, e))
+	if (cache_sim_init(&c->cs, &s->machine->caches, c->k->clock, c->k->phys.page_size, e))
 		return -1;
 	c->cs_up = true;
 	if (c->aging) {
-		c->age_file = mm_file_create(&c->k, "aging", 2 * c->k.phys.cfg.memory, 0, 1 << 20);
+		c->age_file = mm_file_create(c->k, "aging", 2 * c->k->phys.cfg.memory, 0, 1 << 20);
 		if (!c->age_file)
 			return mm_errf(e, s->file, "workload", "out of memory for the aging file");
 	}
-	mm_task_init(&c->task, &c->k, 0, "lmbench");
+	mm_task_init(&c->task, c->k, 0, "lmbench");
 	c->task.wl = s;
 	if (c->comm && lmb_comm_start(c, e))
 		return -1;
@@ -445,7 +445,7 @@ static int lmb_start(struct sim *s, struct mm_err *e)
 static void lmb_finish(struct sim *s)
 {
 	struct lmb_cfg *c = s->wl_cfg;
-	struct coloring *co = c->k.coloring;
+	struct coloring *co = c->k->coloring;
 	uint64_t npts = c->size / 16;
 	double mflops = c->fft_s > 0 ? 5.0 * (double)npts * log2((double)npts) / c->fft_s / 1e6 : 0;
 	s->primary = c->lat ? c->lat_ns : mflops;
@@ -481,7 +481,7 @@ static void lmb_finish(struct sim *s)
 	sim_metric(s, "age_procs", (double)c->age_procs_run);
 	if (s->metrics) {
 		json_object_set_new(s->metrics, "cache", cache_stats_json(&c->cs));
-		json_object_set_new(s->metrics, "buddyinfo", alloc_buddyinfo(&c->k.phys));
+		json_object_set_new(s->metrics, "buddyinfo", alloc_buddyinfo(&c->k->phys));
 	}
 }
 
@@ -491,9 +491,6 @@ static void lmb_fini(void *cfgp)
 	if (c->cs_up)
 		cache_sim_fini(&c->cs);
 	c->cs_up = false;
-	if (c->k_up)
-		mm_kernel_fini(&c->k);
-	c->k_up = false;
 }
 
 /* The fft workload: the FFT alone (no lat_mem_rd, no bw_mem). */
@@ -520,6 +517,7 @@ const struct workload_ops workload_fft = {
 	.start = lmb_start,
 	.finish = lmb_finish,
 	.fini = lmb_fini,
+	.chainable = 1,
 };
 
 const struct workload_ops workload_lmbench = {
@@ -536,4 +534,5 @@ const struct workload_ops workload_lmbench = {
 	.start = lmb_start,
 	.finish = lmb_finish,
 	.fini = lmb_fini,
+	.chainable = 1,
 };

@@ -34,8 +34,7 @@ struct lmb_cfg {
 	int64_t age_proc_max;
 	bool check;
 	/* state */
-	struct mm_kernel k;
-	bool k_up;
+	struct mm_kernel *k;      /* the booted kernel (mm_kernel_boot): a chain's steps share it */
 	struct mm_task task;
 	struct cache_sim cs;
 	bool cs_up;

@@ -20,7 +20,12 @@
  *   spread  `table`, `row`/`rows`, `metric`, `kernels`, `tolerance`: each
  *           kernel's runs spread (max - min) by at most tolerance x their mean
  *           ("fairly repeatable"): reproduced, else not reproduced; fewer than
- *           two runs: inconclusive.
+ *           two runs: inconclusive.  With `"per_boot": true` the spread is taken
+ *           within each boot (the runs of one seed and run index: a chain's
+ *           back-to-back steps at the row's point, "repeatable on careful
+ *           re-runs"), and the claim holds when more than half of the boots are
+ *           within the tolerance, fails when more than half are not (exactly
+ *           half, or no boot with two runs: inconclusive).
  */
 #include <math.h>
 #include <stdio.h>
@@ -226,6 +231,65 @@ void claim_rows_value(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 	vd->v = claim_outcome_name(all);
 }
 
+/* The per-boot spread of @n values @x with keys @kv (groups of equal seed and
+ * run): into *@in and *@out, the boots within @tol and beyond it, and *@worst,
+ * the largest spread.  Boots with one value count in neither. */
+static void boot_spreads(const double *x, const struct report_key *kv, size_t n, double tol, int *in, int *out,
+			 double *worst)
+{
+	*in = *out = 0;
+	*worst = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j, m = 0;
+		for (j = 0; j < i; j++)
+			if (kv[j].seed == kv[i].seed && kv[j].run == kv[i].run)
+				break;
+		if (j < i)
+			continue;   /* this boot was measured at its first value */
+		double mn = INFINITY, mx = -INFINITY, sum = 0;
+		for (j = i; j < n; j++)
+			if (kv[j].seed == kv[i].seed && kv[j].run == kv[i].run) {
+				mn = fmin(mn, x[j]);
+				mx = fmax(mx, x[j]);
+				sum += x[j];
+				m++;
+			}
+		if (m < 2)
+			continue;
+		double rel = sum != 0 ? (mx - mn) / (sum / (double)m) : INFINITY;
+		*worst = fmax(*worst, rel);
+		if (rel <= tol + 1e-12)
+			(*in)++;
+		else
+			(*out)++;
+	}
+}
+
+/* The per_boot form of claim_rows_spread for kernel @k at row @row's point @pt.
+ * Returns: the claim outcome, or -2 when the kernel has no keyed runs there. */
+static int spread_per_boot(const struct claim_ctx *c, json_t *row, json_t *pt, const char *k, const char *metric,
+			   double tol, int first, struct verdict *vd)
+{
+	double *x = NULL;
+	struct report_key *kv = NULL;
+	size_t n = emulated_keyed_samples(c, k, pt, metric, &x, &kv);
+	if (!n || !kv) {
+		free(x);
+		free(kv);
+		return -2;
+	}
+	int in, out;
+	double worst;
+	boot_spreads(x, kv, n, tol, &in, &out, &worst);
+	int o = 2 * in > in + out ? CLAIM_YES : 2 * out > in + out ? CLAIM_NO : CLAIM_UNSURE;
+	VERDICT_DETAIL(vd, "%s%s %s %s: %d of %d boots' back-to-back runs within %g%% of their mean (worst %.2f%%)%s",
+		       first ? "" : "; ", json_string_value(json_object_get(row, "test")) ?: "?", k, metric, in,
+		       in + out, 100 * tol, 100 * worst, claim_outcome_tag(o, " [too spread]"));
+	free(x);
+	free(kv);
+	return o;
+}
+
 void claim_rows_spread(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 {
 	json_t *table = published_table(c->pub, json_string_value(json_object_get(cl, "table")));
@@ -242,6 +306,18 @@ void claim_rows_spread(const struct claim_ctx *c, json_t *cl, struct verdict *vd
 	json_array_foreach(rows, i, row) {
 		json_t *pt = json_object_get(row, "point");
 		json_array_foreach(kernels, ki, k) {
+			if (json_is_true(json_object_get(cl, "per_boot"))) {
+				int o = json_is_object(pt) ? spread_per_boot(c, row, pt, json_string_value(k), metric,
+									   json_number_value(tol), first, vd)
+							   : -2;
+				if (o == -2) {
+					json_decref(rows);
+					return verdict_not_checked(vd, "a kernel lacks its emulated runs at the row's point");
+				}
+				all = o < all ? o : all;
+				first = 0;
+				continue;
+			}
 			double *x = NULL;
 			size_t n = json_is_object(pt) ? emulated_samples(c, json_string_value(k), pt, metric, &x) : 0;
 			if (!n) {

@@ -79,7 +79,7 @@ int chain_load(struct sim_state *st, json_t *spec, const char *file, struct mm_e
 			char tpath[80];
 			snprintf(tpath, sizeof tpath, "%s.type", path);
 			return mm_errf(e, file, tpath,
-				       "the %s workload cannot run as a step yet (a step must share the booted kernel: 2read does)",
+				       "the %s workload cannot run as a step yet (a step must share the booted kernel: 2read, lmbench and fft do)",
 				       ops->name);
 		}
 		c->wl[i] = workload_load(step, s->machine, &c->cfg[i], file, path, e);
