@@ -45,6 +45,17 @@ static const char *write_scn(const char *machine, const char *coloring, const ch
 	return scn;
 }
 
+/* A scenario named @name on the test machine with the rest of its keys @rest. */
+static const char *write_doc(const char *name, const char *rest)
+{
+	snprintf(scn, sizeof scn, "/tmp/mmemu-test-lmb-%d.json", (int)getpid());
+	FILE *f = fopen(scn, "w");
+	assert_non_null(f);
+	fprintf(f, "{ \"name\": \"%s\", %s,\n  %s }\n", name, MACHINE(CACHES), rest);
+	fclose(f);
+	return scn;
+}
+
 static json_t *run(const char *coloring, const char *wl)
 {
 	char w[512];
@@ -171,15 +182,10 @@ static void test_comm(void **state)
 static void test_fft_workload(void **state)
 {
 	(void)state;
-	snprintf(scn, sizeof scn, "/tmp/mmemu-test-lmb-%d.json", (int)getpid());
-	FILE *f = fopen(scn, "w");
-	assert_non_null(f);
-	fprintf(f, "{ \"name\": \"fft test\", %s,\n"
-		   "  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\" } },\n"
-		   "  \"workload\": { \"type\": \"fft\", \"aging\": false, \"size\": \"4KiB\", \"check\": true },\n"
-		   "  \"runs\": 1, \"seed\": 1 }\n", MACHINE(CACHES));
-	fclose(f);
-	json_t *r = run_results(scn, 1);
+	json_t *r = run_results(write_doc("fft test", "\"kernels\": { \"k\": { \"reclaim\": \"lru2q\" } },\n"
+							"  \"workload\": { \"type\": \"fft\", \"aging\": false, \"size\": \"4KiB\", \"check\": true },\n"
+							"  \"runs\": 1, \"seed\": 1"),
+				1);
 	double t = (1024 * 10 + 120 * 4 + 1024 * 4) * 1e-9;
 	near(metric(r, "fft_ms"), t * 1e3, 1e-12);
 	near(metric(r, "fft_mflops"), 5.0 * 256 * 8 / t / 1e6, 1e-6);
@@ -197,18 +203,14 @@ static void test_fft_workload(void **state)
 static void test_chained_boot(void **state)
 {
 	(void)state;
-	snprintf(scn, sizeof scn, "/tmp/mmemu-test-lmb-%d.json", (int)getpid());
-	FILE *f = fopen(scn, "w");
-	assert_non_null(f);
-	fprintf(f, "{ \"name\": \"lmbench chain\", %s,\n"
-		   "  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\", \"coloring\": \"roundrobin\",\n"
-		   "     \"alloc\": { \"module\": \"buddy\", \"max_order\": 10, \"pcp\": false } } },\n"
-		   "  \"workload\": { \"type\": \"lmbench\", \"aging\": false, \"size\": \"64KiB\", \"stride\": 64,\n"
-		   "     \"bw_mem\": false, \"fft\": false, \"check\": true },\n"
-		   "  \"steps\": [ {}, {} ], \"runs\": 1, \"seed\": 1 }\n",
-		MACHINE(CACHES));
-	fclose(f);
-	json_t *r = run_results(scn, 2);
+	json_t *r = run_results(
+		write_doc("lmbench chain",
+			  "\"kernels\": { \"k\": { \"reclaim\": \"lru2q\", \"coloring\": \"roundrobin\",\n"
+			  "     \"alloc\": { \"module\": \"buddy\", \"max_order\": 10, \"pcp\": false } } },\n"
+			  "  \"workload\": { \"type\": \"lmbench\", \"aging\": false, \"size\": \"64KiB\", \"stride\": 64,\n"
+			  "     \"bw_mem\": false, \"fft\": false, \"check\": true },\n"
+			  "  \"steps\": [ {}, {} ], \"runs\": 1, \"seed\": 1"),
+		2);
 	json_t *m1 = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
 	json_t *m2 = json_object_get(json_array_get(json_object_get(r, "runs"), 1), "metrics");
 	double p1 = json_number_value(json_object_get(m1, "page_color_placed"));

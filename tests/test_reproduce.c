@@ -231,6 +231,25 @@ static const char tables_published[] =
 	"    {\"id\": \"banana\", \"kind\": \"banana\", \"table\": \"kb\"}\n"
 	"  ] }\n";
 
+/* A crafted results file of @runs (stolen) from @nruns runs per cell of the
+ * teaching trace scenario, swept over @sweep (stolen; NULL: none), as
+ * DIR/@sub/trace-policies.json. */
+static void write_crafted(const char *sub, json_t *runs, int nruns, json_t *sweep)
+{
+	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:o,s:{s:f,s:[]}}", "format",
+			      "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario", "name",
+			      "crafted", "file", "trace-policies.json", "hash", "0", "runs", nruns, "seed", 1, "runs", runs,
+			      "host", "wall_seconds", 0.0, "runs");
+	if (sweep)
+		json_object_set_new(d, "sweep", sweep);
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, sub);
+	mkdir(path, 0777);
+	snprintf(path, sizeof path, "%s/%s/trace-policies.json", dir, sub);
+	assert_int_equal(json_dump_file(d, path, JSON_INDENT(1)), 0);
+	json_decref(d);
+}
+
 static void write_tables_emulated(void)
 {
 	/* elapsed[kernel][n - 1][run], sys_s[kernel][n - 1] */
@@ -248,16 +267,7 @@ static void write_tables_emulated(void)
 							"elapsed", "value", el[k][n - 1][r], "unit", "s", "better", "lower",
 							"metrics", "sys_s", sys[k][n - 1], "vmstat", "sim_time",
 							el[k][n - 1][r]));
-	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:{s:[i,i,i]},s:o,s:{s:f,s:[]}}",
-			      "format", "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario",
-			      "name", "crafted", "file", "trace-policies.json", "hash", "0", "runs", 2, "seed", 1,
-			      "sweep", "workload.n", 1, 2, 3, "runs", runs, "host", "wall_seconds", 0.0, "runs");
-	char path[512];
-	snprintf(path, sizeof path, "%s/runs3", dir);
-	mkdir(path, 0777);
-	snprintf(path, sizeof path, "%s/runs3/trace-policies.json", dir);
-	assert_int_equal(json_dump_file(d, path, JSON_INDENT(1)), 0);
-	json_decref(d);
+	write_crafted("runs3", runs, 2, json_pack("{s:[i,i,i]}", "workload.n", 1, 2, 3));
 }
 
 static json_t *claim_by_id(json_t *seed, const char *id)
@@ -1042,16 +1052,8 @@ static void per_boot_spread(void **state)
 						      (int)(i % 2), "run", rv[i].run, "seed", 1, "primary", "name",
 						      "lat_ns", "value", rv[i].v, "unit", "ns", "better", "lower",
 						      "metrics", "lat_ns", rv[i].v, "vmstat", "sim_time", 1.0));
-	json_t *d = json_pack("{s:s,s:{s:s,s:s},s:{s:s,s:s,s:s,s:i,s:i},s:o,s:{s:f,s:[]}}", "format",
-			      "mmemu-results/1", "tool", "name", "mmemu", "version", "0", "scenario", "name",
-			      "crafted", "file", "trace-policies.json", "hash", "0", "runs", 3, "seed", 1, "runs", runs,
-			      "host", "wall_seconds", 0.0, "runs");
+	write_crafted("runs7", runs, 3, NULL);
 	char path[512];
-	snprintf(path, sizeof path, "%s/runs7", dir);
-	mkdir(path, 0777);
-	snprintf(path, sizeof path, "%s/runs7/trace-policies.json", dir);
-	assert_int_equal(json_dump_file(d, path, JSON_INDENT(1)), 0);
-	json_decref(d);
 	snprintf(path, sizeof path, "%s/pub7", dir);
 	mkdir(path, 0777);
 	write_text("pub7/907.json", per_boot_published);
