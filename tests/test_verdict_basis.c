@@ -232,7 +232,8 @@ static void write_sens(const char *judgement)
 		 "  \"table\": { \"point_key\": \"machine.clock\", \"columns\": [\"fifo\", \"opt\"],\n"
 		 "    \"rows\": [ {\"point\": \"1GHz\", \"values\": [70, 45]} ] },\n"
 		 "  \"claims\": [ {\"id\": \"opt-faster\", \"kind\": \"direction\", \"baseline\": \"fifo\", \"kernel\": \"opt\", \"expect\": \"better\"},\n"
-		 "    {\"id\": \"opt-never-slower\", \"kind\": \"relative\", \"baseline\": \"fifo\", \"kernel\": \"opt\", \"expect_range\": [-1, 0.0001]} ] }\n",
+		 "    {\"id\": \"opt-never-slower\", \"kind\": \"relative\", \"baseline\": \"fifo\", \"kernel\": \"opt\", \"expect_range\": [-1, 0.0001]},\n"
+		 "    {\"id\": \"ghost-faster\", \"kind\": \"direction\", \"baseline\": \"fifo\", \"kernel\": \"ghost\", \"expect\": \"better\"} ] }\n",
 		 dir);
 	write_text("pub2/920.json", text);
 }
@@ -262,6 +263,10 @@ static void sensitivity_flip(void **state)
 	assert_string_equal(str(c, "robustness"), "fragile");
 	assert_string_equal(str(c, "robustness_detail"), "flips to not reproduced when workload.frames = 4000");
 	assert_string_equal(str(claim(d, "opt-never-slower"), "robustness"), "robust");
+	/* a claim that is not checked has nothing to flip: untested, whatever the record */
+	assert_string_equal(str(claim(d, "ghost-faster"), "verdict"), "not checked");
+	assert_string_equal(str(claim(d, "ghost-faster"), "robustness"), "untested");
+	assert_string_equal(str(claim(d, "ghost-faster"), "robustness_detail"), "not checked, so nothing for a rerun to flip");
 	json_t *sm = json_object_get(json_array_get(json_object_get(d, "seeds"), 0), "summary");
 	assert_int_equal(json_integer_value(json_object_get(sm, "fragile")), 1);
 	assert_int_equal(json_integer_value(json_object_get(sm, "robust")), 1);

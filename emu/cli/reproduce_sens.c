@@ -16,7 +16,8 @@
  * variant's flips and host seconds, and the base verdicts the flips were
  * measured against; sens_mark() reads it on every `reproduce`: a claim is
  * fragile when some variant flips it, robust when none does and every end was
- * rerun, untested when the seed has no record, declares no constants, not every
+ * rerun, untested when the claim is not checked (nothing to flip), the seed has
+ * no record, declares no constants, not every
  * end was rerun yet (--sensitivity-only reruns one constant and keeps the
  * others' reruns), or its verdict changed since.  A seed with no record in
  * the runs directory takes the one shipped beside the published directory
@@ -306,7 +307,10 @@ static void mark(json_t *cl, const char *key, json_t *rec, int *cnt)
 	const char *why = NULL;
 	char b[1500] = "";
 	size_t bl = 0;
-	if (!rec)
+	const char *verdict = json_string_value(json_object_get(cl, "verdict"));
+	if (verdict && !strcmp(verdict, "not checked"))
+		why = "not checked, so nothing for a rerun to flip";
+	else if (!rec)
 		why = "no sensitivity run: reproduce --sensitivity";
 	else if (!json_object_size(json_object_get(rec, "constants")))
 		why = "no judgement constants declared";
