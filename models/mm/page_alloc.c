@@ -102,7 +102,8 @@ reset:
 	return false;
 }
 
-/* A fruitless turn of the OOM retry loop, padded to one jiffy of busy CPU.
+/* A fruitless turn of the OOM retry loop, padded to one jiffy of busy CPU from
+ * @turn, when its direct reclaim began.
  * 2.6.10 restarts __alloc_pages at once: with every zone all_unreclaimable,
  * try_to_free_pages scans only at DEF_PRIORITY and takes no congestion nap, so a
  * turn is a few microseconds and the loop spins until out_of_memory()'s
@@ -145,7 +146,6 @@ uint32_t mm_pages_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigne
 	 * swapping one page of a block freed it twice) */
 	int color = order == 0 ? coloring_pick(k->coloring, t, &t->color) : -1;
 	for (;;) {
-		double turn = tm_now(&t->tm);   /* this turn of the retry loop began */
 		alloc_locked(k, t, cls, order, type, flags, &res);
 		mm_charge(t, 100 + 20.0 * res.wmark_checks);
 		if (res.wake_kswapd)
@@ -154,7 +154,9 @@ uint32_t mm_pages_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigne
 			break;
 		if (res.status != MM_ALLOC_NEED_RECLAIM)
 			return PFN_NONE;
-		/* direct reclaim, as the allocating task */
+		/* direct reclaim, as the allocating task (its start times the turn
+		 * for oom_spin; the allocation fast path reads no clock) */
+		double turn = tm_now(&t->tm);
 		mm_count(k->s->vs, MM_ALLOCSTALL, 1);
 		t->direct_reclaims++;
 		t->memalloc = true;
