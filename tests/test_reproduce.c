@@ -64,6 +64,9 @@ static const char published[] =
 	"    {\"id\": \"value-base\", \"kind\": \"value\", \"metric\": \"frac\", \"expect\": {\"base\": [0.9, 1.0]}, \"points\": [2]},\n"
 	"    {\"id\": \"value-new\", \"kind\": \"value\", \"metric\": \"frac\", \"expect\": {\"new\": [0.9, 1.0]}, \"points\": [2]},\n"
 	"    {\"id\": \"relative\", \"kind\": \"relative\", \"metric\": \"pages\", \"baseline\": \"base\", \"kernel\": \"new\", \"expect_range\": [0.10, 0.15], \"points\": [1]},\n"
+	"    {\"id\": \"rel-list-any\", \"kind\": \"relative\", \"metric\": \"pages\", \"baseline\": \"base\", \"kernel\": [\"base\", \"new\"], \"expect_range\": [0.10, 0.15], \"points\": [1], \"any\": true},\n"
+	"    {\"id\": \"rel-list-every\", \"kind\": \"relative\", \"metric\": \"pages\", \"baseline\": \"base\", \"kernel\": [\"base\", \"new\"], \"expect_range\": [-0.01, 0.15], \"points\": [1]},\n"
+	"    {\"id\": \"rel-list-bad\", \"kind\": \"relative\", \"metric\": \"pages\", \"baseline\": \"base\", \"kernel\": [\"new\", 3], \"expect_range\": [0.10, 0.15], \"points\": [1]},\n"
 	"    {\"id\": \"series\", \"kind\": \"series-varies\", \"series\": \"s\", \"kernel\": \"new\"},\n"
 	"    {\"id\": \"series-missing\", \"kind\": \"series-varies\", \"series\": \"nope\", \"kernel\": \"new\"},\n"
 	"    {\"id\": \"ghost\", \"kind\": \"direction\", \"baseline\": \"base\", \"kernel\": \"ghost\", \"expect\": \"better\"},\n"
@@ -163,6 +166,11 @@ static void verdicts(void **state)
 		{ "value-base", "reproduced", "reproduced" },
 		{ "value-new", "not reproduced", "not reproduced" },
 		{ "relative", "reproduced", "not reproduced" },
+		/* a list of kernels: with "any" one inside the range (new +12%, not base
+		 * +0%) reproduces it; without, every one must be (new +30% in b is not) */
+		{ "rel-list-any", "reproduced", "not reproduced" },
+		{ "rel-list-every", "reproduced", "not reproduced" },
+		{ "rel-list-bad", "not checked", "not checked" },
 		{ "series", "reproduced", "not reproduced" },
 		{ "series-missing", "not checked", "not checked" },
 		{ "ghost", "not checked", "not checked" },
@@ -173,14 +181,23 @@ static void verdicts(void **state)
 			fail_msg("%s: got %s / %s, want %s / %s", want[i].id, verdict(a, want[i].id),
 				 verdict(b, want[i].id), want[i].a, want[i].b);
 	}
+	/* each listed kernel is judged, named in the detail and in its cell */
+	json_t *cl = NULL;
+	size_t ci;
+	json_array_foreach(json_object_get(a, "claims"), ci, cl) if (!strcmp(json_string_value(json_object_get(cl, "id")), "rel-list-any")) break;
+	assert_non_null(cl);
+	const char *dt = json_string_value(json_object_get(cl, "detail"));
+	assert_non_null(strstr(dt, "1: base/base - 1 = +0.0%"));
+	assert_non_null(strstr(dt, "; 1: new/base - 1 = +12.0%"));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(cl, "cells"), 1), "kernel")), "new");
 	/* relative errors per cell: base at n = 3 is 50 emulated vs 48 published */
 	json_t *cell = json_array_get(json_object_get(json_array_get(json_object_get(a, "rows"), 2), "cells"), 0);
 	assert_true(fabs(json_number_value(json_object_get(cell, "rel_err")) - (50.0 / 48 - 1)) < 1e-12);
 	json_t *sm = json_object_get(s0, "summary");
-	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 8);
-	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 8);
+	assert_int_equal(json_integer_value(json_object_get(sm, "reproduced")), 10);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_reproduced")), 10);
 	assert_int_equal(json_integer_value(json_object_get(sm, "inconclusive")), 0);
-	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 6);
+	assert_int_equal(json_integer_value(json_object_get(sm, "not_checked")), 8);
 	json_decref(d);
 	/* the text report and the markdown file */
 	char *out = slurp("out"), *md = slurp("reproduce.md");
@@ -1022,7 +1039,9 @@ static int setup(void **state)
  * Crafted at workload.n = 1, three boots of two steps each:
  *   a: [100, 102] [100, 104] [100, 120]: spreads 1.98%, 3.92%, 18.18%
  *   b: [100, 100] [100, 150]:             spreads 0%, 40%
- *   c: one value per boot:                 no boot to judge */
+ *   c: one value per boot:                 no boot to judge
+ *   d: [101, 103] [101, 103] [130, 121]:  above a's run for run in boots 0 and 2,
+ *                                         not in boot 1 (103 < 104) */
 static const char per_boot_published[] =
 	"{ \"seed\": \"907\", \"title\": \"per boot\", \"scenario\": \"scenarios/teaching/trace-policies.json\",\n"
 	"  \"tables\": [ { \"id\": \"rep\", \"metric\": \"lat_ns\", \"rows\": [\n"
@@ -1032,7 +1051,11 @@ static const char per_boot_published[] =
 	"    {\"id\": \"boot-bad\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"a\"], \"tolerance\": 0.03, \"per_boot\": true},\n"
 	"    {\"id\": \"boot-tie\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"b\"], \"tolerance\": 0.05, \"per_boot\": true},\n"
 	"    {\"id\": \"boot-none\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"c\"], \"tolerance\": 0.05, \"per_boot\": true},\n"
-	"    {\"id\": \"pooled\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"a\"], \"tolerance\": 0.05}\n"
+	"    {\"id\": \"pooled\", \"kind\": \"spread\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"kernels\": [\"a\"], \"tolerance\": 0.05},\n"
+	"    {\"id\": \"stays-up\", \"kind\": \"stays\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"baseline\": \"a\", \"kernel\": \"d\", \"expect\": \"higher\"},\n"
+	"    {\"id\": \"stays-down\", \"kind\": \"stays\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"baseline\": \"a\", \"kernel\": \"d\", \"expect\": \"lower\"},\n"
+	"    {\"id\": \"stays-single\", \"kind\": \"stays\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"baseline\": \"a\", \"kernel\": \"c\", \"expect\": \"higher\"},\n"
+	"    {\"id\": \"stays-typo\", \"kind\": \"stays\", \"table\": \"rep\", \"row\": \"r1\", \"metric\": \"lat_ns\", \"baseline\": \"a\", \"kernel\": \"d\", \"expect\": \"better\"}\n"
 	"  ] }\n";
 
 static void per_boot_spread(void **state)
@@ -1044,7 +1067,8 @@ static void per_boot_spread(void **state)
 		double v;
 	} rv[] = { { "a", 0, 100 }, { "a", 0, 102 }, { "a", 1, 100 }, { "a", 1, 104 }, { "a", 2, 100 },
 		   { "a", 2, 120 }, { "b", 0, 100 }, { "b", 0, 100 }, { "b", 1, 100 }, { "b", 1, 150 },
-		   { "c", 0, 100 }, { "c", 1, 130 } };
+		   { "c", 0, 100 }, { "c", 1, 130 }, { "d", 0, 101 }, { "d", 0, 103 }, { "d", 1, 101 },
+		   { "d", 1, 103 }, { "d", 2, 130 }, { "d", 2, 121 } };
 	json_t *runs = json_array();
 	for (size_t i = 0; i < sizeof rv / sizeof rv[0]; i++)
 		json_array_append_new(runs, json_pack("{s:s,s:{s:i},s:i,s:i,s:i,s:{s:s,s:f,s:s,s:s},s:{s:f},s:{},s:f}",
@@ -1075,6 +1099,15 @@ static void per_boot_spread(void **state)
 	/* pooled over the boots: 100 .. 120 around a mean of 104.33 */
 	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "pooled"), "verdict")), "not reproduced");
 	assert_non_null(strstr(detail_of(s, "pooled"), "6 runs spread 19.17% of their mean"));
+	/* stays: d above a run for run in 2 of the 3 boot pairs; below in none */
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "stays-up"), "verdict")), "reproduced");
+	assert_string_equal(detail_of(s, "stays-up"),
+			    "r1 d lat_ns vs a: 2 of 3 boots' back-to-back runs all higher (worst run -1.0%)");
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "stays-down"), "verdict")), "not reproduced");
+	assert_string_equal(detail_of(s, "stays-down"),
+			    "r1 d lat_ns vs a: 0 of 3 boots' back-to-back runs all lower (worst run +30.0%) [not every run]");
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "stays-single"), "verdict")), "not checked");
+	assert_string_equal(json_string_value(json_object_get(claim_by_id(s, "stays-typo"), "verdict")), "not checked");
 	json_decref(out);
 }
 

@@ -65,10 +65,15 @@ static size_t claim_cmps(const struct claim_ctx *c, json_t *cl, struct cmp *m, s
 			*metric = c->metric;
 		if (strcmp(kind, "direction") && strcmp(kind, "relative"))
 			return 0;
-		json_t *pts = claim_points(c, cl, "points");
+		json_t *pts = claim_points(c, cl, "points"), *kj = json_object_get(cl, "kernel"), *ks;
 		json_array_append_new(hold, pts);
-		json_array_foreach(pts, i, pt)
+		size_t j;
+		/* a relative claim may list several kernels: each is compared */
+		json_array_foreach(pts, i, pt) {
 			add_cmp(m, &n, max, b, pt, k, pt);
+			json_array_foreach(kj, j, ks)
+				add_cmp(m, &n, max, b, pt, json_string_value(ks), pt);
+		}
 		return n;
 	}
 	json_t *table = published_table(c->pub, json_string_value(json_object_get(cl, "table")));
@@ -91,7 +96,7 @@ static size_t claim_cmps(const struct claim_ctx *c, json_t *cl, struct cmp *m, s
 		}
 		return n;
 	}
-	if (strcmp(kind, "relative") && strcmp(kind, "flat") && strcmp(kind, "difference"))
+	if (strcmp(kind, "relative") && strcmp(kind, "flat") && strcmp(kind, "difference") && strcmp(kind, "stays"))
 		return 0;
 	const char *missing;
 	json_t *rows = claim_table_rows(table, cl, &missing);

@@ -32,6 +32,7 @@ static const struct claim_kind registry[] = {
 	{ "within", 1, claim_rows_within },
 	{ "value", 1, claim_rows_value },
 	{ "spread", 1, claim_rows_spread },
+	{ "stays", 1, claim_rows_stays },
 	{ NULL, 0, NULL },
 };
 

@@ -96,8 +96,8 @@ struct claim_kind {
 claim_judge_fn claim_direction, claim_shape, claim_value, claim_relative, claim_series_varies;
 /* claims_tables.c: the several-tables form (rows with a "point") */
 claim_judge_fn claim_rows_relative, claim_rows_flat, claim_rows_difference;
-/* claims_rank.c: rank and within (seed 003) */
-claim_judge_fn claim_rows_rank, claim_rows_within, claim_rows_value, claim_rows_spread;
+/* claims_rank.c: rank, within, value, spread and stays (seeds 003, 004) */
+claim_judge_fn claim_rows_rank, claim_rows_within, claim_rows_value, claim_rows_spread, claim_rows_stays;
 
 /**
  * claim_table_cell() - a cell of the single-table form's table: @kernel's

@@ -26,6 +26,13 @@
  *           re-runs"), and the claim holds when more than half of the boots are
  *           within the tolerance, fails when more than half are not (exactly
  *           half, or no boot with two runs: inconclusive).
+ *   stays   `table`, `row`, `metric`, `baseline`, `kernel`, `expect`
+ *           ("higher"/"lower"): "stays better on careful re-runs".  Boots are
+ *           paired by seed and run index (the same draws); in a pair, the
+ *           kernel's back-to-back runs at the row's point are matched with the
+ *           baseline's in order.  A pair holds when every run is on the expected
+ *           side of its match; the claim holds when more than half the pairs
+ *           hold, fails when more than half do not (else inconclusive).
  */
 #include <math.h>
 #include <stdio.h>
@@ -338,4 +345,88 @@ void claim_rows_spread(const struct claim_ctx *c, json_t *cl, struct verdict *vd
 	}
 	json_decref(rows);
 	vd->v = claim_outcome_name(all);
+}
+
+/* Do keys @a and @b name one boot (the same seed and run index)? */
+static int same_boot(const struct report_key *a, const struct report_key *b)
+{
+	return a->seed == b->seed && a->run == b->run;
+}
+
+/*
+ * One boot pair of claim_rows_stays: the baseline's values @xb (keys @kb, @nb)
+ * and the kernel's @xk (@kk, @nk) of the boot of kb[@i], matched in order.  The
+ * smallest margin toward @sign (+1 higher, -1 lower), kernel/baseline - 1, goes
+ * into *@worst.  Returns: 1 every run on the expected side, 0 not, -1 the two
+ * boots do not have the same number of runs (the pair is not judged).
+ */
+static int boot_stays(const double *xb, const struct report_key *kb, size_t nb, const double *xk,
+		      const struct report_key *kk, size_t nk, size_t i, int sign, double *worst)
+{
+	size_t j, q = 0, m = 0;
+	int ok = 1;
+	for (j = i; j < nb; j++) {
+		if (!same_boot(&kb[j], &kb[i]))
+			continue;
+		while (q < nk && !same_boot(&kk[q], &kb[i]))
+			q++;
+		if (q == nk || xb[j] == 0)
+			return -1;
+		double margin = sign * (xk[q] / xb[j] - 1);
+		*worst = fmin(*worst, margin);
+		ok &= margin > 0;
+		q++;
+		m++;
+	}
+	while (q < nk && !same_boot(&kk[q], &kb[i]))
+		q++;
+	return q < nk || m < 2 ? -1 : ok;
+}
+
+void claim_rows_stays(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	json_t *table, *row = one_row(c, cl, &table, vd);
+	if (!row)
+		return;
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	const char *b = json_string_value(json_object_get(cl, "baseline"));
+	const char *k = json_string_value(json_object_get(cl, "kernel"));
+	const char *ex = json_string_value(json_object_get(cl, "expect"));
+	json_t *pt = json_object_get(row, "point");
+	if (!metric || !b || !k || !ex || (strcmp(ex, "higher") && strcmp(ex, "lower")) || !json_is_object(pt))
+		return verdict_not_checked(vd, "claim lacks metric, baseline, kernel or expect (higher|lower), "
+					       "or its row a point");
+	double *xb = NULL, *xk = NULL;
+	struct report_key *kb = NULL, *kk = NULL;
+	size_t nb = emulated_keyed_samples(c, b, pt, metric, &xb, &kb);
+	size_t nk = emulated_keyed_samples(c, k, pt, metric, &xk, &kk);
+	int sign = strcmp(ex, "higher") ? -1 : 1, in = 0, out = 0;
+	double worst = INFINITY;
+	for (size_t i = 0; nb && nk && kb && kk && i < nb; i++) {
+		size_t j;
+		for (j = 0; j < i && !same_boot(&kb[j], &kb[i]); j++)
+			;
+		if (j < i)
+			continue;   /* this boot was judged at its first value */
+		int r = boot_stays(xb, kb, nb, xk, kk, nk, i, sign, &worst);
+		in += r == 1;
+		out += r == 0;
+	}
+	free(xb);
+	free(xk);
+	free(kb);
+	free(kk);
+	if (!in && !out)
+		return verdict_not_checked(vd, "no pair of boots with the same number (two or more) of runs at the "
+					       "row's point");
+	int o = 2 * in > in + out ? CLAIM_YES : 2 * out > in + out ? CLAIM_NO : CLAIM_UNSURE;
+	VERDICT_DETAIL(vd, "%s %s %s vs %s: %d of %d boots' back-to-back runs all %s (worst run %+.1f%%)%s",
+		       json_string_value(json_object_get(row, "test")) ?: "?", k, metric, b, in, in + out, ex,
+		       100 * sign * worst, claim_outcome_tag(o, " [not every run]"));
+	json_array_append_new(vd->cells,
+			      json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:s}", "row",
+					json_string_value(json_object_get(row, "test")) ?: "?", "kernel", k, "baseline", b,
+					"metric", metric, "boots_holding", in, "boots", in + out, "worst",
+					report_num(sign * worst), "outcome", claim_outcome_name(o)));
+	vd->v = claim_outcome_name(o);
 }

@@ -265,20 +265,15 @@ void claim_value(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 	vd->v = claim_outcome_name(all);
 }
 
-void claim_relative(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+/*
+ * One kernel of a relative claim against @b at every point of @pts into @vd,
+ * folding each point's outcome into *@all (best of with @any, else worst of).
+ * @tag names the kernel in the details when the claim lists several.
+ * Returns: 0, or -1 when a point lacks runs (@vd is then not checked).
+ */
+static int relative_kernel(const struct claim_ctx *c, json_t *pts, const char *metric, const char *b,
+			   const char *k, double lo, double hi, int any, int tag, int *all, struct verdict *vd)
 {
-	const char *metric = json_string_value(json_object_get(cl, "metric"));
-	const char *b = json_string_value(json_object_get(cl, "baseline"));
-	const char *k = json_string_value(json_object_get(cl, "kernel"));
-	json_t *range = json_object_get(cl, "expect_range");
-	if (!metric)
-		metric = c->metric;
-	if (!b || !k || json_array_size(range) != 2)
-		return verdict_not_checked(vd, "claim lacks baseline, kernel or expect_range [lo, hi]");
-	double lo = json_number_value(json_array_get(range, 0)), hi = json_number_value(json_array_get(range, 1));
-	json_t *pts = claim_points(c, cl, "points");
-	/* "any": one point inside the range reproduces it (a sighting, or an end of a span) */
-	int any = json_is_true(json_object_get(cl, "any")), all = any ? CLAIM_NO : CLAIM_YES;
 	size_t i;
 	json_t *pt;
 	json_array_foreach(pts, i, pt) {
@@ -288,8 +283,8 @@ void claim_relative(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 			char why[300];
 			snprintf(why, sizeof why, "no emulated %s for %s and %s at %s", metric, b, k, s);
 			free(s);
-			json_decref(pts);
-			return verdict_not_checked(vd, why);
+			verdict_not_checked(vd, why);
+			return -1;
 		}
 		double r = ek / eb - 1;
 		struct stats_ci ci;
@@ -299,9 +294,10 @@ void claim_relative(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 			o = claim_range_outcome(ci.lo, ci.hi, lo, hi);
 			claim_ci_text(cit, sizeof cit, &ci, CLAIM_LEVEL, 1);
 		}
-		all = any ? (o > all ? o : all) : (o < all ? o : all);
-		VERDICT_DETAIL(vd, "%s%s: %s/%s - 1 = %+.1f%% (%s) (need %+.1f%% .. %+.1f%%)%s", i ? "; " : "", s, k, b,
-			       100 * r, cit, 100 * lo, 100 * hi, claim_outcome_tag(o, " [out of range]"));
+		*all = any ? (o > *all ? o : *all) : (o < *all ? o : *all);
+		VERDICT_DETAIL(vd, "%s%s: %s/%s - 1 = %+.1f%% (%s) (need %+.1f%% .. %+.1f%%)%s",
+			       json_array_size(vd->cells) ? "; " : "", s, k, b, 100 * r, cit, 100 * lo, 100 * hi,
+			       claim_outcome_tag(o, " [out of range]"));
 		double pb, pk, pd = NAN;
 		if (!strcmp(metric, c->metric) && published_cell(c->pub, b, pt, &pb) == 0 &&
 		    published_cell(c->pub, k, pt, &pk) == 0 && pb != 0)
@@ -310,12 +306,43 @@ void claim_relative(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 				       report_num(eb), "emulated", report_num(ek), "relative", report_num(r), "ci",
 				       hci ? emulated_ci_json(&ci, CLAIM_LEVEL) : json_null(), "outcome",
 				       claim_outcome_name(o));
+		if (tag)
+			json_object_set_new(cj, "kernel", json_string(k));
 		json_object_set_new(cj, "noise", noise_compare(c, &vd->nz, s, b, k, pt, metric, 1, pd));
 		json_array_append_new(vd->cells, cj);
 		free(s);
 	}
+	return 0;
+}
+
+void claim_relative(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
+{
+	const char *metric = json_string_value(json_object_get(cl, "metric"));
+	const char *b = json_string_value(json_object_get(cl, "baseline"));
+	json_t *kj = json_object_get(cl, "kernel");
+	json_t *range = json_object_get(cl, "expect_range");
+	/* "kernel" may list several kernels (e.g. values of a constant the thread
+	 * does not give): with "any" one of them at one point reproduces it */
+	size_t nk = json_is_array(kj) ? json_array_size(kj) : json_is_string(kj), j;
+	for (j = 0; json_is_array(kj) && j < nk; j++)
+		if (!json_is_string(json_array_get(kj, j)))
+			nk = 0;
+	if (!metric)
+		metric = c->metric;
+	if (!b || !nk || json_array_size(range) != 2)
+		return verdict_not_checked(vd, "claim lacks baseline, kernel (a name or a list of names) or "
+					       "expect_range [lo, hi]");
+	double lo = json_number_value(json_array_get(range, 0)), hi = json_number_value(json_array_get(range, 1));
+	json_t *pts = claim_points(c, cl, "points");
+	/* "any": one point inside the range reproduces it (a sighting, or an end of a span) */
+	int any = json_is_true(json_object_get(cl, "any")), all = any ? CLAIM_NO : CLAIM_YES, bad = 0;
+	for (j = 0; j < nk && !bad; j++) {
+		const char *k = json_string_value(json_is_array(kj) ? json_array_get(kj, j) : kj);
+		bad = relative_kernel(c, pts, metric, b, k, lo, hi, any, json_is_array(kj), &all, vd);
+	}
 	json_decref(pts);
-	vd->v = claim_outcome_name(all);
+	if (!bad)
+		vd->v = claim_outcome_name(all);
 }
 
 void claim_series_varies(const struct claim_ctx *c, json_t *cl, struct verdict *vd)

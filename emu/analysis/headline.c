@@ -40,7 +40,9 @@ static void cell_label(json_t *cell, char *b, size_t n)
 		snprintf(b, n, "%s", row);
 	} else if (pt) {
 		char *s = report_json_text(pt);
-		snprintf(b, n, "%s", s ? s : "?");
+		/* a relative cell names its kernel only when the claim lists several */
+		const char *k = json_object_get(cell, "relative") ? json_string_value(json_object_get(cell, "kernel")) : NULL;
+		snprintf(b, n, "%s%s%s", s ? s : "?", k ? " " : "", k ? k : "");
 		free(s);
 	} else {
 		snprintf(b, n, "%s", json_string_value(json_object_get(cell, "kernel")) ?: "");
