@@ -296,7 +296,15 @@ static void sensitivity_flip(void **state)
 	assert_string_equal(str(c, "robustness"), "untested");
 	assert_string_equal(str(c, "robustness_detail"), "2 of 3 reruns made, none flips it");
 	json_decref(d);
-	assert_int_equal(sh("reproduce 920 --no-run --sensitivity-only nope --published %s/pub2 --runs %s/runs2 --out %s/o2",
+	/* --no-run judges kept reruns only: runs5 lacks the frames rerun */
+	assert_int_equal(sh("reproduce 920 --no-run --sensitivity -q --published %s/pub2 --runs %s/runs5 --out %s/o5", dir,
+			    dir, dir),
+			 2);
+	out = slurp("err");
+	assert_non_null(strstr(out, "runs5/sensitivity/"));
+	assert_non_null(strstr(out, "(--sensitivity --no-run judges kept reruns: run without --no-run first)\n"));
+	free(out);
+		assert_int_equal(sh("reproduce 920 --no-run --sensitivity-only nope --published %s/pub2 --runs %s/runs2 --out %s/o2",
 			    dir, dir, dir), 2);
 	out = slurp("out");
 	assert_string_equal(out, "");

@@ -240,18 +240,30 @@ int sens_run(const struct opts *o, struct seed *seeds, int ns, json_t *objs)
 			}
 	struct sweep_opts so = { .jobs = o->jobs, .keep_dir = o->runsdir, .fresh = o->fresh,
 				 .progress = o->quiet ? SWEEP_PROGRESS_NONE : SWEEP_PROGRESS_AUTO };
-	if (rc == 0 && nj && sweep_run(sj, nj, &so, &e)) {
+	if (rc == 0 && nj && !o->norun && sweep_run(sj, nj, &so, &e)) {
 		fprintf(stderr, "mmemu: %s\n", e.msg);
 		rc = 1;
 	}
+	/* --no-run: the reruns' results files kept from an earlier run are judged
+	 * again (a changed claim, the same simulations); a missing one is an error */
 	for (int i = 0, j = 0; rc != 2 && i < nv; i++)
 		for (int k = 0; k < PUBLISHED_MAX_PARTS; k++) {
 			if (!vs[i].loaded[k])
 				continue;
-			json_t *res = sj[j].nfailed ? NULL : sweep_merge(&sj[j]);
-			if (!res || results_write(res, vs[i].results[k], &e)) {
-				vs[i].failed = 1;
-				rc = 1;
+			json_t *res = NULL;
+			if (o->norun) {
+				res = report_load_results(vs[i].results[k], &e);
+				if (!res) {
+					fprintf(stderr, "mmemu: %s (--sensitivity --no-run judges kept reruns: run without "
+						"--no-run first)\n", e.msg);
+					rc = 2;
+				}
+			} else {
+				res = sj[j].nfailed ? NULL : sweep_merge(&sj[j]);
+				if (!res || results_write(res, vs[i].results[k], &e)) {
+					vs[i].failed = 1;
+					rc = 1;
+				}
 			}
 			vs[i].res[k] = res;
 			j++;
