@@ -437,6 +437,10 @@ static void retyped_claims(void **state)
 	assert_true(json_is_true(json_object_get(c, "any")));
 	assert_true(json_array_size(json_object_get(c, "kernel")) >= 2);
 	assert_true(json_equal(json_object_get(c, "kernel"), json_object_get(seed_claim(d, "fixed-cold-target-up-to-50"), "kernel")));
+	/* "improves ... by up to 50%": a gain, so a change of exactly 0 is outside */
+	c = seed_claim(d, "fixed-cold-target-up-to-50");
+	assert_true(json_number_value(json_array_get(json_object_get(c, "expect_range"), 0)) > 0);
+	assert_true(json_number_value(json_array_get(json_object_get(c, "expect_range"), 1)) == 0.5);
 	json_decref(d);
 	d = seed_file("001");
 	/* "reaim -w compute ... decreases performance": 9533.34 < 9591.82 and 9324.25 < 9359.76 */
