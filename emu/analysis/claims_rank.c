@@ -240,6 +240,12 @@ void claim_rows_value(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 	vd->v = claim_outcome_name(all);
 }
 
+/* Do keys @a and @b name one boot (the same seed and run index)? */
+static int same_boot(const struct report_key *a, const struct report_key *b)
+{
+	return a->seed == b->seed && a->run == b->run;
+}
+
 /* The per-boot spread of @n values @x with keys @kv (groups of equal seed and
  * run): into *@in and *@out, the boots within @tol and beyond it, and *@worst,
  * the largest spread.  Boots with one value count in neither. */
@@ -251,13 +257,13 @@ static void boot_spreads(const double *x, const struct report_key *kv, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		size_t j, m = 0;
 		for (j = 0; j < i; j++)
-			if (kv[j].seed == kv[i].seed && kv[j].run == kv[i].run)
+			if (same_boot(&kv[j], &kv[i]))
 				break;
 		if (j < i)
 			continue;   /* this boot was measured at its first value */
 		double mn = INFINITY, mx = -INFINITY, sum = 0;
 		for (j = i; j < n; j++)
-			if (kv[j].seed == kv[i].seed && kv[j].run == kv[i].run) {
+			if (same_boot(&kv[j], &kv[i])) {
 				mn = fmin(mn, x[j]);
 				mx = fmax(mx, x[j]);
 				sum += x[j];
@@ -349,12 +355,6 @@ void claim_rows_spread(const struct claim_ctx *c, json_t *cl, struct verdict *vd
 	vd->v = claim_outcome_name(all);
 }
 
-/* Do keys @a and @b name one boot (the same seed and run index)? */
-static int same_boot(const struct report_key *a, const struct report_key *b)
-{
-	return a->seed == b->seed && a->run == b->run;
-}
-
 /*
  * One boot pair of claim_rows_stays: the baseline's values @xb (keys @kb, @nb)
  * and the kernel's @xk (@kk, @nk) of the boot of kb[@i], matched in order.
@@ -437,7 +437,7 @@ void claim_rows_stays(const struct claim_ctx *c, json_t *cl, struct verdict *vd)
 	json_array_append_new(vd->cells,
 			      json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:o,s:s}", "row",
 					json_string_value(json_object_get(row, "test")) ?: "?", "kernel", k, "baseline", b,
-					"metric", metric, "boots_holding", in, "boots", in + out, "boots_every_run", strict_in, "worst_run",
-					report_num(sign * worst), "outcome", claim_outcome_name(o)));
+					"metric", metric, "boots_holding", in, "boots", in + out, "boots_every_run",
+					strict_in, "worst_run", report_num(sign * worst), "outcome", claim_outcome_name(o)));
 	vd->v = claim_outcome_name(o);
 }
