@@ -184,7 +184,7 @@ static void do_creat(struct a9_cfg *c, uint32_t *filp)
 		if (c->file_dent == PFN_NONE)
 			c->file_dent = kobj(c, &c->dentry, &c->dentry_allocs);
 		c->file_ino = kobj(c, &c->inode, &c->inode_allocs);
-		ext2_inode_op(k, t, &c->fs);                       /* ext2_new_inode */
+		ext2_inode_new(k, t, &c->fs);
 		ext2_dir_change(k, t, &c->fs, c->dir, 0, &c->rst);  /* ext2_add_link */
 	} else {
 		ext2_inode_op(k, t, &c->fs);                       /* truncate: mark_inode_dirty */
@@ -210,7 +210,7 @@ static void do_unlink(struct a9_cfg *c, uint32_t *ino)
 	ext2_inode_op(k, t, &c->fs);                         /* i_nlink--, ctime */
 	c->unlinks++;
 	if (ino && *ino != PFN_NONE) {
-		ext2_inode_op(k, t, &c->fs);                     /* ext2_free_inode */
+		ext2_inode_free(k, t, &c->fs);
 		mm_kobj_free(k, t, &c->inode, *ino);
 		c->inode_frees++;
 		*ino = PFN_NONE;

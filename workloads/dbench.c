@@ -258,7 +258,7 @@ static void drop_data(struct db_cfg *c, struct db_client *cl, int32_t r)
 	if (pages) {
 		mm_file_truncate(k, &cl->task, c->f, (uint32_t)(page_base(c, cl, r) / 4096),
 				 (uint32_t)pages);
-		ext2_blocks(k, &cl->task, &c->fs, pages);
+		ext2_blocks_free(k, &cl->task, &c->fs, pages);
 	}
 	cl->size[r] = 0;
 }
@@ -268,14 +268,14 @@ static void new_object(struct db_cfg *c, struct db_client *cl, int32_t p, bool d
 	struct mm_kernel *k = &c->w.k;
 	dir_search(c, cl, p);   /* the lookup that missed */
 	dir_change(c, cl, p);   /* ext2_add_link */
-	ext2_inode_op(k, &cl->task, &c->fs);
+	ext2_inode_new(k, &cl->task, &c->fs);
 	cl->exists[p] = 1;
 	int32_t r = cl->region[p];
 	cl->size[r] = 0;
 	if (dir && c->reg_pages[r]) {
 		/* ext2_make_empty: the new directory's first block */
 		mm_file_extend(k, &cl->task, c->f, page_base(c, cl, r), 4096, &c->rst);
-		ext2_blocks(k, &cl->task, &c->fs, 1);
+		ext2_blocks_alloc(k, &cl->task, &c->fs, 1);
 	}
 }
 
@@ -301,7 +301,7 @@ static void write_data(struct db_cfg *c, struct db_client *cl, int32_t r, uint64
 	}
 	uint64_t new_pages = (off + len + 4095) / 4096;
 	if (new_pages > old_pages)
-		ext2_blocks(k, &cl->task, &c->fs, new_pages - old_pages);
+		ext2_blocks_alloc(k, &cl->task, &c->fs, new_pages - old_pages);
 	if (off + len > old)
 		cl->size[r] = off + len;
 	/* how close the run comes to the dirty thresholds and to reclaim (the
@@ -385,7 +385,7 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 		if (op->ok && cl->exists[p]) {
 			dir_change(c, cl, p);
 			drop_data(c, cl, cl->region[p]);
-			ext2_inode_op(k, t, &c->fs);
+			ext2_inode_free(k, t, &c->fs);
 			cl->exists[p] = 0;
 		}
 		break;
@@ -410,7 +410,7 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 	case LF_RMDIR:
 		if (op->ok && cl->exists[p]) {
 			dir_change(c, cl, p);
-			ext2_inode_op(k, t, &c->fs);
+			ext2_inode_free(k, t, &c->fs);
 			cl->exists[p] = 0;
 		}
 		break;
@@ -425,7 +425,7 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 				continue;
 			dir_change(c, cl, i);
 			drop_data(c, cl, cl->region[i]);
-			ext2_inode_op(k, t, &c->fs);
+			ext2_inode_free(k, t, &c->fs);
 			cl->exists[i] = 0;
 		}
 		break;

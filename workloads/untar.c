@@ -151,9 +151,9 @@ static void make_dir(struct ut_cfg *c, struct mm_task *t, uint32_t dir)
 	ext2_walk(k, t, &c->fs, (int)c->depth - 1);
 	if (mm_kobj_alloc(k, t, &c->dentry) == PFN_NONE || mm_kobj_alloc(k, t, &c->inode) == PFN_NONE)
 		c->ooms++;
-	ext2_inode_op(k, t, &c->fs);
+	ext2_inode_new(k, t, &c->fs);
 	mm_file_extend(k, t, c->dirs, (uint64_t)dir * 4096, 4096, &c->rst);
-	ext2_blocks(k, t, &c->fs, 1);
+	ext2_blocks_alloc(k, t, &c->fs, 1);
 	c->dirs_made++;
 }
 
@@ -171,7 +171,7 @@ static void create_files(struct ut_cfg *c, struct mm_task *t, uint64_t pos, uint
 		ext2_walk(k, t, &c->fs, (int)c->depth);
 		if (mm_kobj_alloc(k, t, &c->dentry) == PFN_NONE || mm_kobj_alloc(k, t, &c->inode) == PFN_NONE)
 			c->ooms++;
-		ext2_inode_op(k, t, &c->fs);                         /* ext2_new_inode */
+		ext2_inode_new(k, t, &c->fs);
 		ext2_dir_change(k, t, &c->fs, c->dirs, dir, &c->rst);  /* ext2_add_link */
 	}
 }
@@ -189,7 +189,7 @@ static void tar_main(int argc, char **argv)
 		create_files(c, t, pos, n);
 		mm_charge(t, k->costs->syscall);                      /* write(2) */
 		mm_file_extend(k, t, c->tree, pos, n, &c->rst);
-		ext2_blocks(k, t, &c->fs, (pos + n + 4095) / 4096 - (pos + 4095) / 4096);
+		ext2_blocks_alloc(k, t, &c->fs, (pos + n + 4095) / 4096 - (pos + 4095) / 4096);
 		c->bytes_out += n;
 	}
 	mm_sync(t);

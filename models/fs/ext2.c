@@ -11,10 +11,18 @@
  * every directory search, create, unlink and rename maps a directory page through
  * the kernel's kmap module; entries are added and removed with
  * prepare_write/commit_write (a small mm_file_write: kmap, copy, dirty page).
+ * With vm.fs_locking "2.5.25" the kernel's other ext2 and VFS locks of that
+ * release: lock_super (sb->s_lock, a semaphore: a contended task sleeps) around
+ * each ext2_new_block(), each ext2_free_blocks() run, ext2_new_inode() and
+ * ext2_free_inode() (2.4 and 2.5 fs/ext2/balloc.c and ialloc.c, until the
+ * per-group locks of 2.5.6x), and the global inode_lock when new_inode() or the
+ * last iput() links or unlinks the inode.  With "2.6" those paths cost the same
+ * cycles and take no lock (2.6's per-group spinlocks are not modelled).
  * What is not: inode tables, block bitmaps and buffer heads are lowmem buffers
  * whose work is charged (inode, block cycles) but whose pages are not allocated;
- * the superblock lock of the block allocator is not modelled; there is no
- * journal (ext2).
+ * the big kernel lock (which 2.5.25 paths still took it is not settled here);
+ * inode_lock on mark_inode_dirty (the model keeps no per-inode dirty state);
+ * there is no journal (ext2).
  */
 #include "models/fs/ext2.h"
 
@@ -29,11 +37,16 @@ void ext2_init(struct ext2_fs *fs, const struct ext2_costs *c)
 	memset(fs, 0, sizeof *fs);
 	fs->c = *c;
 	mm_spin_init(&fs->dcache_lock);
+	mm_spin_init(&fs->lock_super);
+	fs->lock_super.sleeps = true;
+	mm_spin_init(&fs->inode_lock);
 }
 
 void ext2_fini(struct ext2_fs *fs)
 {
 	mm_spin_destroy(&fs->dcache_lock);
+	mm_spin_destroy(&fs->lock_super);
+	mm_spin_destroy(&fs->inode_lock);
 }
 
 void ext2_walk(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, int components)
@@ -87,11 +100,63 @@ void ext2_inode_op(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
 	mm_charge(t, fs->c.inode);
 }
 
-void ext2_blocks(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint64_t n)
+static bool locks_2525(const struct mm_kernel *k)
 {
-	(void)k;
+	return k->cfg.fs_locking == MM_FS_LOCKS_2525 && !k->untimed;
+}
+
+/* The inode bitmap's work (c.inode) under lock_super, then the inode hash and
+ * list under inode_lock: new_inode()/iput() link or unlink the inode on
+ * inode_in_use and its hash chain, two list neighbours' lines. */
+static void inode_alloc_free(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
+{
+	if (!locks_2525(k)) {
+		ext2_inode_op(k, t, fs);
+		return;
+	}
+	fs->inodes++;
+	mm_spin_lock(k, t, &fs->lock_super);
+	mm_charge(t, fs->c.inode);
+	mm_spin_unlock(k, t, &fs->lock_super);
+	mm_spin_lock(k, t, &fs->inode_lock);
+	mm_charge(t, 2 * k->costs->page_op);
+	mm_spin_unlock(k, t, &fs->inode_lock);
+}
+
+void ext2_inode_new(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
+{
+	inode_alloc_free(k, t, fs);
+}
+
+void ext2_inode_free(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
+{
+	inode_alloc_free(k, t, fs);
+}
+
+void ext2_blocks_alloc(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint64_t n)
+{
 	fs->blocks += n;
+	if (!locks_2525(k)) {
+		mm_charge(t, (double)n * fs->c.block);
+		return;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		mm_spin_lock(k, t, &fs->lock_super);
+		mm_charge(t, fs->c.block);
+		mm_spin_unlock(k, t, &fs->lock_super);
+	}
+}
+
+void ext2_blocks_free(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint64_t n)
+{
+	fs->blocks += n;
+	if (!locks_2525(k)) {
+		mm_charge(t, (double)n * fs->c.block);
+		return;
+	}
+	mm_spin_lock(k, t, &fs->lock_super);
 	mm_charge(t, (double)n * fs->c.block);
+	mm_spin_unlock(k, t, &fs->lock_super);
 }
 
 void ext2_metrics(struct ext2_fs *fs, struct sim *s)
@@ -100,6 +165,14 @@ void ext2_metrics(struct ext2_fs *fs, struct sim *s)
 	sim_metric(s, "dcache_lock_contended", (double)fs->dcache_lock.contended);
 	sim_metric(s, "dcache_lock_wait_s", fs->dcache_lock.wait_s);
 	sim_metric(s, "dcache_lock_hold_s", fs->dcache_lock.hold_s);
+	if (fs->lock_super.acquisitions || fs->inode_lock.acquisitions) {
+		sim_metric(s, "lock_super_acquisitions", (double)fs->lock_super.acquisitions);
+		sim_metric(s, "lock_super_contended", (double)fs->lock_super.contended);
+		sim_metric(s, "lock_super_wait_s", fs->lock_super.wait_s);
+		sim_metric(s, "inode_lock_acquisitions", (double)fs->inode_lock.acquisitions);
+		sim_metric(s, "inode_lock_contended", (double)fs->inode_lock.contended);
+		sim_metric(s, "inode_lock_wait_s", fs->inode_lock.wait_s);
+	}
 	sim_metric(s, "fs_path_walks", (double)fs->walks);
 	sim_metric(s, "fs_dir_kmaps", (double)fs->dir_kmaps);
 	sim_metric(s, "fs_dir_writes", (double)fs->dir_writes);

@@ -39,6 +39,8 @@ struct ext2_costs {
 struct ext2_fs {
 	struct ext2_costs c;
 	struct mm_spinlock dcache_lock;   /* 2.5.25: one global spinlock for the dcache */
+	struct mm_spinlock lock_super;    /* vm.fs_locking 2.5.25: sb->s_lock, a semaphore */
+	struct mm_spinlock inode_lock;    /* vm.fs_locking 2.5.25: the global inode_lock */
 	uint64_t walks, components, dir_kmaps, dir_writes, inodes, blocks;
 };
 
@@ -72,11 +74,31 @@ int ext2_dir_search(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
 void ext2_dir_change(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
 		     struct mm_file *dir, uint32_t idx, struct mm_read_stats *st);
 
-/** ext2_inode_op() - an inode allocated, freed or dirtied. Returns: nothing. */
+/** ext2_inode_op() - an inode dirtied (mark_inode_dirty). Returns: nothing. */
 void ext2_inode_op(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs);
 
-/** ext2_blocks() - @n data blocks allocated or freed (bitmap buffers). Returns: nothing. */
-void ext2_blocks(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint64_t n);
+/**
+ * ext2_inode_new() - ext2_new_inode() + new_inode(): the inode bitmap's work
+ * under lock_super and the inode list under inode_lock (vm.fs_locking 2.5.25;
+ * with 2.6 the same cycles, no lock).  Returns: nothing.
+ */
+void ext2_inode_new(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs);
+
+/** ext2_inode_free() - the last iput(): ext2_free_inode() as ext2_inode_new(). Returns: nothing. */
+void ext2_inode_free(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs);
+
+/**
+ * ext2_blocks_alloc() - @n data blocks allocated, one ext2_new_block() each
+ * (each under lock_super with vm.fs_locking 2.5.25).  Returns: nothing.
+ */
+void ext2_blocks_alloc(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint64_t n);
+
+/**
+ * ext2_blocks_free() - a run of @n contiguous blocks freed by one
+ * ext2_free_blocks() (one lock_super hold with vm.fs_locking 2.5.25).
+ * Returns: nothing.
+ */
+void ext2_blocks_free(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint64_t n);
 
 /** ext2_metrics() - dcache_lock counters and the operation counts. Returns: nothing. */
 void ext2_metrics(struct ext2_fs *fs, struct sim *s);

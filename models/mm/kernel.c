@@ -30,6 +30,9 @@
 #include "models/mm/proc.h"
 #include "models/mm/vmscan.h"
 
+static const char *const lru_locking_names[] = { "pagevec", "per-page", NULL };
+static const char *const fs_locking_names[] = { "2.6", "2.5.25", NULL };
+
 const struct mm_param mm_kernel_params[] = {
 	MM_PARAM(struct mm_kernel_cfg, ra_pages, "ra_pages", MM_P_INT, 0, 4096, "32",
 		 "VM_MAX_READAHEAD in pages (128 KiB / 4 KiB = 32 in 2.6.15)"),
@@ -41,6 +44,10 @@ const struct mm_param mm_kernel_params[] = {
 		 "swap area at the end of the machine's last disk (0: no swap); anonymous pages are swapped out through reclaim"),
 	MM_PARAM(struct mm_kernel_cfg, batch_mark_accessed, "batch_mark_accessed", MM_P_BOOL, 1, 0,
 		 "false", "mark_page_accessed through a per-CPU pagevec drained under lru_lock (Nikita Danilov, 2004-11; kernel-mechanisms.md 2.1)"),
+	MM_PARAM_ENUM(struct mm_kernel_cfg, lru_locking, "lru_locking", lru_locking_names, "\"pagevec\"",
+		      "pagevec: lru_cache_add and release_pages batched through per-CPU pagevecs under each zone's lru_lock (2.5.29 on); per-page: 2.5.25, one global pagemap_lru_lock taken for every page added to or freed from the LRU (kernel-mechanisms.md 3.4)"),
+	MM_PARAM_ENUM(struct mm_kernel_cfg, fs_locking, "fs_locking", fs_locking_names, "\"2.6\"",
+		      "the ext2 model's locks besides dcache_lock: 2.6, none (its per-group spinlocks are not modelled); 2.5.25, lock_super (the superblock's semaphore) around every block and inode allocation and free, and the global inode_lock when an inode is created or freed (models/fs/ext2.c)"),
 	MM_PARAM(struct mm_kernel_cfg, dirty_writeback, "dirty_writeback", MM_P_BOOL, 1, 0, "false",
 		 "pdflush and balance_dirty_pages (2.6.16 mm/page-writeback.c; writes clustered in 512 KiB requests); false: dirty page cache is written by reclaim only, one page per request"),
 	MM_PARAM(struct mm_kernel_cfg, dirty_ratio, "dirty_ratio", MM_P_INT, 5, 100, "40",

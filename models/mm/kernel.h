@@ -121,11 +121,25 @@ struct mm_file {
 	bool bdev;                 /* a block device's mapping (ext3.c): GFP_USER, lowmem */
 };
 
+/* How pages join and leave the LRU lists (vm.lru_locking, swap.c). */
+enum mm_lru_locking {
+	MM_LRU_PAGEVEC,            /* 2.6: per-CPU pagevecs drained under per-zone lru_lock */
+	MM_LRU_PER_PAGE,           /* 2.5.25: one global pagemap_lru_lock, taken per page */
+};
+
+/* Which locks the ext2 model takes besides dcache_lock (vm.fs_locking, ext2.c). */
+enum mm_fs_locking {
+	MM_FS_LOCKS_26,            /* 2.6: per-group spinlocks, not modelled */
+	MM_FS_LOCKS_2525,          /* 2.5.25: lock_super and inode_lock */
+};
+
 struct mm_kernel_cfg {
 	int64_t ra_pages;          /* VM_MAX_READAHEAD in pages */
 	bool ra_enabled;
 	int64_t swappiness;
 	bool batch_mark_accessed;  /* Nikita Danilov's per-CPU mark_page_accessed pagevec */
+	int lru_locking;           /* enum mm_lru_locking (swap.c) */
+	int fs_locking;            /* enum mm_fs_locking (models/fs/ext2.c) */
 	uint64_t swap_size;        /* bytes of swap at the end of the last disk; 0 = none */
 	bool dirty_writeback;      /* pdflush and balance_dirty_pages (writeback.c) */
 	int64_t dirty_ratio;       /* vm_dirty_ratio, percent */

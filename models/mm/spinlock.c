@@ -25,6 +25,13 @@
  * With engine.slack > 0 a lock also keeps its holds in a timeline (slack_acquire,
  * slack_release): acquirers come out of time order, a free lock may have been
  * held at the acquirer's own time, and overlaps are settled at the release.
+ *
+ * A lock with `sleeps` set stands for a kernel semaphore taken as a lock
+ * (lock_super's sb->s_lock): a contended scheduled acquirer gives up its CPU
+ * (mm_block) until the release hands the lock over, then waits for a CPU
+ * (mm_unblock) holding it.  The waits the slack timeline settles (overlaps of
+ * at most engine.slack found out of host order) keep the CPU as a spinlock's
+ * do: within the slack, a sleep is charged as a spin.
  */
 #include "models/mm/spinlock.h"
 #include "models/mm/kernel.h"
@@ -139,6 +146,10 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		 * again at once wins (test-and-set: no fairness). */
 		double t0 = simgrid_get_clock();
 		l->contended++;
+		/* a semaphore (down()): the waiter sleeps, its CPU runs another task */
+		bool asleep = l->sleeps && k->sched && t->st;
+		if (asleep)
+			mm_block(t);
 		for (;;) {
 			while (l->held) {
 				/* queued in order; the release wakes the head through its own
@@ -176,7 +187,10 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 		}
 		l->held = true;   /* claimed before the next simcall lets anyone else run */
 		l->wait_s += simgrid_get_clock() - t0;
-		t->spin_s += simgrid_get_clock() - t0;   /* spinning: the CPU is kept */
+		if (asleep)
+			mm_unblock(t);   /* then waits for a CPU, holding the semaphore */
+		else
+			t->spin_s += simgrid_get_clock() - t0;   /* spinning: the CPU is kept */
 		l->bounces++;     /* the line came over during the wait */
 		waited = true;
 	}
@@ -232,14 +246,21 @@ void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *
 	}
 }
 
+/* The LRU lock of zone @z: its own lru_lock, or with vm.lru_locking "per-page"
+ * 2.5.25's one pagemap_lru_lock for every zone (kept in lru_lock[0]). */
+static struct mm_spinlock *lru_lock_of(struct mm_kernel *k, const struct zone *z)
+{
+	return &k->lru_lock[k->cfg.lru_locking == MM_LRU_PER_PAGE ? 0 : z->idx];
+}
+
 void mm_lru_lock(struct mm_kernel *k, struct mm_task *t, struct zone *z)
 {
-	mm_spin_lock(k, t, &k->lru_lock[z->idx]);
+	mm_spin_lock(k, t, lru_lock_of(k, z));
 }
 
 void mm_lru_unlock(struct mm_kernel *k, struct mm_task *t, struct zone *z)
 {
-	mm_spin_unlock(k, t, &k->lru_lock[z->idx]);
+	mm_spin_unlock(k, t, lru_lock_of(k, z));
 }
 
 void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s)

@@ -41,6 +41,8 @@ struct mm_spinlock {
 	double hold_s;             /* simulated seconds held (acquire to release) */
 	double t_acq;              /* when the current holder got it */
 	bool holder_waited;        /* the current holder's acquisition was contended */
+	bool sleeps;               /* a semaphore used as a lock (lock_super): a contended
+				      scheduled acquirer gives up its CPU while it waits */
 	struct timeline tl;        /* hold intervals, with engine.slack > 0 only */
 };
 

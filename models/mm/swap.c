@@ -10,6 +10,13 @@
  * pagevec.  mark_page_accessed() goes straight to the reclaim module or, with
  * vm.batch_mark_accessed, through Nikita Danilov's per-CPU page_accessed pagevec
  * (2004-11), drained under lru_lock the same way.
+ *
+ * With vm.lru_locking "per-page" the kernel is 2.5.25's (before the pagevecs of
+ * 2.5.29-2.5.32 and the per-zone lru_lock): lru_cache_add() takes the one global
+ * pagemap_lru_lock for each page it links, and a page whose last reference goes
+ * is unlinked under a lock hold of its own (__free_pages_ok -> lru_cache_del), so
+ * every page added or freed is one acquisition (kernel-mechanisms.md 3.4; the
+ * lock is mm_lru_lock()'s, spinlock.c).
  */
 #include "models/mm/swap.h"
 #include "models/mm/kernel.h"
@@ -90,7 +97,9 @@ void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pf
 		k->kops->lru_del(k->rc, k, z, pfns[i]);
 		mm_charge(t, 2 * k->costs->page_op);
 		dead[ndead++] = pfns[i];
-		if (ndead == PAGEVEC_SIZE) {
+		/* 2.5.25 (no pagevecs): __free_pages_ok's lru_cache_del took and
+		 * dropped the lock for this page alone */
+		if (ndead == PAGEVEC_SIZE || k->cfg.lru_locking == MM_LRU_PER_PAGE) {
 			/* the free pagevec is full: free it outside the lock */
 			if (locked)
 				mm_lru_unlock(k, t, locked);
@@ -119,8 +128,24 @@ static void pagevec_add(struct mm_kernel *k, struct mm_task *t, struct pagevec *
 		pagevec_drain(k, t, pv, kind);
 }
 
+/* 2.5.25's lru_cache_add(): the page linked at once, under lru_lock of its own
+ * (no pagevec, so no reference taken and none dropped). */
+static void lru_add_one(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint)
+{
+	struct zone *z = mm_zone_of(&k->phys, pfn);
+	mm_lru_lock(k, t, z);
+	mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
+	mm_count(k->s->vs, MM_POLICY_ADD, 1);
+	k->kops->lru_add(k->rc, k, z, pfn, hint);
+	mm_lru_unlock(k, t, z);
+}
+
 void mm_lru_cache_add(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint)
 {
+	if (k->cfg.lru_locking == MM_LRU_PER_PAGE) {
+		lru_add_one(k, t, pfn, hint);
+		return;
+	}
 	pagevec_add(k, t, &k->lru_add_pvec[t->cpu], pfn, hint, PV_LRU_ADD);
 }
 
