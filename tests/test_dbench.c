@@ -27,7 +27,9 @@
 
 #include "tests/runmmemu.h"
 
-static json_t *run_db_full(const char *kmap, const char *wl, const char *engine, const char *machine)
+/* One dbench run: kernel "k" is the JSON object @kernel. */
+static json_t *run_db_kernel(const char *kernel, const char *wl, const char *engine,
+			     const char *machine)
 {
 	char scn[128];
 	snprintf(scn, sizeof scn, "/tmp/mmemu-test-db-%d.json", (int)getpid());
@@ -40,14 +42,21 @@ static json_t *run_db_full(const char *kmap, const char *wl, const char *engine,
 		"    \"disks\": [ { \"name\": \"sda\", \"size\": \"1GB\", \"read\": \"60MB/s\",\n"
 		"      \"write\": \"60MB/s\", \"seek_avg\": \"4.9ms\", \"track_to_track\": \"0.3ms\",\n"
 		"      \"rpm\": 10000, \"queue\": \"elevator\" } ] },\n"
-		"  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\", \"kmap\": \"%s\" } },\n"
+		"  \"kernels\": { \"k\": %s },\n"
 		"  \"workload\": { \"type\": \"dbench\", \"check\": true,\n"
 		"    \"loadfile\": \"workloads/dbench/client-small.txt\", %s },\n"
 		"  \"engine\": { %s },\n"
 		"  \"runs\": 1, \"seed\": 1 }\n",
-		machine, kmap, wl, engine);
+		machine, kernel, wl, engine);
 	fclose(f);
 	return run_results(scn, 1);
+}
+
+static json_t *run_db_full(const char *kmap, const char *wl, const char *engine, const char *machine)
+{
+	char kernel[128];
+	snprintf(kernel, sizeof kernel, "{ \"reclaim\": \"lru2q\", \"kmap\": \"%s\" }", kmap);
+	return run_db_kernel(kernel, wl, engine, machine);
 }
 
 static json_t *run_db_engine(const char *kmap, const char *wl, const char *engine)
@@ -261,6 +270,37 @@ static void test_bus(void **state)
 	json_decref(d);
 }
 
+/*
+ * 2.5.25's locking (vm.fs_locking, vm.lru_locking, no per-CPU lists): 8 clients
+ * on two CPUs.  lock_super is a semaphore: its contended waiters sleep, so their
+ * waits are not spinning; every spinlock's wait is (spin_s is exactly the
+ * spinlocks' waits).  The counts: one lock_super hold per block allocated and per
+ * run freed, one per inode created or freed; one inode_lock per inode.
+ */
+static void test_locks_2525(void **state)
+{
+	(void)state;
+	const char *k = "{ \"reclaim\": \"lru2q\", \"kmap\": \"pkmap\","
+			" \"alloc\": { \"module\": \"buddy\", \"pcp\": false },"
+			" \"vm\": { \"lru_locking\": \"per-page\", \"fs_locking\": \"2.5.25\" } }";
+	json_t *d = run_db_kernel(k, "\"clients\": 8", "\"lookahead\": true", "");
+	assert_int_equal((int)metric(d, "invariants_ok"), 1);
+	assert_int_equal((int)metric(d, "complete"), 1);
+	/* each inode created or freed: one inode_lock and one lock_super hold */
+	assert_true(metric(d, "inode_lock_acquisitions") > 0);
+	assert_true(metric(d, "lock_super_acquisitions") > metric(d, "inode_lock_acquisitions"));
+	/* lock_super was contended, and its waiters slept: spin_s is exactly the
+	 * spinlocks' waits */
+	assert_true(metric(d, "lock_super_contended") > 0);
+	assert_true(metric(d, "lock_super_wait_s") > 0);
+	near(metric(d, "spin_s"),
+	     metric(d, "kmap_lock_wait_s") + metric(d, "dcache_lock_wait_s") +
+		     metric(d, "lru_lock_wait_s") + metric(d, "zone_lock_wait_s") +
+		     metric(d, "inode_lock_wait_s"),
+	     1e-12);
+	json_decref(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_mode4),
 		cmocka_unit_test(test_lookahead),
 		cmocka_unit_test(test_slack),
+		cmocka_unit_test(test_locks_2525),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_bus),
 	};

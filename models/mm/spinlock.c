@@ -28,10 +28,13 @@
  *
  * A lock with `sleeps` set stands for a kernel semaphore taken as a lock
  * (lock_super's sb->s_lock): a contended scheduled acquirer gives up its CPU
- * (mm_block) until the release hands the lock over, then waits for a CPU
- * (mm_unblock) holding it.  The waits the slack timeline settles (overlaps of
- * at most engine.slack found out of host order) keep the CPU as a spinlock's
- * do: within the slack, a sleep is charged as a spin.
+ * (mm_block) until a release wakes it, then waits for a CPU (mm_unblock) and
+ * only then tries again, as 2.4/2.5's __down() does: up() hands nothing over, so
+ * a task running meanwhile may take it first, and the woken one sleeps again.
+ * Sleepers do not spin on the line: the woken task's RMW brings it over once.
+ * The waits the slack timeline settles (overlaps of at most engine.slack found
+ * out of host order) keep the CPU as a spinlock's do: within the slack, a sleep
+ * is charged as a spin.
  */
 #include "models/mm/spinlock.h"
 #include "models/mm/kernel.h"
@@ -169,27 +172,39 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 				sg_sem_destroy(t->wq_sem);
 				t->wq_sem = NULL;
 			}
+			if (asleep) {
+				/* up() hands nothing over: the woken task must get a CPU and
+				 * run before it tries again, and a running task may take the
+				 * semaphore meanwhile (2.4/2.5 __down's retry loop) */
+				mm_unblock(t);
+				if (l->held) {
+					mm_block(t);
+					continue;
+				}
+			}
 			/* the line comes from the releaser's cache (machine topology), behind
 			 * the other spinners' re-reads: the release's store invalidated the
 			 * copy of each of the W CPUs spinning on it, all W read it again,
 			 * one at a time on the bus, and the winner's locked RMW (a read for
 			 * ownership) comes after them: W + 1 transfers (W = 1: the winner's
-			 * re-read and its RMW).  The losers read it again after the RMW. */
-			double transfer = machine_line_transfer(k->costs, l->last_cpu, t->cpu) *
-					  (1 + (double)l->spinners);
-			t->line_bytes += 2 * (uint64_t)l->spinners * COH_LINE_BYTES;
+			 * re-read and its RMW).  The losers read it again after the RMW.
+			 * A semaphore's sleepers do not spin: its count's line comes over
+			 * once, for the woken task's RMW. */
+			double w = asleep ? 0 : (double)l->spinners;
+			double transfer = machine_line_transfer(k->costs, l->last_cpu, t->cpu) * (1 + w);
+			t->line_bytes += 2 * (uint64_t)w * COH_LINE_BYTES;
 			if (t->tm.pay_wake)
 				t->tm.wake = simgrid_get_clock() + (transfer > 0 ? transfer : 0);
 			if (transfer > 0)
 				sg_actor_sleep_for(transfer);
 			if (!l->held)
 				break;
+			if (asleep)
+				mm_block(t);   /* taken while the line came over: sleep again */
 		}
 		l->held = true;   /* claimed before the next simcall lets anyone else run */
 		l->wait_s += simgrid_get_clock() - t0;
-		if (asleep)
-			mm_unblock(t);   /* then waits for a CPU, holding the semaphore */
-		else
+		if (!asleep)
 			t->spin_s += simgrid_get_clock() - t0;   /* spinning: the CPU is kept */
 		l->bounces++;     /* the line came over during the wait */
 		waited = true;
