@@ -23,6 +23,11 @@
  * the big kernel lock (which 2.5.25 paths still took it is not settled here);
  * inode_lock on mark_inode_dirty (the model keeps no per-inode dirty state);
  * there is no journal (ext2).
+ * Line ownership (on a machine that declares costs.line_transfer): lock_super
+ * and inode_lock move the lines their holders write (ext2_init), and every walk
+ * writes the start dentry's line; the other dentries a walk finds are not
+ * modelled one by one (a client's own directories are its CPU's, but tasks
+ * migrate).
  */
 #include "models/fs/ext2.h"
 
@@ -40,6 +45,18 @@ void ext2_init(struct ext2_fs *fs, const struct ext2_costs *c)
 	mm_spin_init(&fs->lock_super);
 	fs->lock_super.sleeps = true;
 	mm_spin_init(&fs->inode_lock);
+	/* with line ownership on (machine costs.line_transfer): what the holders
+	 * write beside the lock word.  lock_super (2.5.25 balloc.c, ialloc.c): the
+	 * superblock buffer's free counts (es->s_free_blocks_count and
+	 * s_free_inodes_count, one line), sb->s_dirt, the group descriptor's counts,
+	 * the bitmap's line (consecutive allocations stay on one).  inode_lock
+	 * (fs/inode.c): the inode_in_use list head and inodes_stat, unaligned
+	 * globals, taken as two lines.  dcache_lock is cacheline-aligned alone and
+	 * d_lookup writes only the dentry it finds. */
+	for (int i = 0; i < 4; i++)
+		fs->lock_super.guard[fs->lock_super.nguard++] = &fs->sb_line[i];
+	for (int i = 0; i < 2; i++)
+		fs->inode_lock.guard[fs->inode_lock.nguard++] = &fs->inode_line[i];
 }
 
 void ext2_fini(struct ext2_fs *fs)
@@ -52,6 +69,11 @@ void ext2_fini(struct ext2_fs *fs)
 void ext2_walk(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, int components)
 {
 	fs->walks++;
+	/* path_init's dget of the start dentry (the shared working directory of
+	 * the workload's tasks) and path_release's dput: an atomic on its d_count
+	 * line, from the CPU that walked last */
+	if (k->page_line)
+		mm_line_write(t, &fs->cwd_line, &k->guard_coh);
 	for (int i = 0; i < components; i++) {
 		mm_spin_lock(k, t, &fs->dcache_lock);
 		mm_charge(t, fs->c.lookup);

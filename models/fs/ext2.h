@@ -41,6 +41,10 @@ struct ext2_fs {
 	struct mm_spinlock dcache_lock;   /* 2.5.25: one global spinlock for the dcache */
 	struct mm_spinlock lock_super;    /* vm.fs_locking 2.5.25: sb->s_lock, a semaphore */
 	struct mm_spinlock inode_lock;    /* vm.fs_locking 2.5.25: the global inode_lock */
+	/* the shared lines the paths write, with the kernel's data lines on (ext2.c) */
+	struct coh_line sb_line[4];       /* lock_super guards them */
+	struct coh_line inode_line[2];    /* inode_lock guards them */
+	struct coh_line cwd_line;         /* the start dentry's d_count */
 	uint64_t walks, components, dir_kmaps, dir_writes, inodes, blocks;
 };
 

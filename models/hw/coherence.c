@@ -44,7 +44,7 @@ static double moved(const struct coh_line *l, int cpu, const struct machine_cost
 	int from = source(l, cpu, c);
 	double x;
 	if (from < 0) {
-		x = c->mem_latency;
+		x = st->cold_free ? 0 : c->mem_latency;
 		st->fills++;
 	} else {
 		x = machine_line_transfer(c, from, cpu);

@@ -49,6 +49,11 @@ struct coh_stats {
 	uint64_t upgrades;          /* writes by a sharer (invalidation only) */
 	uint64_t invalidations;     /* other copies invalidated by writes */
 	double transfer_s;          /* seconds of transfers, fills and upgrades */
+	bool cold_free;             /* set by the owner of the lines: a fill from memory
+				       costs nothing here, because the path's flat cost
+				       (page_op) already has that miss; only moves between
+				       caches and upgrades are charged (the struct page
+				       lines and the data locks guard, models/mm) */
 };
 
 /**

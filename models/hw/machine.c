@@ -49,7 +49,7 @@ const struct mm_param machine_cost_params[] = {
 	MM_PARAM(struct machine_costs, page_op, "page_op", MM_P_DOUBLE, 0, 1e6, "50",
 		 "cycles to touch a struct page or list neighbour in cache (calibration)"),
 	MM_PARAM(struct machine_costs, line_transfer, "line_transfer", MM_P_TIME, 0, 1e-3, "0",
-		 "a cache line from another CPU's cache (lock bouncing); 0 = use mem_latency (PIII 8-way: 0.3-1 us [EST], kernel-mechanisms.md 6.1)"),
+		 "a cache line from another CPU's cache (PIII 8-way: 0.3-1 us [EST], kernel-mechanisms.md 6.1); declared (> 0), it also turns on line ownership of the data the locks guard (struct pages, list heads, counters); 0 = lock words only, at mem_latency"),
 	MM_PARAM(struct machine_costs, cpus_per_bus, "cpus_per_bus", MM_P_INT, 0, 64, "0",
 		 "CPUs on one front-side bus (Profusion 8-way: 4, kernel-mechanisms.md 6.1); 0 = one bus"),
 	MM_PARAM(struct machine_costs, cross_bus_transfer, "cross_bus_transfer", MM_P_TIME, 0, 1e-3, "0",

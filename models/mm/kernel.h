@@ -268,7 +268,14 @@ struct mm_kernel {
 	double bus_stall_s;                 /* CPU time stalled waiting for a bus */
 	uint64_t bus_transfers;             /* bookings (copy batches) */
 	uint64_t bus_line_bytes;            /* of which shared-line bytes (mm_line_*, hand-offs) */
-	struct coh_stats coh;               /* modelled shared lines (mm_line_read/write) */
+	/* line ownership of the data the locks guard (docs/architecture.md, "Cache-line
+	 * ownership"): on only when the machine declares costs.line_transfer */
+	struct coh_line *page_line;         /* [nr pages]: the line of each struct page
+					       (flags, _count, lru links), or NULL */
+	struct coh_stats coh;               /* the struct page lines */
+	struct coh_line zone_line[MM_NR_ZONES][2];   /* the lines of struct zone the
+						       zone and LRU locks guard (kernel.c) */
+	struct coh_stats guard_coh;         /* the lines locks guard (mm_spinlock.guard) */
 };
 
 /* ---- set-up (kernel.c) ---- */
@@ -495,6 +502,13 @@ static inline double mm_line_cost(struct mm_task *t, double x, bool moved)
 	return x;
 }
 
+/* The moves of @st that carried a line over the bus (a cold_free fill is in the
+ * path's flat cost, its bytes too). */
+static inline uint64_t coh_moves(const struct coh_stats *st)
+{
+	return st->transfers + (st->cold_free ? 0 : st->fills);
+}
+
 /**
  * mm_line_read() - @t's CPU reads shared line @l (models/hw/coherence.h): a
  * transfer when another CPU wrote it since @t's CPU last had it, charged to @t,
@@ -503,18 +517,33 @@ static inline double mm_line_cost(struct mm_task *t, double x, bool moved)
  */
 static inline double mm_line_read(struct mm_task *t, struct coh_line *l, struct coh_stats *st)
 {
-	uint64_t n = st->transfers + st->fills;
+	uint64_t n = coh_moves(st);
 	double x = coh_read(l, t->cpu < 0 ? 0 : t->cpu, t->k->costs, st);
-	return mm_line_cost(t, x, st->transfers + st->fills != n);
+	return mm_line_cost(t, x, coh_moves(st) != n);
 }
 
 /** mm_line_write() - @t's CPU writes shared line @l, invalidating the other copies
  * (as mm_line_read()).  Returns: the seconds charged (0 when untimed). */
 static inline double mm_line_write(struct mm_task *t, struct coh_line *l, struct coh_stats *st)
 {
-	uint64_t n = st->transfers + st->fills;
+	uint64_t n = coh_moves(st);
 	double x = coh_write(l, t->cpu < 0 ? 0 : t->cpu, t->k->costs, st);
-	return mm_line_cost(t, x, st->transfers + st->fills != n);
+	return mm_line_cost(t, x, coh_moves(st) != n);
+}
+
+/**
+ * mm_page_line_write() - @t's CPU writes the struct page line of @pfn (flags,
+ * _count or the lru links): a move between caches when another CPU wrote it
+ * since; the first touch from memory is in the caller's flat cost.  Nothing when
+ * the kernel does not model data lines (k->page_line NULL).
+ * Returns: the seconds charged.
+ */
+static inline double mm_page_line_write(struct mm_task *t, uint32_t pfn)
+{
+	struct mm_kernel *k = t->k;
+	if (!k->page_line || pfn >= k->phys.nr_pages)
+		return 0;
+	return mm_line_write(t, &k->page_line[pfn], &k->coh);
 }
 
 /* The trap and page-table walk of a page fault: entry (costs.syscall), two

@@ -200,6 +200,12 @@ uint32_t mm_pages_alloc(struct mm_kernel *k, struct mm_task *t, int cls, unsigne
 	if (color >= 0 && k->coloring->ncolors && res.pfn % k->coloring->ncolors == (uint32_t)color)
 		k->coloring->honoured++;
 	p->count = 1;   /* PGALLOC is counted by the allocator */
+	mm_page_line_write(t, res.pfn);   /* set_page_refs: from the CPU that freed it */
+	/* __alloc_pages read the serving zone's free_pages against its watermark
+	 * (every allocation, per-CPU list or not): a move when a buddy operation
+	 * of another CPU wrote the line since (kernel.c, mm_data_lines_init) */
+	if (k->page_line)
+		mm_line_read(t, &k->zone_line[res.zone->idx][0], &k->guard_coh);
 	if (zone_out)
 		*zone_out = res.zone->idx;
 	return res.pfn;
@@ -227,7 +233,12 @@ void mm_pages_free(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, unsigne
 	memcpy(before, k->alloc->st.zone_lock, sizeof before);
 	uint64_t pages = k->alloc->st.locked_pages;
 	struct af_ops af = af_now(k->alloc);
+	mm_page_line_write(t, pfn);
 	mm_free_pages(&k->phys, pfn, order, t->cpu, false);   /* counts PGFREE */
+	/* linked at a free list's head (per-CPU or buddy): the page it went in front
+	 * of has its link rewritten (a merged block's head is elsewhere: not charged) */
+	if (k->page_line && (page_test(p, PG_pcp) || page_test(p, PG_buddy)))
+		mm_page_line_write(t, p->lru_next);
 	zone_lock_replay(k, t, before, pages);
 	af_charge(k, t, af);
 }

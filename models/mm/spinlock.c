@@ -223,6 +223,11 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 	}
 	l->prev_cpu = l->last_cpu;
 	l->last_cpu = t->cpu;
+	/* the guarded lists and counters: moved inside the hold from the CPU that
+	 * wrote them last (the previous holder's) */
+	if (k->page_line)
+		for (unsigned i = 0; i < l->nguard; i++)
+			mm_line_write(t, l->guard[i], &k->guard_coh);
 	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
 		t->lru_acq++;
 }
@@ -303,6 +308,13 @@ void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s)
 		sim_metric(s, key, hold);
 		snprintf(key, sizeof key, "%s_bounces", names[l]);
 		sim_metric(s, key, (double)bounces);
+	}
+	if (k->page_line) {   /* data lines modelled (costs.line_transfer declared) */
+		sim_metric(s, "page_line_transfers", (double)(k->coh.transfers + k->coh.upgrades));
+		sim_metric(s, "page_line_transfer_s", k->coh.transfer_s);
+		sim_metric(s, "guarded_line_transfers",
+			   (double)(k->guard_coh.transfers + k->guard_coh.upgrades));
+		sim_metric(s, "guarded_line_transfer_s", k->guard_coh.transfer_s);
 	}
 	mm_ext3_metrics(k, s);   /* nothing unless the files are on ext3 */
 }

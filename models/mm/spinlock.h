@@ -12,6 +12,7 @@
 #include <simgrid/forward.h>
 
 #include "emu/core/timeline.h"
+#include "models/hw/coherence.h"
 
 struct mm_kernel;
 struct mm_task;
@@ -27,6 +28,8 @@ struct zone;
  * releases; the release wakes the oldest waiter, which must then win the lock again (test-and-set:
  * no fairness, as a 2.6 spinlock).
  */
+#define MM_SPIN_GUARD_MAX 4   /* lines of guarded data per lock */
+
 struct mm_spinlock {
 	bool held;
 	uint32_t waiters;
@@ -44,6 +47,13 @@ struct mm_spinlock {
 	bool sleeps;               /* a semaphore used as a lock (lock_super): a contended
 				      scheduled acquirer gives up its CPU while it waits */
 	struct timeline tl;        /* hold intervals, with engine.slack > 0 only */
+	/* the data the holder writes beside the lock word (list heads, counters) on
+	 * lines of their own: written at each acquisition when the kernel models data
+	 * lines (k->page_line), so they move with the lock between CPUs, inside the
+	 * hold.  The owner of the lock sets guard[] and nguard after mm_spin_init(). */
+	uint8_t nguard;
+	struct coh_line *guard[MM_SPIN_GUARD_MAX];   /* owned by the lock's owner; two
+						       locks may guard one line */
 };
 
 /** mm_spin_init() - set up a spinlock (inside a simulation). */

@@ -17,6 +17,12 @@
  * is unlinked under a lock hold of its own (__free_pages_ok -> lru_cache_del), so
  * every page added or freed is one acquisition (kernel-mechanisms.md 3.4; the
  * lock is mm_lru_lock()'s, spinlock.c).
+ *
+ * Line ownership (issue 30; only when the machine declares costs.line_transfer):
+ * every write to a struct page's line here (the pagevec's page_cache_get, the
+ * drain's flag and list writes, put_page_testzero, the neighbours' links) goes
+ * through mm_page_line_write(), so a deferred drain pays for the lines other
+ * CPUs took while the page sat in the pagevec.
  */
 #include "models/mm/swap.h"
 #include "models/mm/kernel.h"
@@ -34,6 +40,44 @@ static void lru_relock(struct mm_kernel *k, struct mm_task *t, struct zone **loc
 		mm_lru_unlock(k, t, *locked);
 	mm_lru_lock(k, t, z);
 	*locked = z;
+}
+
+/* A page's list links, read before and after a reclaim module's list operation. */
+struct links {
+	uint32_t prev, next;
+	bool on;   /* PG_lru: the links are a reclaim list's */
+};
+
+static struct links links_of(const struct mm_kernel *k, uint32_t pfn)
+{
+	const struct page *p = &k->phys.pages[pfn];
+	return (struct links){ p->lru_prev, p->lru_next, page_test(p, PG_lru) };
+}
+
+/* The struct page lines a list operation on @pfn wrote (line ownership,
+ * mm_page_line_write): the page's own (flags, _count, its links) and, when its
+ * links changed, the neighbours it was unlinked from (@b, before) and linked
+ * between (after), whose lru links it rewrote.  The modules thread their lists
+ * through struct page (lru2q, clockpro, mglru: plist), so the links tell the
+ * neighbours whatever the module; the list heads are struct zone's (on lru_lock's
+ * line, or a guarded line of pagemap_lru_lock's: spinlock.c).  Nothing unless the
+ * kernel models data lines. */
+static void list_lines(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, struct links b)
+{
+	if (!k->page_line)
+		return;
+	mm_page_line_write(t, pfn);
+	struct links a = links_of(k, pfn);
+	if (a.on == b.on && (!a.on || (a.prev == b.prev && a.next == b.next)))
+		return;
+	if (b.on) {
+		mm_page_line_write(t, b.prev);   /* PFN_NONE (a list end) is skipped */
+		mm_page_line_write(t, b.next);
+	}
+	if (a.on) {
+		mm_page_line_write(t, a.prev);
+		mm_page_line_write(t, a.next);
+	}
 }
 
 /* Which per-CPU pagevec a drain empties. */
@@ -59,6 +103,7 @@ static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec
 	for (unsigned i = 0; i < pv.nr; i++) {
 		struct zone *z = mm_zone_of(&k->phys, pv.pfn[i]);
 		lru_relock(k, t, &locked, z);
+		struct links b = links_of(k, pv.pfn[i]);
 		if (kind == PV_LRU_ADD) {
 			/* TestSetPageLRU (+ PG_active) and the list link: page + neighbour lines */
 			mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
@@ -68,6 +113,8 @@ static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec
 			mm_charge(t, k->costs->page_op);
 			k->kops->mark_accessed_locked(k->rc, k, t, z, pv.pfn[i]);
 		}
+		/* the lines come from whichever CPU took them since the pagevec_add */
+		list_lines(k, t, pv.pfn[i], b);
 	}
 	if (locked)
 		mm_lru_unlock(k, t, locked);
@@ -82,6 +129,7 @@ void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pf
 	for (unsigned i = 0; i < n; i++) {
 		struct page *p = &k->phys.pages[pfns[i]];
 		mm_charge(t, k->costs->atomic);   /* put_page_testzero */
+		mm_page_line_write(t, pfns[i]);
 		if (--p->count > 0)
 			continue;
 		/* a page off the lists is isolated by reclaim, which frees it when
@@ -94,8 +142,10 @@ void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pf
 		if (!page_test(p, PG_lru))
 			continue;
 		mm_count(k->s->vs, MM_POLICY_REMOVE, 1);
+		struct links b = links_of(k, pfns[i]);
 		k->kops->lru_del(k->rc, k, z, pfns[i]);
 		mm_charge(t, 2 * k->costs->page_op);
+		list_lines(k, t, pfns[i], b);
 		dead[ndead++] = pfns[i];
 		/* 2.5.25 (no pagevecs): __free_pages_ok's lru_cache_del took and
 		 * dropped the lock for this page alone */
@@ -122,6 +172,7 @@ static void pagevec_add(struct mm_kernel *k, struct mm_task *t, struct pagevec *
 {
 	k->phys.pages[pfn].count++;
 	mm_charge(t, k->costs->atomic);
+	mm_page_line_write(t, pfn);
 	pv->pfn[pv->nr] = pfn;
 	pv->hint[pv->nr] = (uint8_t)hint;
 	if (++pv->nr == PAGEVEC_SIZE)
@@ -136,7 +187,9 @@ static void lru_add_one(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, in
 	mm_lru_lock(k, t, z);
 	mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
 	mm_count(k->s->vs, MM_POLICY_ADD, 1);
+	struct links b = links_of(k, pfn);
 	k->kops->lru_add(k->rc, k, z, pfn, hint);
+	list_lines(k, t, pfn, b);
 	mm_lru_unlock(k, t, z);
 }
 
@@ -160,7 +213,11 @@ void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 {
 	mm_count(k->s->vs, MM_POLICY_ACCESS, 1);
 	if (!k->cfg.batch_mark_accessed) {
+		/* the caller's find_get_page and page_cache_release write _count on the
+		 * page's line; an activation also rewrites its neighbours' links */
+		struct links b = links_of(k, pfn);
 		k->kops->mark_accessed(k->rc, k, t, pfn);
+		list_lines(k, t, pfn, b);
 		return;
 	}
 	/* the patch: page_cache_get, append to this CPU's pagevec, drain when full */
