@@ -14,7 +14,8 @@
  *    zone->lock), releasing them under lru_lock in two pagevecs (14 + 6);
  *  - the ext2 model: 5 blocks allocated take lock_super 5 times, a run of 5
  *    freed once, an inode created or freed lock_super and inode_lock once each,
- *    an inode dirtied neither; with 2.6's locking none of them.
+ *    an inode dirtied neither; ext2_readdir takes the big kernel lock once, as
+ *    a bare lock_kernel pair does; with 2.6's locking none of them.
  */
 #define KH_NAME "test_locking2525"
 
@@ -136,6 +137,16 @@ static int b_ext2(struct tctx *x)
 	x->out[4] = (double)fs.blocks;
 	x->out[5] = (double)fs.inodes;
 	x->out[6] = fs.lock_super.sleeps;
+	/* the big kernel lock: ext2_readdir of a directory page, and a bare
+	 * lock_kernel/unlock_kernel pair */
+	struct mm_file *d = mm_file_create(k, "dir", 4096, 0, 0);
+	CHECK(d);
+	CHECK_EQ(ext2_readdir(k, &x->task, &fs, d, 0), 0);
+	CHECK_EQ(ext2_readdir(k, &x->task, &fs, d, 1), -1);   /* past the directory */
+	ext2_bkl_lock(k, &x->task, &fs);
+	ext2_bkl_unlock(k, &x->task, &fs);
+	x->out[7] = (double)fs.bkl.acquisitions;
+	x->out[8] = (double)fs.dir_kmaps;
 	ext2_fini(&fs);
 	return 0;
 }
@@ -152,6 +163,8 @@ static void test_ext2_2525(void **state)
 	assert_int_equal((int)o[4], 10);
 	assert_int_equal((int)o[5], 3);
 	assert_int_equal((int)o[6], 1);   /* lock_super is a semaphore: its waiters sleep */
+	assert_int_equal((int)o[7], 2);   /* one readdir, one lock_kernel pair */
+	assert_int_equal((int)o[8], 1);
 }
 
 static void test_ext2_26(void **state)
@@ -165,6 +178,8 @@ static void test_ext2_26(void **state)
 	assert_int_equal((int)o[3], 0);
 	assert_int_equal((int)o[4], 10);
 	assert_int_equal((int)o[5], 3);
+	assert_int_equal((int)o[7], 0);   /* 2.6: no big kernel lock on these paths */
+	assert_int_equal((int)o[8], 1);
 }
 
 int main(void)

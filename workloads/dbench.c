@@ -29,8 +29,11 @@
  * writeback module (models/mm/writeback.c: balance_dirty_pages and pdflush,
  * enabled and parameterised by the kernel's vm knobs dirty_writeback,
  * dirty_ratio and dirty_background_ratio; seed 002 sets 2.5.25's 50 and 40).
- * Flush, locks and the QUERY/SET_*_INFORMATION calls cost a system call
- * (dbench 1.x's fileio.c: Flush did nothing).
+ * Flush and the QUERY/SET_*_INFORMATION calls cost a system call (dbench
+ * 1.x's fileio.c: Flush did nothing); LockX and UnlockX a system call and, with
+ * vm.fs_locking "2.5.25", the big kernel lock (posix_lock_file), which 2.5.25
+ * also took in FIND_FIRST's ext2_readdir and around an overwriting open's
+ * truncation of the pages (models/fs/ext2.c, ext2_bkl_lock).
  *
  * Not modelled: the 30 s dirty expiry (a 1.x run of up to 35 s writes back
  * only above the thresholds), a shared /clients directory page (each client has
@@ -230,14 +233,24 @@ static uint64_t page_base(const struct db_cfg *c, const struct db_client *cl, in
 }
 
 /* The directory page of @path's parent, or -1 when it has none. */
-static void dir_search(struct db_cfg *c, struct db_client *cl, int32_t path)
+/* Search the directory page of @path's parent: a lookup, or with @readdir
+ * FIND_FIRST's ext2_readdir. */
+static void dir_search_op(struct db_cfg *c, struct db_client *cl, int32_t path, bool readdir)
 {
 	int32_t par = c->lf.paths[path].parent;
 	if (par < 0)
 		return;
 	struct mm_kernel *k = &c->w.k;
 	uint32_t idx = (uint32_t)(page_base(c, cl, cl->region[par]) / 4096);
-	ext2_dir_search(k, &cl->task, &c->fs, c->f, idx);
+	if (readdir)
+		ext2_readdir(k, &cl->task, &c->fs, c->f, idx);
+	else
+		ext2_dir_search(k, &cl->task, &c->fs, c->f, idx);
+}
+
+static void dir_search(struct db_cfg *c, struct db_client *cl, int32_t path)
+{
+	dir_search_op(c, cl, path, false);
 }
 
 static void dir_change(struct db_cfg *c, struct db_client *cl, int32_t path)
@@ -250,17 +263,28 @@ static void dir_change(struct db_cfg *c, struct db_client *cl, int32_t path)
 	ext2_dir_change(k, &cl->task, &c->fs, c->f, idx, &c->rst);
 }
 
+/* truncate_inode_pages of region @r's data.  Returns: the pages it held. */
+static uint64_t drop_pages(struct db_cfg *c, struct db_client *cl, int32_t r)
+{
+	uint64_t pages = (cl->size[r] + 4095) / 4096;
+	if (pages)
+		mm_file_truncate(&c->w.k, &cl->task, c->f, (uint32_t)(page_base(c, cl, r) / 4096),
+				 (uint32_t)pages);
+	return pages;
+}
+
+/* The @pages blocks of region @r freed after drop_pages(): the file is empty. */
+static void drop_blocks(struct db_cfg *c, struct db_client *cl, int32_t r, uint64_t pages)
+{
+	if (pages)
+		ext2_blocks_free(&c->w.k, &cl->task, &c->fs, pages);
+	cl->size[r] = 0;
+}
+
 /* Drop region @r's data (truncate_inode_pages + the blocks freed). */
 static void drop_data(struct db_cfg *c, struct db_client *cl, int32_t r)
 {
-	struct mm_kernel *k = &c->w.k;
-	uint64_t pages = (cl->size[r] + 4095) / 4096;
-	if (pages) {
-		mm_file_truncate(k, &cl->task, c->f, (uint32_t)(page_base(c, cl, r) / 4096),
-				 (uint32_t)pages);
-		ext2_blocks_free(k, &cl->task, &c->fs, pages);
-	}
-	cl->size[r] = 0;
+	drop_blocks(c, cl, r, drop_pages(c, cl, r));
 }
 
 static void new_object(struct db_cfg *c, struct db_client *cl, int32_t p, bool dir)
@@ -348,8 +372,14 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 			else
 				cl->exists[p] = 1;   /* opened as the loadfile says it exists */
 		} else if ((op->disp == 4 || op->disp == 5) && !op->dir) {
-			/* overwrite dispositions truncate an existing file */
-			drop_data(c, cl, cl->region[p]);
+			/* overwrite dispositions truncate an existing file: O_TRUNC's
+			 * do_truncate -> inode_setattr took the big kernel lock around
+			 * vmtruncate in 2.5.25; the blocks' free (lock_super, a
+			 * semaphore whose sleep drops the BKL) is left outside it */
+			ext2_bkl_lock(k, t, &c->fs);
+			uint64_t pages = drop_pages(c, cl, cl->region[p]);
+			ext2_bkl_unlock(k, t, &c->fs);
+			drop_blocks(c, cl, cl->region[p], pages);
 		}
 		if (h >= 0)
 			cl->handle[h] = cl->region[p];
@@ -378,7 +408,7 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 		ext2_inode_op(k, t, &c->fs);
 		break;
 	case LF_FINDFIRST:
-		dir_search(c, cl, p);
+		dir_search_op(c, cl, p, true);   /* ext2_readdir: under the BKL in 2.5.25 */
 		break;
 	case LF_UNLINK:
 		dir_search(c, cl, p);
@@ -429,7 +459,14 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 			cl->exists[i] = 0;
 		}
 		break;
-	default:   /* Flush, QUERY_*, LockX, UnlockX: the system call alone */
+	case LF_LOCKX:
+	case LF_UNLOCKX:
+		/* fcntl(F_SETLK): posix_lock_file under the big kernel lock (2.4 to
+		 * 2.6); its list work is not charged beyond the lock */
+		ext2_bkl_lock(k, t, &c->fs);
+		ext2_bkl_unlock(k, t, &c->fs);
+		break;
+	default:   /* Flush, QUERY_*: the system call alone */
 		break;
 	}
 }

@@ -15,12 +15,17 @@
  * release: lock_super (sb->s_lock, a semaphore: a contended task sleeps) around
  * each ext2_new_block(), each ext2_free_blocks() run, ext2_new_inode() and
  * ext2_free_inode() (2.4 and 2.5 fs/ext2/balloc.c and ialloc.c, until the
- * per-group locks of 2.5.6x), and the global inode_lock when new_inode() or the
- * last iput() links or unlinks the inode.  With "2.6" those paths cost the same
+ * per-group locks of 2.5.6x), the global inode_lock when new_inode() or the
+ * last iput() links or unlinks the inode, and the big kernel lock where 2.5.25
+ * still took it on a dbench path (ext2_bkl_lock: ext2_readdir, removed in
+ * 2.5.66; inode_setattr around vmtruncate, removed in 2.5.66; posix_lock_file;
+ * LKML, Tomas 2003-03 and the 2.5.65-mm4 changelog; a spinlock that schedule()
+ * drops, so it is not held across a disk read).  With "2.6" those paths cost the same
  * cycles and take no lock (2.6's per-group spinlocks are not modelled).
  * What is not: inode tables, block bitmaps and buffer heads are lowmem buffers
  * whose work is charged (inode, block cycles) but whose pages are not allocated;
- * the big kernel lock (which 2.5.25 paths still took it is not settled here);
+ * the big kernel lock on ext2's directory operations and ext2_delete_inode
+ * (whether 2.5.25 still took it there is not established);
  * inode_lock on mark_inode_dirty (the model keeps no per-inode dirty state);
  * there is no journal (ext2).
  * Line ownership (on a machine that declares costs.line_transfer): lock_super
@@ -37,6 +42,11 @@
 #include "models/kmap/kmap.h"
 #include "models/mm/page.h"
 
+static bool locks_2525(const struct mm_kernel *k)
+{
+	return k->cfg.fs_locking == MM_FS_LOCKS_2525 && !k->untimed;
+}
+
 void ext2_init(struct ext2_fs *fs, const struct ext2_costs *c)
 {
 	memset(fs, 0, sizeof *fs);
@@ -45,6 +55,7 @@ void ext2_init(struct ext2_fs *fs, const struct ext2_costs *c)
 	mm_spin_init(&fs->lock_super);
 	fs->lock_super.sleeps = true;
 	mm_spin_init(&fs->inode_lock);
+	mm_spin_init(&fs->bkl);
 	/* with line ownership on (machine costs.line_transfer): what the holders
 	 * write beside the lock word.  lock_super (2.5.25 balloc.c, ialloc.c): the
 	 * superblock buffer's free counts (es->s_free_blocks_count and
@@ -64,6 +75,7 @@ void ext2_fini(struct ext2_fs *fs)
 	mm_spin_destroy(&fs->dcache_lock);
 	mm_spin_destroy(&fs->lock_super);
 	mm_spin_destroy(&fs->inode_lock);
+	mm_spin_destroy(&fs->bkl);
 }
 
 void ext2_walk(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, int components)
@@ -104,6 +116,33 @@ int ext2_dir_search(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
 	return 0;
 }
 
+void ext2_bkl_lock(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
+{
+	if (locks_2525(k))
+		mm_spin_lock(k, t, &fs->bkl);
+}
+
+void ext2_bkl_unlock(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
+{
+	if (locks_2525(k))
+		mm_spin_unlock(k, t, &fs->bkl);
+}
+
+int ext2_readdir(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, struct mm_file *dir,
+		 uint32_t idx)
+{
+	if (idx >= dir->npages)
+		return -1;
+	/* a read from disk sleeps, and schedule() drops the big kernel lock: the
+	 * lock covers the search of the cached page */
+	if (dir->pfn[idx] == PFN_NONE && mm_file_read_pages(k, t, dir, idx, 1) < 0)
+		return -1;
+	ext2_bkl_lock(k, t, fs);
+	int r = ext2_dir_search(k, t, fs, dir, idx);
+	ext2_bkl_unlock(k, t, fs);
+	return r;
+}
+
 void ext2_dir_change(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
 		     struct mm_file *dir, uint32_t idx, struct mm_read_stats *st)
 {
@@ -120,11 +159,6 @@ void ext2_inode_op(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
 	(void)k;
 	fs->inodes++;
 	mm_charge(t, fs->c.inode);
-}
-
-static bool locks_2525(const struct mm_kernel *k)
-{
-	return k->cfg.fs_locking == MM_FS_LOCKS_2525 && !k->untimed;
 }
 
 /* The inode bitmap's work (c.inode) under lock_super, then the inode hash and
@@ -187,7 +221,11 @@ void ext2_metrics(struct ext2_fs *fs, struct sim *s)
 	sim_metric(s, "dcache_lock_contended", (double)fs->dcache_lock.contended);
 	sim_metric(s, "dcache_lock_wait_s", fs->dcache_lock.wait_s);
 	sim_metric(s, "dcache_lock_hold_s", fs->dcache_lock.hold_s);
-	if (fs->lock_super.acquisitions || fs->inode_lock.acquisitions) {
+	if (fs->lock_super.acquisitions || fs->inode_lock.acquisitions || fs->bkl.acquisitions) {
+		sim_metric(s, "bkl_acquisitions", (double)fs->bkl.acquisitions);
+		sim_metric(s, "bkl_contended", (double)fs->bkl.contended);
+		sim_metric(s, "bkl_wait_s", fs->bkl.wait_s);
+		sim_metric(s, "bkl_hold_s", fs->bkl.hold_s);
 		sim_metric(s, "lock_super_acquisitions", (double)fs->lock_super.acquisitions);
 		sim_metric(s, "lock_super_contended", (double)fs->lock_super.contended);
 		sim_metric(s, "lock_super_wait_s", fs->lock_super.wait_s);

@@ -41,6 +41,8 @@ struct ext2_fs {
 	struct mm_spinlock dcache_lock;   /* 2.5.25: one global spinlock for the dcache */
 	struct mm_spinlock lock_super;    /* vm.fs_locking 2.5.25: sb->s_lock, a semaphore */
 	struct mm_spinlock inode_lock;    /* vm.fs_locking 2.5.25: the global inode_lock */
+	struct mm_spinlock bkl;           /* vm.fs_locking 2.5.25: the big kernel lock, on
+					     the paths 2.5.25 still took it (ext2.c) */
 	/* the shared lines the paths write, with the kernel's data lines on (ext2.c) */
 	struct coh_line sb_line[4];       /* lock_super guards them */
 	struct coh_line inode_line[2];    /* inode_lock guards them */
@@ -59,6 +61,23 @@ void ext2_fini(struct ext2_fs *fs);
  * Returns: nothing.
  */
 void ext2_walk(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, int components);
+
+/**
+ * ext2_bkl_lock() - lock_kernel() on a path 2.5.25 still took it (with
+ * vm.fs_locking "2.5.25"; nothing otherwise).  Returns: nothing.
+ */
+void ext2_bkl_lock(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs);
+/** ext2_bkl_unlock() - unlock_kernel() after ext2_bkl_lock().  Returns: nothing. */
+void ext2_bkl_unlock(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs);
+
+/**
+ * ext2_readdir() - ext2_readdir() of directory page @idx of @dir: the page read
+ * in if it is not cached, then searched as ext2_dir_search() under the big
+ * kernel lock with vm.fs_locking "2.5.25".  Returns: 0, or -1 if @idx is past
+ * the directory or the page cannot be read.
+ */
+int ext2_readdir(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, struct mm_file *dir,
+		 uint32_t idx);
 
 /**
  * ext2_dir_search() - ext2_find_entry() in directory page @idx of @dir (a

@@ -47,7 +47,7 @@ const struct mm_param mm_kernel_params[] = {
 	MM_PARAM_ENUM(struct mm_kernel_cfg, lru_locking, "lru_locking", lru_locking_names, "\"pagevec\"",
 		      "pagevec: lru_cache_add and release_pages batched through per-CPU pagevecs under each zone's lru_lock (2.5.29 on); per-page: 2.5.25, one global pagemap_lru_lock taken for every page added to or freed from the LRU (kernel-mechanisms.md 3.4)"),
 	MM_PARAM_ENUM(struct mm_kernel_cfg, fs_locking, "fs_locking", fs_locking_names, "\"2.6\"",
-		      "the ext2 model's locks besides dcache_lock: 2.6, none (its per-group spinlocks are not modelled); 2.5.25, lock_super (the superblock's semaphore) around every block and inode allocation and free, and the global inode_lock when an inode is created or freed (models/fs/ext2.c)"),
+		      "the ext2 model's locks besides dcache_lock: 2.6, none (its per-group spinlocks are not modelled); 2.5.25, lock_super (the superblock's semaphore) around every block and inode allocation and free, the global inode_lock when an inode is created or freed, and the big kernel lock on ext2_readdir, an overwriting open's truncation and posix locks (models/fs/ext2.c, docs/dbench.md)"),
 	MM_PARAM(struct mm_kernel_cfg, dirty_writeback, "dirty_writeback", MM_P_BOOL, 1, 0, "false",
 		 "pdflush and balance_dirty_pages (2.6.16 mm/page-writeback.c; writes clustered in 512 KiB requests); false: dirty page cache is written by reclaim only, one page per request"),
 	MM_PARAM(struct mm_kernel_cfg, dirty_ratio, "dirty_ratio", MM_P_INT, 5, 100, "40",
