@@ -73,6 +73,19 @@ static inline double metric(json_t *r, const char *name)
 	return run0_number(r, "metrics", name);
 }
 
+/* The sum of the first run's metrics whose names start with @prefix. */
+static inline double metric_sum(json_t *r, const char *prefix)
+{
+	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
+	const char *k;
+	json_t *v;
+	double sum = 0;
+	json_object_foreach(m, k, v)
+		if (strncmp(k, prefix, strlen(prefix)) == 0 && json_is_number(v))
+			sum += json_number_value(v);
+	return sum;
+}
+
 /* Returns: a vmstat counter of the first run. */
 static inline double vmstat(json_t *r, const char *name)
 {

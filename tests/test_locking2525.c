@@ -80,6 +80,11 @@ static int b_pages(struct tctx *x)
 	x->out[2] = (double)(lru_acq(x) - l1);
 	x->out[3] = (double)(zone_acq(x) - z1);
 	x->out[5] = (double)free0 - (double)kh_free_pages(x);
+	/* the same acquisitions by caller (metrics lru_lock_*_by_SITE) */
+	x->out[6] = (double)k->lru_site_acq[MM_LRU_SITE_ADD];
+	x->out[7] = (double)k->lru_site_acq[MM_LRU_SITE_RELEASE];
+	x->out[8] = (double)(k->lru_site_acq[MM_LRU_SITE_OTHER] + k->lru_site_acq[MM_LRU_SITE_ACCESSED] +
+			     k->lru_site_acq[MM_LRU_SITE_ACTIVATE] + k->lru_site_acq[MM_LRU_SITE_RECLAIM]);
 	return 0;
 }
 
@@ -96,6 +101,9 @@ static void test_pages_2525(void **state)
 	assert_int_equal((int)o[2], 20);
 	assert_int_equal((int)o[3], 20);
 	assert_int_equal((int)o[5], 0);
+	assert_int_equal((int)o[6], 20);   /* by lru_cache_add */
+	assert_int_equal((int)o[7], 20);   /* by release_pages */
+	assert_int_equal((int)o[8], 0);
 }
 
 static void test_pages_26(void **state)
@@ -114,6 +122,9 @@ static void test_pages_26(void **state)
 	assert_int_equal((int)o[2], 2);
 	assert_int_equal((int)o[3], 0);
 	assert_int_equal((int)o[5], 0);
+	assert_int_equal((int)o[6], 2);   /* the full pagevec's drain and lru_add_drain's */
+	assert_int_equal((int)o[7], 2);
+	assert_int_equal((int)o[8], 0);
 }
 
 /* The ext2 model's locks: out 0 lock_super after 5 blocks allocated, out 1

@@ -149,6 +149,11 @@ static void test_database_mix(void **state)
 	near(metric(r, "tests"), 6 * 25, 0);   /* -j 12: every one of the 25 tests once */
 	if (metric(r, "disk_writes") <= 0 || metric(r, "lru_lock_acquisitions") <= 0)
 		fail_msg("no disk writes or no lru_lock traffic");
+	/* every acquisition and contended one is booked to one caller */
+	near(metric_sum(r, "lru_lock_acquisitions_by_"), metric(r, "lru_lock_acquisitions"), 0);
+	near(metric_sum(r, "lru_lock_contended_by_"), metric(r, "lru_lock_contended"), 0);
+	if (metric_sum(r, "lru_lock_acquisitions_by_other") != 0)
+		fail_msg("lru_lock taken from a path without a caller site");
 	json_decref(r);
 }
 

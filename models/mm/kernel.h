@@ -47,6 +47,20 @@ struct sched_task;
 struct mm_fmap;
 
 /* A task: one actor's view of the kernel. */
+/* Who takes lru_lock, for the per-caller lock counts (metrics
+ * lru_lock_acquisitions_by_SITE, lru_lock_contended_by_SITE): set by the mm
+ * core's entry points (swap.c, vmscan.c) around the lock holds they make or
+ * the reclaim module makes for them. */
+enum mm_lru_site {
+	MM_LRU_SITE_OTHER,      /* none of those below */
+	MM_LRU_SITE_ADD,        /* lru_cache_add: the lru_add pagevec's drain, or 2.5.25's per page */
+	MM_LRU_SITE_ACCESSED,   /* the batched mark_page_accessed pagevec's drain */
+	MM_LRU_SITE_RELEASE,    /* release_pages: the last reference of LRU pages */
+	MM_LRU_SITE_ACTIVATE,   /* mark_page_accessed's activate_page (unbatched) */
+	MM_LRU_SITE_RECLAIM,    /* shrink_zone: isolation, putback, refill_inactive */
+	MM_NR_LRU_SITES
+};
+
 struct mm_task {
 	struct tm tm;              /* pending cycles of this actor */
 	struct mm_kernel *k;
@@ -70,6 +84,7 @@ struct mm_task {
 	double spin_s;             /* simulated seconds spinning on contended spinlocks */
 	uint64_t minflt, majflt;   /* page faults served from memory / from disk (proc.c) */
 	uint64_t lru_acq;          /* lru_lock acquisitions by this task */
+	uint8_t lru_site;          /* enum mm_lru_site of the lru_lock it takes next */
 	double lru_hold_s;         /* ... and the simulated seconds it held it */
 	/* page colouring (models/coloring/coloring.h): the task's next colour and the
 	 * virtual page of the anonymous fault being served (set by proc.c) */
@@ -276,6 +291,8 @@ struct mm_kernel {
 	struct coh_line zone_line[MM_NR_ZONES][2];   /* the lines of struct zone the
 						       zone and LRU locks guard (kernel.c) */
 	struct coh_stats guard_coh;         /* the lines locks guard (mm_spinlock.guard) */
+	/* lru_lock acquisitions and contended ones by caller (mm_task.lru_site) */
+	uint64_t lru_site_acq[MM_NR_LRU_SITES], lru_site_cont[MM_NR_LRU_SITES];
 };
 
 /* ---- set-up (kernel.c) ---- */

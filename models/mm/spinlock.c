@@ -228,8 +228,13 @@ void mm_spin_lock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
 	if (k->page_line)
 		for (unsigned i = 0; i < l->nguard; i++)
 			mm_line_write(t, l->guard[i], &k->guard_coh);
-	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES)
+	if (l >= k->lru_lock && l < k->lru_lock + MM_NR_ZONES) {
 		t->lru_acq++;
+		unsigned site = t->lru_site < MM_NR_LRU_SITES ? t->lru_site : MM_LRU_SITE_OTHER;
+		k->lru_site_acq[site]++;
+		if (waited)
+			k->lru_site_cont[site]++;
+	}
 }
 
 void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *l)
@@ -308,6 +313,17 @@ void mm_kernel_lock_metrics(struct mm_kernel *k, struct sim *s)
 		sim_metric(s, key, hold);
 		snprintf(key, sizeof key, "%s_bounces", names[l]);
 		sim_metric(s, key, (double)bounces);
+	}
+	static const char *const sites[MM_NR_LRU_SITES] = { "other", "lru_add", "accessed",
+							     "release", "activate", "reclaim" };
+	for (int i = 0; i < MM_NR_LRU_SITES; i++) {
+		if (!k->lru_site_acq[i])
+			continue;
+		char key[64];
+		snprintf(key, sizeof key, "lru_lock_acquisitions_by_%s", sites[i]);
+		sim_metric(s, key, (double)k->lru_site_acq[i]);
+		snprintf(key, sizeof key, "lru_lock_contended_by_%s", sites[i]);
+		sim_metric(s, key, (double)k->lru_site_cont[i]);
 	}
 	if (k->page_line) {   /* data lines modelled (costs.line_transfer declared) */
 		sim_metric(s, "page_line_transfers", (double)(k->coh.transfers + k->coh.upgrades));
