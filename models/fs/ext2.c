@@ -62,7 +62,9 @@ void ext2_init(struct ext2_fs *fs, const struct ext2_costs *c)
 	 * s_free_inodes_count, one line), sb->s_dirt, the group descriptor's counts,
 	 * the bitmap's line (consecutive allocations stay on one).  inode_lock
 	 * (fs/inode.c): the inode_in_use list head and inodes_stat, unaligned
-	 * globals, taken as two lines.  dcache_lock is cacheline-aligned alone and
+	 * globals whose placement is not known: taken as two lines, a judgement
+	 * (1 .. 2; seed 002's inode_lock is never contended, so its hand-offs
+	 * are rare and the count moves no verdict).  dcache_lock is cacheline-aligned alone and
 	 * d_lookup writes only the dentry it finds. */
 	for (int i = 0; i < 4; i++)
 		fs->lock_super.guard[fs->lock_super.nguard++] = &fs->sb_line[i];
@@ -95,16 +97,20 @@ void ext2_walk(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, int c
 	}
 }
 
-int ext2_dir_search(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
-		    struct mm_file *dir, uint32_t idx)
+/* Directory page @idx of @dir in the page cache, read in if it is not.
+ * Returns: its pfn, or PFN_NONE past the directory or when it cannot be read. */
+static uint32_t dir_page(struct mm_kernel *k, struct mm_task *t, struct mm_file *dir, uint32_t idx)
 {
 	if (idx >= dir->npages)
-		return -1;
+		return PFN_NONE;
 	if (dir->pfn[idx] == PFN_NONE && mm_file_read_pages(k, t, dir, idx, 1) < 0)
-		return -1;
-	uint32_t pfn = dir->pfn[idx];
-	if (pfn == PFN_NONE)
-		return -1;
+		return PFN_NONE;
+	return dir->pfn[idx];
+}
+
+/* ext2_find_entry's scan of the cached directory page @pfn: kmap(), search. */
+static void dir_scan(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, uint32_t pfn)
+{
 	struct page *p = &k->phys.pages[pfn];
 	bool high = page_test(p, PG_highmem);
 	fs->dir_kmaps++;
@@ -113,6 +119,15 @@ int ext2_dir_search(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
 	mm_charge(t, fs->c.dir_scan);
 	if (high)
 		kmap_unmap(k->kmap, t, pfn);
+}
+
+int ext2_dir_search(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,
+		    struct mm_file *dir, uint32_t idx)
+{
+	uint32_t pfn = dir_page(k, t, dir, idx);
+	if (pfn == PFN_NONE)
+		return -1;
+	dir_scan(k, t, fs, pfn);
 	return 0;
 }
 
@@ -131,16 +146,15 @@ void ext2_bkl_unlock(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs)
 int ext2_readdir(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs, struct mm_file *dir,
 		 uint32_t idx)
 {
-	if (idx >= dir->npages)
-		return -1;
 	/* a read from disk sleeps, and schedule() drops the big kernel lock: the
 	 * lock covers the search of the cached page */
-	if (dir->pfn[idx] == PFN_NONE && mm_file_read_pages(k, t, dir, idx, 1) < 0)
+	uint32_t pfn = dir_page(k, t, dir, idx);
+	if (pfn == PFN_NONE)
 		return -1;
 	ext2_bkl_lock(k, t, fs);
-	int r = ext2_dir_search(k, t, fs, dir, idx);
+	dir_scan(k, t, fs, pfn);
 	ext2_bkl_unlock(k, t, fs);
-	return r;
+	return 0;
 }
 
 void ext2_dir_change(struct mm_kernel *k, struct mm_task *t, struct ext2_fs *fs,

@@ -519,6 +519,18 @@ static inline double mm_line_cost(struct mm_task *t, double x, bool moved)
 	return x;
 }
 
+/**
+ * mm_lru_site_set() - book @t's next lru_lock acquisitions to caller @site
+ * (the per-caller counts).  Returns: the site it replaces, for the caller to
+ * put back when its holds are done.
+ */
+static inline uint8_t mm_lru_site_set(struct mm_task *t, enum mm_lru_site site)
+{
+	uint8_t old = t->lru_site;
+	t->lru_site = (uint8_t)site;
+	return old;
+}
+
 /* The moves of @st that carried a line over the bus (a cold_free fill is in the
  * path's flat cost, its bytes too). */
 static inline uint64_t coh_moves(const struct coh_stats *st)

@@ -97,8 +97,7 @@ enum pv_kind { PV_LRU_ADD, PV_ACCESSED };
 static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec *cpv,
 			  enum pv_kind kind)
 {
-	uint8_t site = t->lru_site;
-	t->lru_site = kind == PV_LRU_ADD ? MM_LRU_SITE_ADD : MM_LRU_SITE_ACCESSED;
+	uint8_t site = mm_lru_site_set(t, kind == PV_LRU_ADD ? MM_LRU_SITE_ADD : MM_LRU_SITE_ACCESSED);
 	struct zone *locked = NULL;
 	struct pagevec pv = *cpv;
 	cpv->nr = 0;
@@ -126,8 +125,7 @@ static void pagevec_drain(struct mm_kernel *k, struct mm_task *t, struct pagevec
 
 void mm_release_pages(struct mm_kernel *k, struct mm_task *t, const uint32_t *pfns, unsigned n)
 {
-	uint8_t site = t->lru_site;
-	t->lru_site = MM_LRU_SITE_RELEASE;
+	uint8_t site = mm_lru_site_set(t, MM_LRU_SITE_RELEASE);
 	struct zone *locked = NULL;
 	uint32_t dead[PAGEVEC_SIZE];
 	unsigned ndead = 0;
@@ -190,8 +188,7 @@ static void pagevec_add(struct mm_kernel *k, struct mm_task *t, struct pagevec *
 static void lru_add_one(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, int hint)
 {
 	struct zone *z = mm_zone_of(&k->phys, pfn);
-	uint8_t site = t->lru_site;
-	t->lru_site = MM_LRU_SITE_ADD;
+	uint8_t site = mm_lru_site_set(t, MM_LRU_SITE_ADD);
 	mm_lru_lock(k, t, z);
 	t->lru_site = site;
 	mm_charge(t, k->costs->atomic + 2 * k->costs->page_op);
@@ -225,8 +222,7 @@ void mm_mark_page_accessed(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		/* the caller's find_get_page and page_cache_release write _count on the
 		 * page's line; an activation also rewrites its neighbours' links */
 		struct links b = links_of(k, pfn);
-		uint8_t site = t->lru_site;
-		t->lru_site = MM_LRU_SITE_ACTIVATE;
+		uint8_t site = mm_lru_site_set(t, MM_LRU_SITE_ACTIVATE);
 		k->kops->mark_accessed(k->rc, k, t, pfn);
 		t->lru_site = site;
 		list_lines(k, t, pfn, b);

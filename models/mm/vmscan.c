@@ -168,8 +168,7 @@ static void shrink_zone(struct mm_kernel *k, struct mm_task *t, struct zone *z,
 {
 	mm_count(k->s->vs, MM_POLICY_SHRINK, 1);
 	sc->nr_to_reclaim = sc->swap_cluster_max;
-	uint8_t site = t->lru_site;
-	t->lru_site = MM_LRU_SITE_RECLAIM;
+	uint8_t site = mm_lru_site_set(t, MM_LRU_SITE_RECLAIM);
 	k->kops->shrink_zone(k->rc, k, t, z, sc);
 	t->lru_site = site;
 }
