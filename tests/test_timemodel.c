@@ -132,7 +132,7 @@ static void test_lock_contention_within_quantum(void **state)
 
 #define LOG_MAX 20000
 static struct tm_world world;
-static int lone = 1;                 /* each lookahead actor is alone on its CPU */
+static int lone[3] = { 1, 1, 1 };    /* each lookahead actor is alone on its CPU */
 static sg_sem_t sleeper_sem;
 static struct tm *sleeper_tm;
 static double logt[LOG_MAX];
@@ -148,37 +148,38 @@ static void note(struct tm *t)
 static void la_worker(int argc, char **argv)
 {
 	int id = atoi(argv[1]);
-	struct tm t;
-	tm_init(&t, quantum_s, CLOCK);
-	tm_bind(&t, &lone);
+	static struct tm tms[2];   /* outlives the actor: its exit unbinds it */
+	struct tm *t = &tms[id];
+	tm_init(t, quantum_s, CLOCK);
+	tm_bind(t, &lone[id]);
 	if (use_world)
-		tm_join(&t, &world);
+		tm_join(t, &world);
 	for (int i = 0; i < 300; i++) {
-		tm_charge(&t, 700.0 + (double)((i * 7919 + id * 104729) % 3000));
-		tm_observe(&t);
-		note(&t);
+		tm_charge(t, 700.0 + (double)((i * 7919 + id * 104729) % 3000));
+		tm_observe(t);
+		note(t);
 		if (i % 37 == 36) {          /* a pause: a sleep the other side sees coming */
-			tm_sync(&t);
-			t.wake = simgrid_get_clock() + 1e-3 * (id + 1);
+			tm_sync(t);
+			t->wake = simgrid_get_clock() + 1e-3 * (id + 1);
 			sg_actor_sleep_for(1e-3 * (id + 1));
 		}
 		if (id == 0 && i == 150) {   /* wake the sleeper: a synchronisation point */
-			tm_sync(&t);
+			tm_sync(t);
 			tm_woken(&sleeper_tm->wake);
 			sg_sem_release(sleeper_sem);
 		}
 	}
-	tm_sync(&t);
+	tm_sync(t);
 	finish[id] = simgrid_get_clock();
-	executes[id] = t.executes;
-	deferred[id] = t.deferred;
+	executes[id] = t->executes;
+	deferred[id] = t->deferred;
 }
 
 static void la_sleeper(int argc, char **argv)
 {
-	struct tm t;
+	static struct tm t;
 	tm_init(&t, quantum_s, CLOCK);
-	tm_bind(&t, &lone);
+	tm_bind(&t, &lone[2]);
 	if (use_world)
 		tm_join(&t, &world);
 	sleeper_tm = &t;
@@ -291,12 +292,67 @@ static void test_lookahead_off_with_stray_actor(void **state)
 		assert_int_equal(o.deferred[i], 0);
 }
 
+/* tm_bind's count: an actor that paid gives its CPU back when it exits, so the
+ * next one bound there pays alone; one that never paid stays counted. */
+static int bound;
+static int seen[3];
+static struct tm btm[3];
+
+static void bound_actor(int argc, char **argv)
+{
+	int id = atoi(argv[1]);
+	sg_actor_sleep_for(id);   /* one after the other: 0 s, 1 s, 2 s */
+	tm_init(&btm[id], 10e-6, CLOCK);
+	bound++;
+	tm_bind(&btm[id], &bound);
+	seen[id] = bound;
+	if (id < 2) {             /* actor 2 exits without paying */
+		tm_charge(&btm[id], 1000);
+		tm_sync(&btm[id]);
+	}
+}
+
+static void test_bound_count_returns_on_exit(void **state)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		child_platform(1);
+		for (int i = 0; i < 3; i++) {
+			char idx[16];
+			snprintf(idx, sizeof idx, "%d", i);
+			char *av[] = { "b", idx, NULL };
+			sg_actor_create("b", sg_host_by_name("cpu0"), bound_actor, 2, av);
+		}
+		simgrid_run();
+		int r[4] = { seen[0], seen[1], seen[2], bound };
+		if (write(p[1], r, sizeof r) != sizeof r)
+			_exit(4);
+		_exit(0);
+	}
+	close(p[1]);
+	int r[4];
+	assert_int_equal(read(p[0], r, sizeof r), (ssize_t)sizeof r);
+	close(p[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(r[0], 1);   /* alone */
+	assert_int_equal(r[1], 1);   /* alone again: actor 0 gave its place back */
+	assert_int_equal(r[2], 1);
+	assert_int_equal(r[3], 1);   /* actor 2 never paid: still counted */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lock_contention_within_quantum),
 		cmocka_unit_test(test_lookahead_exact),
 		cmocka_unit_test(test_lookahead_off_with_stray_actor),
+		cmocka_unit_test(test_bound_count_returns_on_exit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,7 @@ struct trace_cfg {
 	struct reclaim *rc;
 	double disk_wait;
 	double end;
+	struct tm tm;          /* the replaying actor's time (outlives it: tm_bind) */
 };
 
 static const struct mm_param trace_params[] = {
@@ -111,23 +112,23 @@ static void trace_actor(int argc, char **argv)
 {
 	struct sim *s = sg_actor_self_get_data();
 	struct trace_cfg *c = s->wl_cfg;
-	struct tm t;
+	struct tm *t = &c->tm;
 	uint64_t ps = machine_page_size(s->machine);
 	struct disk *dk = sim_disk(s, 0);
 	double next_sample = c->sample;
 	uint64_t faults_at_sample = 0;
 
-	tm_init(&t, s->engine.quantum, s->machine->clock);
+	tm_init(t, s->engine.quantum, s->machine->clock);
 	s->cpu_actors[0]++;
-	tm_bind(&t, &s->cpu_actors[0]);
+	tm_bind(t, &s->cpu_actors[0]);
 	for (int64_t l = 0; l < c->loops; l++) {
 		for (size_t i = 0; i < c->tr->nrefs; i++) {
 			uint32_t page = c->tr->refs[i];
-			tm_charge(&t, c->ref_cycles);
+			tm_charge(t, c->ref_cycles);
 			if (replay_ref(&c->rp, page) == 1) {
-				tm_charge(&t, c->fault_cycles);
-				tm_sync(&t);
-				c->disk_wait += disk_io(dk, &t, 0, (uint64_t)page * ps, ps);
+				tm_charge(t, c->fault_cycles);
+				tm_sync(t);
+				c->disk_wait += disk_io(dk, t, 0, (uint64_t)page * ps, ps);
 				mm_count(s->vs, MM_PGMAJFAULT, 1);
 				mm_count(s->vs, MM_PGPGIN, ps / 1024);
 			}
@@ -140,7 +141,7 @@ static void trace_actor(int argc, char **argv)
 			}
 		}
 	}
-	tm_sync(&t);
+	tm_sync(t);
 	c->end = simgrid_get_clock();
 }
 

@@ -19,6 +19,7 @@ void tm_init(struct tm *t, double quantum_s, double clock_hz)
 	t->executes = 0;
 	t->deferred = 0;
 	t->sharers = NULL;
+	t->unbind_hooked = 0;
 	t->pay = NULL;
 	t->pay_wake = 0;
 	t->w = NULL;
@@ -86,11 +87,26 @@ double tm_now(const struct tm *t)
 	return simgrid_get_clock() + t->wait + t->pending / t->clock;
 }
 
+/* A bound actor has exited: it no longer shares its CPU (a chained run's next
+ * step binds a new actor to the same CPU; counted twice, it would execute). */
+static void unbind_exit(int failed, void *data)
+{
+	struct tm *t = data;
+	(void)failed;
+	if (t->sharers)
+		(*t->sharers)--;
+	t->sharers = NULL;
+}
+
 /* Spend @c cycles on the actor's CPU, then wait @w more seconds: through the pay
  * hook or an execution when the CPU is shared (then a separate sleep for @w), else
  * one sleep for both, whose end is published as the actor's wake time. */
 static void spend(struct tm *t, double c, double w)
 {
+	if (t->sharers && !t->unbind_hooked) {
+		t->unbind_hooked = 1;
+		sg_actor_on_exit(unbind_exit, t);
+	}
 	if (t->pay || !t->sharers || *t->sharers > 1) {
 		if (t->pay)
 			t->pay(t, c);

@@ -49,7 +49,8 @@ struct tm {
 	double paid;          /* cycles paid so far (for metrics) */
 	uint64_t executes;    /* payments made */
 	uint64_t deferred;    /* observation points passed without a payment (lookahead) */
-	const int *sharers;   /* actors bound to this CPU, or NULL (unknown) */
+	int *sharers;         /* actors bound to this CPU, or NULL (unknown) */
+	int unbind_hooked;    /* the actor's exit gives its place on the CPU back */
 	/* optional payment hook (a scheduled task pays through its CPU scheduler,
 	 * models/sched/task.c); NULL: the built-in sleep/execute rule below */
 	void (*pay)(struct tm *t, double cycles);
@@ -72,9 +73,13 @@ void tm_init(struct tm *t, double quantum_s, double clock_hz);
  * in *@sharers (the caller increments it).  While it is the only one, a payment is
  * a sleep of cycles/clock: the same simulated time as an execution on an unshared
  * host, without SimGrid's CPU-sharing model (about half the host cost).  With
- * sharers, or unbound, payments are sg_actor_execute() so CPUs are shared.
+ * sharers, or unbound, payments are sg_actor_execute() so CPUs are shared.  The
+ * count is decremented when the actor exits, provided it paid at least once (the
+ * exit is watched from its first payment, the first moment the time model runs
+ * inside the actor); one that never paid stays counted, so the others on its CPU
+ * execute: exact, only dearer.
  */
-static inline void tm_bind(struct tm *t, const int *sharers)
+static inline void tm_bind(struct tm *t, int *sharers)
 {
 	t->sharers = sharers;
 }
