@@ -29,6 +29,7 @@ int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_er
 	if (sched_init(&w->sched, &sc))
 		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
 	w->sched_up = true;
+	w->sched.bound = s->cpu_actors;
 	w->k.sched = &w->sched;
 	return 0;
 }

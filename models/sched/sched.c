@@ -2,9 +2,10 @@
  * sched.c - CPU scheduler model (see sched.h, docs/sched.md).
  *
  * Design.  Each CPU has an owner (curr) and a FIFO run queue.  Only the owner of
- * a CPU executes on it, so a task's work is paid with sg_actor_sleep_for when its
- * run queue is empty (exact and cheaper, as timemodel.c) and sg_actor_execute
- * otherwise.  A task that does not own its CPU waits on its own sg_cond until some
+ * a CPU executes on it, so a task's work is paid with sg_actor_sleep_for (exact
+ * and cheaper, as timemodel.c) when its run queue is empty or when at most one
+ * unscheduled actor is bound to the CPU (that one pays with sleeps too), and with
+ * sg_actor_execute only when two or more bound actors may execute beside it.  A task that does not own its CPU waits on its own sg_cond until some
  * other actor makes it the owner: state changes (curr, queues, counters) are made
  * between simcalls, where SimGrid actors run one at a time, and the waiter re-checks
  * its flag under s->mx, which is held only around the condition wait.
@@ -187,7 +188,13 @@ static void pay(struct sched *s, struct sched_task *t, double cycles)
 		sg_actor_sleep_for(d);
 		return;
 	}
-	if (s->cpu[t->cpu].nr_queued == 0)
+	/* Nothing else executes on the CPU's host when the run queue is empty, nor
+	 * while at most one unscheduled actor is bound to it (kswapd, pdflush, make
+	 * or the reaim driver: alone, it pays with sleeps; tm_bind): the owner's
+	 * execution would end exactly cycles/clock later, so it sleeps, at about
+	 * half the host cost.  With two or more bound actors executing beside it,
+	 * the CPU is shared and the owner executes. */
+	if (s->cpu[t->cpu].nr_queued == 0 || (s->bound && s->bound[t->cpu] < 2))
 		sg_actor_sleep_for(cycles / s->cfg.clock);
 	else
 		sg_actor_execute(cycles);

@@ -95,6 +95,8 @@ struct sched {
 	struct tm_world *world;   /* lookahead world the balancer is registered in, or NULL */
 	int bal_slot;             /* the balancer's index in world */
 	double bal_wake;          /* the balancer's next tick (its published wake) */
+	const int *bound;         /* [ncpu]: the unscheduled actors bound to each CPU
+				     (struct sim's cpu_actors), or NULL: unknown */
 };
 
 /**
