@@ -79,8 +79,10 @@ static void child_platform(int cpus)
 	unlink(plat);
 }
 
-/* Run the contention experiment with @q seconds of quantum in a child. */
-static void run_child(double q, double *out, uint64_t *ex)
+/* Run @body(@arg) in a child process (each SimGrid run needs its own), which
+ * fills @len bytes at @out; the parent gets them back.  Returns: nothing (fails
+ * the test if the child does not exit 0). */
+static void in_child(void (*body)(void *arg, void *out), void *arg, void *out, size_t len)
 {
 	int p[2];
 	assert_int_equal(pipe(p), 0);
@@ -88,29 +90,50 @@ static void run_child(double q, double *out, uint64_t *ex)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(p[0]);
-		child_platform(NACT);
-		quantum_s = q;
-		lock = sg_mutex_init();
-		for (int i = 0; i < NACT; i++) {
-			char host[16], idx[16];
-			snprintf(host, sizeof host, "cpu%d", i);
-			snprintf(idx, sizeof idx, "%d", i);
-			char *av[] = { "w", idx, NULL };
-			sg_actor_create("w", sg_host_by_name(host), worker, 2, av);
-		}
-		simgrid_run();
-		if (write(p[1], finish, sizeof finish) != sizeof finish ||
-		    write(p[1], executes, sizeof executes) != sizeof executes)
+		body(arg, out);
+		if (write(p[1], out, len) != (ssize_t)len)
 			_exit(4);
 		_exit(0);
 	}
 	close(p[1]);
-	assert_int_equal(read(p[0], out, sizeof finish), (ssize_t)sizeof finish);
-	assert_int_equal(read(p[0], ex, sizeof executes), (ssize_t)sizeof executes);
+	assert_int_equal(read(p[0], out, len), (ssize_t)len);
 	close(p[0]);
 	int st;
 	waitpid(pid, &st, 0);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+struct lc_out {
+	double finish[NACT];
+	uint64_t executes[NACT];
+};
+
+/* The contention experiment with *@arg seconds of quantum (in a child). */
+static void lc_body(void *arg, void *out)
+{
+	struct lc_out *o = out;
+	child_platform(NACT);
+	quantum_s = *(double *)arg;
+	lock = sg_mutex_init();
+	for (int i = 0; i < NACT; i++) {
+		char host[16], idx[16];
+		snprintf(host, sizeof host, "cpu%d", i);
+		snprintf(idx, sizeof idx, "%d", i);
+		char *av[] = { "w", idx, NULL };
+		sg_actor_create("w", sg_host_by_name(host), worker, 2, av);
+	}
+	simgrid_run();
+	memcpy(o->finish, finish, sizeof finish);
+	memcpy(o->executes, executes, sizeof executes);
+}
+
+/* Run the contention experiment with @q seconds of quantum in a child. */
+static void run_child(double q, double *out, uint64_t *ex)
+{
+	struct lc_out o;
+	in_child(lc_body, &q, &o, sizeof o);
+	memcpy(out, o.finish, sizeof o.finish);
+	memcpy(ex, o.executes, sizeof o.executes);
 }
 
 static void test_lock_contention_within_quantum(void **state)
@@ -207,52 +230,50 @@ struct la_out {
 	int nlog, sorted;
 };
 
+struct la_args {
+	double q;
+	int in_world, with_stray;
+};
+
+/* The lookahead experiment (in a child). */
+static void la_body(void *arg, void *out)
+{
+	const struct la_args *a = arg;
+	child_platform(3);
+	quantum_s = a->q;
+	use_world = a->in_world;
+	stray = a->with_stray;
+	tm_world_init(&world, 0);
+	sleeper_sem = sg_sem_init(0);
+	for (int i = 0; i < 2; i++) {
+		char host[16], idx[16];
+		snprintf(host, sizeof host, "cpu%d", i);
+		snprintf(idx, sizeof idx, "%d", i);
+		char *av[] = { "w", idx, NULL };
+		sg_actor_create("w", sg_host_by_name(host), la_worker, 2, av);
+	}
+	sg_actor_create("s", sg_host_by_name("cpu2"), la_sleeper, 0, NULL);
+	if (stray)
+		sg_actor_create("x", sg_host_by_name("cpu2"), la_stray, 0, NULL);
+	simgrid_run();
+	struct la_out r = { .nlog = nlog, .sorted = 1 };
+	for (int i = 1; i < nlog; i++)
+		if (logt[i] < logt[i - 1] - 1e-15)
+			r.sorted = 0;
+	for (int i = 0; i < 3; i++) {
+		r.finish[i] = finish[i];
+		r.executes[i] = executes[i];
+		r.deferred[i] = deferred[i];
+	}
+	*(struct la_out *)out = r;
+}
+
 /* Run the lookahead experiment in a child: quantum @q, actors in a world or not,
  * with or without a stray actor. */
 static void run_la(double q, int in_world, int with_stray, struct la_out *o)
 {
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
-		child_platform(3);
-		quantum_s = q;
-		use_world = in_world;
-		stray = with_stray;
-		tm_world_init(&world, 0);
-		sleeper_sem = sg_sem_init(0);
-		for (int i = 0; i < 2; i++) {
-			char host[16], idx[16];
-			snprintf(host, sizeof host, "cpu%d", i);
-			snprintf(idx, sizeof idx, "%d", i);
-			char *av[] = { "w", idx, NULL };
-			sg_actor_create("w", sg_host_by_name(host), la_worker, 2, av);
-		}
-		sg_actor_create("s", sg_host_by_name("cpu2"), la_sleeper, 0, NULL);
-		if (stray)
-			sg_actor_create("x", sg_host_by_name("cpu2"), la_stray, 0, NULL);
-		simgrid_run();
-		struct la_out r = { .nlog = nlog, .sorted = 1 };
-		for (int i = 1; i < nlog; i++)
-			if (logt[i] < logt[i - 1] - 1e-15)
-				r.sorted = 0;
-		for (int i = 0; i < 3; i++) {
-			r.finish[i] = finish[i];
-			r.executes[i] = executes[i];
-			r.deferred[i] = deferred[i];
-		}
-		if (write(p[1], &r, sizeof r) != sizeof r)
-			_exit(4);
-		_exit(0);
-	}
-	close(p[1]);
-	assert_int_equal(read(p[0], o, sizeof *o), (ssize_t)sizeof *o);
-	close(p[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	struct la_args a = { q, in_world, with_stray };
+	in_child(la_body, &a, o, sizeof *o);
 }
 
 static void test_lookahead_exact(void **state)
@@ -312,34 +333,29 @@ static void bound_actor(int argc, char **argv)
 	}
 }
 
+/* The three bound actors (in a child): what each saw, then the count. */
+static void bound_body(void *arg, void *out)
+{
+	(void)arg;
+	child_platform(1);
+	for (int i = 0; i < 3; i++) {
+		char idx[16];
+		snprintf(idx, sizeof idx, "%d", i);
+		char *av[] = { "b", idx, NULL };
+		sg_actor_create("b", sg_host_by_name("cpu0"), bound_actor, 2, av);
+	}
+	simgrid_run();
+	int *r = out;
+	r[0] = seen[0];
+	r[1] = seen[1];
+	r[2] = seen[2];
+	r[3] = bound;
+}
+
 static void test_bound_count_returns_on_exit(void **state)
 {
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
-		child_platform(1);
-		for (int i = 0; i < 3; i++) {
-			char idx[16];
-			snprintf(idx, sizeof idx, "%d", i);
-			char *av[] = { "b", idx, NULL };
-			sg_actor_create("b", sg_host_by_name("cpu0"), bound_actor, 2, av);
-		}
-		simgrid_run();
-		int r[4] = { seen[0], seen[1], seen[2], bound };
-		if (write(p[1], r, sizeof r) != sizeof r)
-			_exit(4);
-		_exit(0);
-	}
-	close(p[1]);
 	int r[4];
-	assert_int_equal(read(p[0], r, sizeof r), (ssize_t)sizeof r);
-	close(p[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	in_child(bound_body, NULL, r, sizeof r);
 	assert_int_equal(r[0], 1);   /* alone */
 	assert_int_equal(r[1], 1);   /* alone again: actor 0 gave its place back */
 	assert_int_equal(r[2], 1);
