@@ -11,6 +11,7 @@
  *    exact scan counts, second chance of referenced dentries, LRU-order frees,
  *    slab pages freed, reclaimed_slab, deferred work, a pruned file made again;
  *    a directory kept while it has children, back on the list after the last;
+ *    a dirty inode held off inode_unused until wb_kupdate cleans it;
  *  - the 2.6.16 slab free list (kobj.c): which empty slabs free_block keeps
  *    under free_limit, what each cache_reap visit frees, free_touched, a partly
  *    used slab pinned by one object;
@@ -50,6 +51,8 @@ static const char *const MACHINE_KC =
 	"{\"arch\":\"i386\",\"memory\":\"1GiB\",\"cpus\":2,\"kernelcore\":\"512MiB\","
 	"\"disks\":[{\"name\":\"d0\",\"size\":\"1GiB\",\"read\":\"50MB/s\",\"write\":\"50MB/s\"}]}";
 static const char *const K_BUDDY = "{\"reclaim\":\"lru2q\",\"vm\":{\"readahead\":false}}";
+static const char *const K_WB =
+	"{\"reclaim\":\"lru2q\",\"vm\":{\"readahead\":false,\"dirty_writeback\":true}}";
 static const char *const K_MBUDDY =
 	"{\"reclaim\":\"lru2q\",\"alloc\":\"mbuddy\",\"vm\":{\"readahead\":false}}";
 static const char *const K_ZBUDDY =
@@ -306,6 +309,96 @@ static int b_dirs(struct tctx *x)
 		mm_dentry_delete(k, &x->task, &d, id[i]);
 	mm_dentry_delete(k, &x->task, &d, dir);
 	CHECK_EQ(d.dentry.objs + d.inode.objs, 0);
+	mm_dcache_fini(&d);
+	k->nshrinkers = 0;
+	kh_drain_all(x);
+	return 0;
+}
+
+/* Dirty inodes (vm.dirty_writeback): ten files, 0..3 dirtied at boot, 4 and 5
+ * at 10 s, 6..9 clean.  One prune_dcache(128) frees all ten dentries (a pass
+ * clearing DCACHE_REFERENCED, then the frees): the six dirty inodes are held
+ * off inode_unused, the four clean ones go on it, and prune_icache(128) frees
+ * only those four although the shrinker counts ten.  wb_kupdate (a pass every
+ * 5 s) cleans 0..3 at 30 s or 35 s (30 s old) and 4, 5 at 40 s or 45 s; each
+ * cleaned unused inode goes on inode_unused, where prune_icache frees it.  A
+ * held inode looked up again is in use, dirty, off the list; deleted, it
+ * leaves s_dirty.  Without vm.dirty_writeback nothing is marked. */
+static int b_dirty_inodes(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_dcache d;
+	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK_EQ(k->ninode_sbs, 1);
+	uint32_t id[11];
+	for (int i = 0; i < 11; i++)
+		id[i] = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
+	for (int i = 0; i < 4; i++)
+		mm_inode_dirty(k, &x->task, &d, id[i]);
+	mm_inode_dirty(k, &x->task, &d, id[0]);   /* already dirty: no change */
+	CHECK_EQ(d.dirtied, 4);
+	mm_sleep(&x->task, 10.0 - mm_now(k, &x->task), NULL);
+	mm_inode_dirty(k, &x->task, &d, id[4]);
+	mm_inode_dirty(k, &x->task, &d, id[5]);
+	mm_inode_dirty(k, &x->task, &d, id[10]);
+	mm_dentry_delete(k, &x->task, &d, id[10]);   /* unlinked while dirty */
+	CHECK_EQ(d.sdirty.n, 6);
+	CHECK_EQ(k->shrinkers[0].shrink(k, &x->task, k->shrinkers[0].arg, 128), 0);
+	CHECK_EQ(d.pruned_dentries, 10);
+	CHECK_EQ(d.held, 6);
+	CHECK_EQ(d.held_max, 6);
+	CHECK_EQ(d.iunused.n, 4);
+	CHECK_EQ(k->shrinkers[1].shrink(k, &x->task, k->shrinkers[1].arg, 0), 0);   /* (4 + 6) / 100 */
+	k->shrinkers[1].shrink(k, &x->task, k->shrinkers[1].arg, 128);
+	CHECK_EQ(d.pruned_inodes, 4);
+	CHECK_EQ(d.inode.objs, 6);
+	for (int i = 6; i < 10; i++)
+		CHECK_EQ(d.e[id[i]].ino, PFN_NONE);
+	mm_sleep(&x->task, 36.0 - mm_now(k, &x->task), NULL);
+	CHECK_EQ(d.cleaned, 4);
+	CHECK_EQ(d.held, 2);
+	CHECK_EQ(d.iunused.n, 4);
+	CHECK_EQ(d.iunused.tail, id[0]);   /* cleaned oldest first, each to the head */
+	k->shrinkers[1].shrink(k, &x->task, k->shrinkers[1].arg, 128);
+	CHECK_EQ(d.pruned_inodes, 8);
+	CHECK_EQ(d.inode.objs, 2);
+	/* file 4 looked up: its inode is in use again, still dirty */
+	CHECK(mm_dentry_lookup(k, &x->task, &d, id[4]) == 0);
+	CHECK_EQ(d.held, 1);
+	CHECK(d.e[id[4]].dirty && d.e[id[4]].dent != PFN_NONE);
+	mm_sleep(&x->task, 46.0 - mm_now(k, &x->task), NULL);
+	CHECK_EQ(d.cleaned, 6);
+	CHECK_EQ(d.held, 0);
+	CHECK_EQ(d.sdirty.n, 0);
+	CHECK_EQ(d.iunused.n, 1);   /* file 5's; file 4's dentry is cached */
+	CHECK(!d.e[id[4]].dirty);
+	k->shrinkers[1].shrink(k, &x->task, k->shrinkers[1].arg, 128);
+	CHECK_EQ(d.pruned_inodes, 9);
+	for (int i = 0; i < 10; i++)
+		mm_dentry_delete(k, &x->task, &d, id[i]);
+	CHECK_EQ(d.dentry.objs + d.inode.objs, 0);
+	mm_dcache_fini(&d);
+	k->nshrinkers = 0;
+	k->ninode_sbs = 0;
+	kh_drain_all(x);
+	return 0;
+}
+
+/* The same without vm.dirty_writeback: nothing is marked, everything freed. */
+static int b_dirty_off(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_dcache d;
+	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK_EQ(k->ninode_sbs, 0);
+	uint32_t id = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
+	mm_inode_dirty(k, &x->task, &d, id);
+	CHECK_EQ(d.dirtied, 0);
+	k->shrinkers[0].shrink(k, &x->task, k->shrinkers[0].arg, 128);
+	k->shrinkers[1].shrink(k, &x->task, k->shrinkers[1].arg, 128);
+	CHECK_EQ(d.pruned_inodes, 1);
+	CHECK_EQ(d.held, 0);
+	mm_dentry_delete(k, &x->task, &d, id);
 	mm_dcache_fini(&d);
 	k->nshrinkers = 0;
 	kh_drain_all(x);
@@ -596,6 +689,13 @@ static void test_reap(void **state)
 	run(MACHINE, K_BUDDY, b_reap, NULL);
 }
 
+static void test_dirty_inodes(void **state)
+{
+	(void)state;
+	run(MACHINE, K_WB, b_dirty_inodes, NULL);
+	run(MACHINE, K_BUDDY, b_dirty_off, NULL);
+}
+
 static void test_dirs(void **state)
 {
 	(void)state;
@@ -645,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_zbuddy_never_easyrclm),
 		cmocka_unit_test(test_shrink_slab),
 		cmocka_unit_test(test_dirs),
+		cmocka_unit_test(test_dirty_inodes),
 		cmocka_unit_test(test_reap),
 		cmocka_unit_test(test_census),
 		cmocka_unit_test(test_jbd),

@@ -3,7 +3,8 @@
  * get_dirty_limits() with exact thresholds (the unmapped-ratio cap), the
  * clustering of contiguous dirty pages into requests of at most 128 pages, pdflush
  * bringing the dirty pages below the background threshold, a writer throttled in
- * balance_dirty_pages() above the dirty threshold, the per-file dirty counts, and
+ * balance_dirty_pages() above the dirty threshold, the per-file dirty counts,
+ * wb_kupdate writing a file once its dirtied_when is 30 s old, and
  * vm.dirty_writeback false leaving everything to reclaim.
  *
  * Harness: tests/kharness.h.  The machine: 8 MiB of 4 KiB pages (2,048), 2 CPUs,
@@ -146,6 +147,47 @@ static int b_throttle(struct tctx *x)
 	return 0;
 }
 
+/* wb_kupdate: 100 pages (below the background threshold, ~200) written just
+ * after boot are left alone by the passes at 5..30 s (at 30 s the oldest it
+ * takes was dirtied at 0 s, the file at a few microseconds) and written, in one
+ * request, by the pass at 35 s.  Ten pages dirtied at 36 s (the file was clean:
+ * its dirtied_when is 36 s) are written by the pass at 70 s, not the one at
+ * 65 s.  Every pass is 5 s after the last one started. */
+static int b_kupdate(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	uint64_t ps = k->phys.page_size;
+	struct mm_file *f = mm_file_create(k, "f", 1024 * ps, 0, 0);
+	struct mm_read_stats st = { 0 };
+	CHECK(f);
+	CHECK_EQ(mm_file_extend(k, &x->task, f, 0, 100 * ps, &st), 100 * ps);
+	double t0 = f->dirtied_when;
+	CHECK(t0 > 0 && t0 < 0.01);
+	mm_sleep(&x->task, 34.9 - mm_now(k, &x->task), NULL);
+	CHECK_EQ(k->kupdate_runs, 6);   /* 5, 10, .., 30 s */
+	CHECK_EQ(k->nr_dirty, 100);
+	CHECK_EQ(k->kupdate_pages, 0);
+	mm_sleep(&x->task, 36.0 - mm_now(k, &x->task), NULL);
+	CHECK_EQ(k->kupdate_runs, 7);
+	CHECK_EQ(k->kupdate_pages, 100);
+	CHECK_EQ(k->nr_dirty, 0);
+	CHECK_EQ(k->nr_writeback, 0);
+	CHECK_EQ(k->wb_requests, 1);
+	CHECK(dirty_agrees(x, f));
+	CHECK_EQ(mm_file_extend(k, &x->task, f, 100 * ps, 10 * ps, &st), 10 * ps);
+	CHECK(f->dirtied_when >= 36.0 && f->dirtied_when < 36.01);
+	mm_sleep(&x->task, 69.9 - mm_now(k, &x->task), NULL);
+	CHECK_EQ(k->kupdate_runs, 13);
+	CHECK_EQ(f->nr_dirty, 10);
+	mm_sleep(&x->task, 71.0 - mm_now(k, &x->task), NULL);
+	CHECK_EQ(k->kupdate_runs, 14);
+	CHECK_EQ(f->nr_dirty, 0);
+	CHECK_EQ(k->kupdate_pages, 110);
+	CHECK_EQ(k->wb_requests, 2);
+	INV();
+	return 0;
+}
+
 /* vm.dirty_writeback false: nothing is written until reclaim or sync. */
 static int b_off(struct tctx *x)
 {
@@ -186,6 +228,10 @@ static void test_throttle(void **state)
 {
 	run(MACHINE, K_WB, b_throttle, NULL);
 }
+static void test_kupdate(void **state)
+{
+	run(MACHINE, K_WB, b_kupdate, NULL);
+}
 static void test_off(void **state)
 {
 	run(MACHINE, K_OFF, b_off, NULL);
@@ -197,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_background),
 		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_kupdate),
 		cmocka_unit_test(test_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -273,8 +273,11 @@ static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
  * /tmp's inode block and directory block.  Each create, unlink, and each lookup
  * that makes a pruned dentry again reads (__bread) the inode's table block and
  * its directory's block; a new directory's block is only got (__getblk).  The
- * pages carry buffer heads (bufhead.c) and stay on the LRU; they are not
- * dirtied (as ext3.c's; their writeback is not modelled). */
+ * pages carry buffer heads (bufhead.c) and stay on the LRU; a change goes
+ * through ext3's journal (jbd.c: pinned until the commit after the block is
+ * written back by pdflush, wb_kupdate or reclaim), and the VFS inode of a file
+ * read or written is made dirty (dcache.c mm_inode_dirty: held off
+ * inode_unused until writeback cleans it). */
 #define HA_INODES_PER_BLOCK 32
 
 static uint64_t meta_inode_blocks(const struct ha_cfg *c)
@@ -348,6 +351,8 @@ static void meta_atime(struct ha_cfg *c, struct mm_task *t, const struct ha_buil
 	int64_t d;
 	entry_ino(c, i, &ino, &d);
 	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + ino / HA_INODES_PER_BLOCK, true, true);
+	if (i < b->nobj)   /* __mark_inode_dirty: the VFS inode too */
+		mm_inode_dirty(&c->w.k, t, &c->dc, b->ent[i]);
 }
 
 /* The system file @i's inode and directory blocks, read. */
@@ -375,6 +380,7 @@ static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_
 		b->dir[d] = MM_DENT_NONE - 1;
 		uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, b->root);
 		b->dir[d] = id;
+		mm_inode_dirty(&c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
 		/* its inode, the top directory's block, its own new block */
 		meta_tree(c, &b->task, b, (uint64_t)c->tree_files + d, c->tree_dirs, true);
 		meta(c, &b->task, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + d, false,
@@ -400,6 +406,7 @@ static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 	uint32_t n = b->nobj++;
 	uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, parent);   /* may sleep */
 	b->ent[n] = id;
+	mm_inode_dirty(&c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
 	uint64_t ino;
 	int64_t d;
 	entry_ino(c, n, &ino, &d);
@@ -442,6 +449,7 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 	struct mm_task *t = &b->task;
 	uint64_t chunks = (c->tree_size + MIB - 1) / MIB;
 	b->root = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
+	mm_inode_dirty(k, t, &c->dc, b->root);
 	meta_tree(c, t, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1, true);
 	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + (uint64_t)c->tree_dirs,
 	     false, true);
@@ -484,6 +492,8 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 	}
 	mm_file_read(k, t, c->sys, i * c->header_size, c->header_size, &c->rst);
 	meta(c, t, meta_sys(c) + i / HA_INODES_PER_BLOCK, true, true);   /* atime */
+	if (c->sys_ent[i] < MM_DENT_NONE - 1)
+		mm_inode_dirty(k, t, &c->dc, c->sys_ent[i]);
 }
 
 static void compile(struct ha_cfg *c, struct ha_build *b)
@@ -509,6 +519,7 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	}
 	/* the temporary file (-Wp,-MD deps) lives while the compile runs */
 	uint32_t tmp = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* in /tmp */
+	mm_inode_dirty(k, t, &c->dc, tmp);
 	meta_tmp(c, t);
 	mm_user(t, c->cc_cycles);
 	uint64_t slot = j % (uint64_t)c->obj_slots;
@@ -834,6 +845,11 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "dentries_pruned", (double)c->dc.pruned_dentries);
 	sim_metric(s, "inodes_pruned", (double)c->dc.pruned_inodes);
 	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
+	sim_metric(s, "inodes_dirtied", (double)c->dc.dirtied);
+	sim_metric(s, "inodes_cleaned", (double)c->dc.cleaned);
+	sim_metric(s, "dirty_inodes_held_max", (double)c->dc.held_max);
+	sim_metric(s, "kupdate_runs", (double)k->kupdate_runs);
+	sim_metric(s, "kupdate_pages", (double)k->kupdate_pages);
 	sim_metric(s, "slabs_scanned", (double)k->slabs_scanned);
 	sim_metric(s, "slab_pages_reaped", (double)c->reaped);
 	sim_metric(s, "journal_buffers_dirtied", (double)c->jbd.dirtied);

@@ -21,12 +21,24 @@
  * under memory pressure.  A lookup of a file whose dentry was pruned makes it
  * again (its parents first, and its inode if that was pruned too).  Slab pages
  * are freed only when their last object goes (kobj.c).
+ * Dirty inodes (fs/fs-writeback.c __mark_inode_dirty, sync_sb_inodes,
+ * __sync_single_inode; fs/inode.c generic_forget_inode): an atime, mtime or
+ * ctime update (2.6.16 has no relatime) or a new inode makes a clean inode
+ * dirty, stamped with its dirtied_when, at the head of s_dirty.  A dirty
+ * inode whose dentry is pruned is kept off inode_unused (still counted in
+ * nr_unused, which the shrinker reports), so prune_icache cannot free it, until
+ * writeback cleans it: every writeback_inodes() pass (writeback.c: pdflush's
+ * background pass, a throttled writer, wb_kupdate with the inodes 30 s old)
+ * walks s_dirty from its oldest end and puts an unused cleaned inode at the
+ * head of inode_unused.  Only with vm.dirty_writeback (no writeback would clean
+ * them otherwise).
  * Not modelled: prune_icache's invalidation of a pruned inode's clean page
- * cache, dirty inodes (I_DIRTY keeps an inode on the list), a dentry in use by
- * an open file (every use here is instantaneous), the __GFP_FS test (every
- * reclaimer here may enter the file system).
+ * cache, a dentry in use by an open file (every use here is instantaneous),
+ * the __GFP_FS test (every reclaimer here may enter the file system), I_LOCK
+ * (an inode under write is cleaned at once: ext3 writes no inode without wait).
  * Costs: one page_op per object allocated or freed (kobj.c), one atomic per
- * dentry or inode looked at by a prune (the dcache_lock / inode_lock walk).
+ * dentry or inode looked at by a prune or a writeback (the dcache_lock /
+ * inode_lock walk).
  */
 #include "models/fs/dcache.h"
 
@@ -37,33 +49,36 @@
 
 enum { D_FREE, D_CACHED, D_INODE, D_GONE, D_BUSY };
 
-static void list_add_head(struct mm_dcache *d, struct mm_dlist *l, uint32_t id)
+/* Add @id at the head of list @l, on its links @w (MM_DL_*). */
+static void list_add_head(struct mm_dcache *d, struct mm_dlist *l, int w, uint32_t id)
 {
 	struct mm_dent *e = &d->e[id];
-	e->prev = MM_DENT_NONE;
-	e->next = l->head;
+	e->prev[w] = MM_DENT_NONE;
+	e->next[w] = l->head;
 	if (l->head != MM_DENT_NONE)
-		d->e[l->head].prev = id;
+		d->e[l->head].prev[w] = id;
 	else
 		l->tail = id;
 	l->head = id;
 	l->n++;
 }
 
-static void list_del(struct mm_dcache *d, struct mm_dlist *l, uint32_t id)
+static void list_del(struct mm_dcache *d, struct mm_dlist *l, int w, uint32_t id)
 {
 	struct mm_dent *e = &d->e[id];
-	if (e->prev != MM_DENT_NONE)
-		d->e[e->prev].next = e->next;
+	if (e->prev[w] != MM_DENT_NONE)
+		d->e[e->prev[w]].next[w] = e->next[w];
 	else
-		l->head = e->next;
-	if (e->next != MM_DENT_NONE)
-		d->e[e->next].prev = e->prev;
+		l->head = e->next[w];
+	if (e->next[w] != MM_DENT_NONE)
+		d->e[e->next[w]].prev[w] = e->prev[w];
 	else
-		l->tail = e->prev;
-	e->prev = e->next = MM_DENT_NONE;
+		l->tail = e->prev[w];
+	e->prev[w] = e->next[w] = MM_DENT_NONE;
 	l->n--;
 }
+
+#define U MM_DL_UNUSED
 
 /* dput of a child's reference on directory @id: the last one puts it at the
  * head of dentry_unused, referenced, unless it is still there (lazy LRU). */
@@ -72,9 +87,16 @@ static void put_parent(struct mm_dcache *d, uint32_t id)
 	struct mm_dent *e = &d->e[id];
 	if (e->children && --e->children == 0 && e->state == D_CACHED && !e->lru) {
 		e->referenced = true;
-		list_add_head(d, &d->dunused, id);
+		list_add_head(d, &d->dunused, U, id);
 		e->lru = true;
 	}
+}
+
+/* One more unused dirty inode kept off inode_unused. */
+static void hold(struct mm_dcache *d)
+{
+	if (++d->held > d->held_max)
+		d->held_max = d->held;
 }
 
 /* prune_dcache(@nr).  Returns: nothing. */
@@ -86,20 +108,23 @@ static void prune_dcache(struct mm_kernel *k, struct mm_task *t, struct mm_dcach
 			break;
 		uint32_t id = d->dunused.tail;
 		struct mm_dent *e = &d->e[id];
-		list_del(d, &d->dunused, id);
+		list_del(d, &d->dunused, U, id);
 		e->lru = false;
 		if (e->children)
 			continue;   /* in use: kept off the list until its last dput */
 		if (e->referenced) {
 			e->referenced = false;
-			list_add_head(d, &d->dunused, id);
+			list_add_head(d, &d->dunused, U, id);
 			e->lru = true;
 			continue;
 		}
 		uint32_t dent = e->dent;
 		e->dent = PFN_NONE;
 		e->state = D_INODE;
-		list_add_head(d, &d->iunused, id);
+		if (e->dirty)
+			hold(d);   /* generic_forget_inode: I_DIRTY stays on s_dirty */
+		else
+			list_add_head(d, &d->iunused, U, id);
 		d->pruned_dentries++;
 		if (e->parent != MM_DENT_NONE)
 			put_parent(d, e->parent);
@@ -116,7 +141,7 @@ static void prune_icache(struct mm_kernel *k, struct mm_task *t, struct mm_dcach
 			break;
 		uint32_t id = d->iunused.tail;
 		struct mm_dent *e = &d->e[id];
-		list_del(d, &d->iunused, id);
+		list_del(d, &d->iunused, U, id);
 		uint32_t ino = e->ino;
 		e->ino = PFN_NONE;
 		e->state = D_GONE;
@@ -139,7 +164,47 @@ static long shrink_icache_memory(struct mm_kernel *k, struct mm_task *t, void *a
 	struct mm_dcache *d = arg;
 	if (nr)
 		prune_icache(k, t, d, nr);
-	return (long)(d->iunused.n / 100) * 100;
+	/* inodes_stat.nr_unused counts the dirty ones kept off the list */
+	return (long)((d->iunused.n + d->held) / 100) * 100;
+}
+
+void mm_inode_dirty(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id)
+{
+	if (!k->cfg.dirty_writeback || id >= d->n || d->e[id].state != D_CACHED || d->e[id].dirty)
+		return;
+	struct mm_dent *e = &d->e[id];
+	e->dirty = true;
+	e->dirtied_when = mm_now(k, t);
+	list_add_head(d, &d->sdirty, MM_DL_DIRTY, id);
+	d->dirtied++;
+}
+
+/* sync_sb_inodes' inode part: clean the dirty inodes dirtied at or before
+ * @older, oldest first (write_inode: ext3_write_inode without wait does no
+ * I/O, the inode is in the journal already); an unused one goes to the head of
+ * inode_unused (__sync_single_inode).  Returns: inodes cleaned. */
+static uint64_t write_inodes(struct mm_kernel *k, struct mm_task *t, void *arg, double older)
+{
+	struct mm_dcache *d = arg;
+	uint64_t n = 0;
+	while (d->sdirty.n) {
+		mm_charge(t, k->costs->atomic);   /* inode_lock; may pay: read the list after */
+		if (!d->sdirty.n)
+			break;
+		uint32_t id = d->sdirty.tail;
+		struct mm_dent *e = &d->e[id];
+		if (e->dirtied_when > older)
+			break;
+		list_del(d, &d->sdirty, MM_DL_DIRTY, id);
+		e->dirty = false;
+		if (e->state == D_INODE) {
+			d->held--;
+			list_add_head(d, &d->iunused, U, id);
+		}
+		n++;
+	}
+	d->cleaned += n;
+	return n;
 }
 
 int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_slab,
@@ -148,6 +213,7 @@ int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_s
 	memset(d, 0, sizeof *d);
 	d->free = MM_DENT_NONE;
 	d->dunused.head = d->dunused.tail = d->iunused.head = d->iunused.tail = MM_DENT_NONE;
+	d->sdirty.head = d->sdirty.tail = MM_DENT_NONE;
 	if (mm_kcache_init(&d->dentry, k, "dentry_cache", dent_per_slab,
 			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
 	    mm_kcache_init(&d->inode, k, "ext3_inode_cache", ino_per_slab,
@@ -155,6 +221,8 @@ int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_s
 		return -1;
 	if (shrink && (mm_register_shrinker(k, MM_DEFAULT_SEEKS, shrink_dcache_memory, d) ||
 		       mm_register_shrinker(k, MM_DEFAULT_SEEKS, shrink_icache_memory, d)))
+		return -1;
+	if (shrink && k->cfg.dirty_writeback && mm_register_inode_sb(k, write_inodes, d))
 		return -1;
 	return 0;
 }
@@ -181,7 +249,10 @@ static int lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, u
 	case D_CACHED:
 		return 0;   /* __d_lookup: a reference, no move on dentry_unused */
 	case D_INODE:   /* iget finds the inode in the hash: off inode_unused */
-		list_del(d, &d->iunused, id);
+		if (d->e[id].dirty)
+			d->held--;
+		else
+			list_del(d, &d->iunused, U, id);
 		d->recreated++;
 		return make(k, t, d, id, depth);
 	case D_GONE:
@@ -235,7 +306,7 @@ static int make(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uin
 	}
 	e->state = D_CACHED;
 	e->referenced = true;
-	list_add_head(d, &d->dunused, id);
+	list_add_head(d, &d->dunused, U, id);
 	e->lru = true;
 	return 0;
 }
@@ -247,7 +318,7 @@ uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache 
 		return MM_DENT_NONE;
 	uint32_t id = d->free;
 	if (id != MM_DENT_NONE) {
-		d->free = d->e[id].next;
+		d->free = d->e[id].next[U];
 	} else {
 		if (d->n == d->cap) {
 			uint32_t cap = d->cap ? 2 * d->cap : 1024;
@@ -261,10 +332,11 @@ uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache 
 	}
 	struct mm_dent *e = &d->e[id];
 	e->dent = e->ino = PFN_NONE;
-	e->prev = e->next = MM_DENT_NONE;
+	e->prev[U] = e->next[U] = e->prev[MM_DL_DIRTY] = e->next[MM_DL_DIRTY] = MM_DENT_NONE;
 	e->parent = parent;
 	e->children = 0;
-	e->referenced = e->lru = false;
+	e->dirtied_when = 0;
+	e->referenced = e->lru = e->dirty = false;
 	if (make(k, t, d, id, 0)) {
 		mm_dentry_delete(k, t, d, id);
 		return MM_DENT_NONE;
@@ -285,14 +357,18 @@ void mm_dentry_delete(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *
 	if (e->state == D_FREE || e->state == D_BUSY || e->children)
 		return;
 	if (e->lru)
-		list_del(d, &d->dunused, id);
+		list_del(d, &d->dunused, U, id);
+	else if (e->state == D_INODE && e->dirty)
+		d->held--;
 	else if (e->state == D_INODE)
-		list_del(d, &d->iunused, id);
-	e->lru = false;
+		list_del(d, &d->iunused, U, id);
+	if (e->dirty)   /* generic_delete_inode: off s_dirty, freed */
+		list_del(d, &d->sdirty, MM_DL_DIRTY, id);
+	e->lru = e->dirty = false;
 	uint32_t dent = e->dent, ino = e->ino;
 	e->dent = e->ino = PFN_NONE;
 	e->state = D_FREE;
-	e->next = d->free;
+	e->next[U] = d->free;
 	d->free = id;
 	if (dent != PFN_NONE && e->parent != MM_DENT_NONE)
 		put_parent(d, e->parent);

@@ -15,14 +15,19 @@
 
 /* One file's (or directory's) name and inode: a dentry and an inode object
  * while cached. */
+enum { MM_DL_UNUSED, MM_DL_DIRTY };   /* the two lists an entry may be on */
 struct mm_dent {
 	uint32_t dent, ino;        /* slab pfns, PFN_NONE when not allocated */
-	uint32_t prev, next;       /* links on dentry_unused or inode_unused (ids) */
+	/* links (ids): [MM_DL_UNUSED] on dentry_unused or inode_unused (and the
+	 * free ids' list), [MM_DL_DIRTY] on the superblock's s_dirty */
+	uint32_t prev[2], next[2];
 	uint32_t parent;           /* the directory's id, MM_DENT_NONE: none modelled */
 	uint32_t children;         /* child dentries alive: each holds a reference */
+	double dirtied_when;       /* when the inode became dirty */
 	uint8_t state;             /* enum in dcache.c */
 	bool referenced;           /* DCACHE_REFERENCED */
 	bool lru;                  /* on dentry_unused (d_lru not empty) */
+	bool dirty;                /* I_DIRTY: on s_dirty; off inode_unused once unused */
 };
 
 struct mm_dlist {
@@ -34,14 +39,18 @@ struct mm_dcache {
 	struct mm_kcache dentry, inode;
 	struct mm_dent *e;
 	uint32_t n, cap, free;     /* entries, room, first free id */
-	struct mm_dlist dunused, iunused;
+	struct mm_dlist dunused, iunused, sdirty;
+	uint64_t held;             /* unused inodes kept off inode_unused: dirty */
 	uint64_t pruned_dentries, pruned_inodes, recreated;
+	uint64_t dirtied, cleaned; /* inodes made dirty, cleaned by writeback */
+	uint64_t held_max;         /* the most unused dirty inodes held at once */
 };
 
 /** mm_dcache_init() - empty dentry ("dentry_cache") and inode
  * ("ext3_inode_cache") caches of @dent_per_slab and @ino_per_slab objects a
  * page (both __GFP_KERNRCLM); with @shrink, their shrinkers are registered with
- * @k (shrink_dcache_memory, shrink_icache_memory: DEFAULT_SEEKS).
+ * @k (shrink_dcache_memory, shrink_icache_memory: DEFAULT_SEEKS), and, when @k
+ * has vm.dirty_writeback, the dirty-inode writer (mm_register_inode_sb).
  * Returns: 0, or -1 when host memory ran out or @k has no room for a shrinker. */
 int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_slab,
 		   uint32_t ino_per_slab, bool shrink);
@@ -63,6 +72,15 @@ uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache 
  * made again (d_alloc, and iget of a pruned inode), its parents first.
  * Returns: 0, or -1 when an object could not be had. */
 int mm_dentry_lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
+
+/** mm_inode_dirty() - __mark_inode_dirty of file @id's inode (an atime, mtime
+ * or ctime update, a new inode): a clean cached inode becomes dirty at @t's
+ * time and goes on s_dirty; while dirty, an unused inode is kept off
+ * inode_unused (generic_forget_inode), so prune_icache cannot free it, until
+ * writeback cleans it (__sync_single_inode puts it at inode_unused's head).
+ * Nothing without vm.dirty_writeback (no writeback would clean it) or for an
+ * entry that is not cached.  Returns: nothing. */
+void mm_inode_dirty(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
 
 /** mm_dentry_delete() - unlink (rmdir) of file @id: its dentry and inode are
  * freed and @id may be reused.  A directory that still has child dentries is

@@ -126,8 +126,7 @@ uint32_t mm_jbd_commit(struct mm_kernel *k, struct mm_task *t, struct mm_jbd *j)
 			struct page *p = &k->phys.pages[pfn];
 			if (!page_test(p, PG_dirty) && !page_test(p, PG_writeback)) {
 				page_set(p, PG_dirty);
-				k->nr_dirty++;
-				f->nr_dirty++;
+				mm_file_dirty_inc(k, t, f);
 			}
 		}
 		mm_charge(t, k->costs->atomic + k->costs->page_op);

@@ -655,9 +655,7 @@ int mm_writepage(struct mm_kernel *k, struct mm_task *t, uint32_t pfn)
 		page_clear(p, PG_reclaim);
 		page_set(p, PG_dirty);
 		p->count--;
-		k->nr_dirty++;
-		if (f)
-			f->nr_dirty++;
+		mm_file_dirty_inc(k, t, f);
 		free(io);
 		return -1;
 	}
@@ -734,8 +732,7 @@ static uint64_t file_write(struct mm_kernel *k, struct mm_task *t, struct mm_fil
 			kmap_unmap(k->kmap, t, pfn);
 		/* set_page_dirty: one atomic when the page was clean */
 		if (!page_test_set(p, PG_dirty)) {
-			k->nr_dirty++;
-			f->nr_dirty++;
+			mm_file_dirty_inc(k, t, f);
 			mm_charge(t, k->costs->atomic);
 		}
 		mm_mark_page_accessed(k, t, pfn);

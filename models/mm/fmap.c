@@ -74,9 +74,8 @@ static inline uint32_t fpte_pfn(uint32_t e)
 static void dirty_to_page(struct mm_kernel *k, struct mm_task *t, struct page *p)
 {
 	if (!page_test_set(p, PG_dirty)) {
-		k->nr_dirty++;
-		if (p->mapping && p->mapping <= (uint32_t)k->nfiles)
-			k->files[p->mapping - 1]->nr_dirty++;
+		mm_file_dirty_inc(k, t, p->mapping && p->mapping <= (uint32_t)k->nfiles
+					       ? k->files[p->mapping - 1] : NULL);
 		mm_charge(t, k->costs->atomic);
 	}
 }

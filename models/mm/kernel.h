@@ -131,6 +131,7 @@ struct mm_file {
 	uint64_t disk_off;         /* byte offset of the file's first block */
 	struct mm_ra ra;
 	uint32_t wb_index;          /* writeback_index: where the next writeback starts */
+	double dirtied_when;       /* when nr_dirty last rose from 0 (inode->dirtied_when) */
 	uint8_t *ra_unused;        /* [npages/8+1] bit set: read, not yet used by read() */
 	struct mm_fmap *i_mmap;    /* its shared mappings (fmap.c); NULL: not mapped */
 	bool bdev;                 /* a block device's mapping (ext3.c): GFP_USER, lowmem */
@@ -161,6 +162,18 @@ struct mm_kernel_cfg {
 	int64_t dirty_background_ratio;   /* dirty_background_ratio, percent */
 	bool kswapd_incmin;        /* the series' balance_pgdat (vmscan.c, kernel-mechanisms.md 1.5a) */
 };
+
+/* A superblock's dirty inodes (2.6.16 sb->s_dirty, fs/fs-writeback.c
+ * sync_sb_inodes): every writeback_inodes() pass calls @write with the
+ * pass's older_than_this (wb_kupdate: 30 s ago; INFINITY: any), which cleans
+ * the inodes dirtied at or before it, oldest first.  Returns: inodes cleaned. */
+typedef uint64_t (*mm_write_inodes_fn)(struct mm_kernel *k, struct mm_task *t, void *arg,
+				       double older_than);
+struct mm_inode_sb {
+	mm_write_inodes_fn write;
+	void *arg;
+};
+#define MM_MAX_INODE_SBS 4
 
 /* A registered shrinker (2.6.16 struct shrinker, mm/vmscan.c set_shrinker):
  * @shrink(k, t, arg, 0) returns the objects it could free, @shrink(.., nr)
@@ -231,6 +244,11 @@ struct mm_kernel {
 	sg_sem_t pdflush_sem;
 	bool pdflush_busy;
 	struct mm_task pdflush;
+	struct mm_task kupdate;            /* the second pdflush thread: wb_kupdate every 5 s */
+	uint64_t kupdate_runs, kupdate_pages;   /* wb_kupdate passes, pages they wrote */
+	/* superblocks whose dirty inodes writeback cleans (dcache.c) */
+	struct mm_inode_sb inode_sbs[MM_MAX_INODE_SBS];
+	int ninode_sbs;
 	uint64_t wb_requests;              /* clustered write requests submitted */
 	uint64_t wb_throttled;             /* balance_dirty_pages() writes by a writer */
 	/* reads: page reads in flight (submitted, or waited for by their reader)
@@ -408,8 +426,22 @@ void mm_balance_dirty_pages_ratelimited(struct mm_kernel *k, struct mm_task *t, 
  * pages.  Returns: nothing (*@background, *@dirty set). */
 void mm_dirty_limits(const struct mm_kernel *k, uint64_t *background, uint64_t *dirty);
 
-/** mm_pdflush_start() - start the pdflush daemon on @cpu.  Returns: nothing. */
+/** mm_pdflush_start() - start the pdflush daemon and the wb_kupdate thread on
+ * @cpu.  Returns: nothing. */
 void mm_pdflush_start(struct mm_kernel *k, int cpu);
+
+/** mm_now() - the time on @t's clock (jiffies).  Returns: seconds, 0 in
+ * functional mode or without a task. */
+double mm_now(const struct mm_kernel *k, const struct mm_task *t);
+
+/** mm_file_dirty_inc() - a page of @f became dirty (set_page_dirty): counted in
+ * @k and @f; the file's dirtied_when is @t's time when it was clean before
+ * (__mark_inode_dirty).  Returns: nothing. */
+void mm_file_dirty_inc(struct mm_kernel *k, struct mm_task *t, struct mm_file *f);
+
+/** mm_register_inode_sb() - writeback cleans the dirty inodes @write keeps.
+ * Returns: 0, or -1 when @k has no room. */
+int mm_register_inode_sb(struct mm_kernel *k, mm_write_inodes_fn write, void *arg);
 
 /** mm_end_page_writeback() - end_page_writeback() of @pfn (driver context): clear
  * PG_writeback, drop the I/O's reference, rotate a PG_reclaim page to the

@@ -29,9 +29,26 @@
  * asynchronous requests in flight (BLKDEV_MAX_RQ 128:
  * queue_congestion_on_threshold() = 128 - 128/8 + 1).
  *
- * Not modelled: wb_kupdate (pages older than dirty_expire_centisecs written
- * every 5 s: every workload here that enables this stays above the background
- * threshold while it writes), laptop mode, several pdflush threads.
+ * wb_kupdate (the second of 2.6.16's two pdflush threads, MIN_PDFLUSH_THREADS;
+ * 2.5.25 has it too): wb_timer fires dirty_writeback_centisecs (5 s) after
+ * boot and after each pass's start (at least 1 s after its end); a pass writes,
+ * 1,024 pages at a time without blocking (a congested queue naps HZ/10), every
+ * file whose dirtied_when is dirty_expire_centisecs (30 s) old or older, and
+ * cleans the dirty inodes that old (sync_sb_inodes with older_than_this).  A
+ * file's dirtied_when is set when its first page is dirtied after it was clean
+ * (__mark_inode_dirty), and again when a writeback pass leaves it with dirty
+ * pages (__sync_single_inode redirties it: pages dirtied during the pass, or,
+ * for a pass other than wb_kupdate's, pages it did not reach), so a file
+ * written without pause is written as a whole by wb_kupdate about every 30 s.
+ * Every writeback_inodes() pass (pdflush's, a throttled writer's) cleans every
+ * dirty inode (older_than_this NULL).
+ * Approximations: each file here stands for one inode (a highalloc tree's
+ * 19,000 files are one mm_file, so its .o written a second ago goes with the
+ * rest once the tree's dirtied_when has expired: the block device's metadata is
+ * one inode in the kernel too); kupdate walks the expired files in file order,
+ * not dirtied_when order (the order matters only when a pass meets congestion).
+ * Not modelled: laptop mode, pdflush threads beyond two, sync_supers (ext3's
+ * write_super only clears s_dirt).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +66,28 @@
 #define MM_WB_MAX_PAGES 128          /* 512 KiB requests: SCSI max_sectors 1,024 */
 #define MM_WB_MAX_WRITEBACK 1024     /* MAX_WRITEBACK_PAGES */
 #define MM_WB_CONGESTED 113          /* queue_congestion_on_threshold(), nr_requests 128 */
+#define MM_WB_INTERVAL_S 5.0         /* dirty_writeback_centisecs 500 */
+#define MM_WB_EXPIRE_S 30.0          /* dirty_expire_centisecs 3000 */
+
+double mm_now(const struct mm_kernel *k, const struct mm_task *t)
+{
+	return k->untimed || !t ? 0.0 : tm_now(&t->tm);
+}
+
+void mm_file_dirty_inc(struct mm_kernel *k, struct mm_task *t, struct mm_file *f)
+{
+	k->nr_dirty++;
+	if (f && f->nr_dirty++ == 0)
+		f->dirtied_when = mm_now(k, t);
+}
+
+int mm_register_inode_sb(struct mm_kernel *k, mm_write_inodes_fn write, void *arg)
+{
+	if (k->ninode_sbs >= MM_MAX_INODE_SBS)
+		return -1;
+	k->inode_sbs[k->ninode_sbs++] = (struct mm_inode_sb){ write, arg };
+	return 0;
+}
 
 /* total_pages of page-writeback.c: nr_free_pagecache_pages(), the pages of the
  * page cache's zonelist above their high watermarks. */
@@ -182,23 +221,33 @@ static uint64_t wb_file(struct mm_kernel *k, struct mm_task *t, struct mm_file *
 	return written;
 }
 
-/* writeback_inodes(): the files of the (one) superblock, @start's first.
- * Returns: pages written. */
+/* writeback_inodes(): the files of the (one) superblock dirtied at or before
+ * @older (INFINITY: any), @start's first; then the superblocks' dirty inodes
+ * that old.  Returns: pages written. */
 static uint64_t wb_inodes(struct mm_kernel *k, struct mm_task *t, struct mm_file *start,
-			  uint64_t nr, bool nonblocking, bool *congested)
+			  uint64_t nr, bool nonblocking, bool *congested, double older)
 {
 	uint64_t written = 0;
 	int first = start ? (int)start->id - 1 : 0;
 	for (int n = 0; n < k->nfiles && written < nr && !*congested; n++) {
 		struct mm_file *f = k->files[(first + n) % k->nfiles];
-		if (!f->nr_dirty)
+		if (!f->nr_dirty || f->dirtied_when > older)
 			continue;
 		if (nonblocking && wb_congested(k, f)) {
 			*congested = true;
 			break;
 		}
-		written += wb_file(k, t, f, nr - written, nonblocking, congested);
+		uint64_t w = wb_file(k, t, f, nr - written, nonblocking, congested);
+		/* __sync_single_inode: pages still dirty after the pass make the
+		 * inode dirty again now, except for wb_kupdate's pages it had no
+		 * room or time for (they stay expired, at the tail of s_dirty) */
+		if (f->nr_dirty && (isinf(older) || (w < nr - written && !*congested)))
+			f->dirtied_when = mm_now(k, t);
+		written += w;
 	}
+	/* sync_sb_inodes stops at congestion or when nr_to_write is spent */
+	for (int i = 0; i < k->ninode_sbs && written < nr && !*congested; i++)
+		k->inode_sbs[i].write(k, t, k->inode_sbs[i].arg, older);
 	return written;
 }
 
@@ -212,7 +261,7 @@ static void background_writeout(struct mm_kernel *k, struct mm_task *t)
 		if (k->nr_dirty < bg)
 			break;
 		bool congested = false;
-		uint64_t w = wb_inodes(k, t, NULL, MM_WB_MAX_WRITEBACK, true, &congested);
+		uint64_t w = wb_inodes(k, t, NULL, MM_WB_MAX_WRITEBACK, true, &congested, INFINITY);
 		if (w < MM_WB_MAX_WRITEBACK) {
 			if (k->untimed)
 				break;
@@ -239,6 +288,46 @@ static void pdflush_actor(int argc, char **argv)
 	}
 }
 
+/* wb_kupdate(): write what was dirtied 30 s ago or earlier. */
+static void wb_kupdate(struct mm_kernel *k, struct mm_task *t)
+{
+	double oldest = mm_now(k, t) - MM_WB_EXPIRE_S;
+	uint64_t nr = k->nr_dirty;   /* nr_dirty + unstable + inodes in use */
+	k->kupdate_runs++;
+	for (;;) {
+		bool congested = false;
+		uint64_t w = wb_inodes(k, t, NULL, MM_WB_MAX_WRITEBACK, true, &congested, oldest);
+		k->kupdate_pages += w;
+		if (w < MM_WB_MAX_WRITEBACK) {
+			if (!congested)
+				break;   /* all the old data is written */
+			mm_congestion_wait(k, t, MM_HZ_S(100));
+		}
+		if (nr <= w)
+			break;
+		nr -= w;
+	}
+}
+
+static void kupdate_actor(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct mm_task *t = sg_actor_self_get_data();
+	struct mm_kernel *k = t->k;
+	sg_actor_daemonize(sg_actor_self());
+	double next = simgrid_get_clock() + MM_WB_INTERVAL_S;   /* page_writeback_init */
+	for (;;) {
+		mm_sleep(t, next - simgrid_get_clock(), NULL);
+		double start = simgrid_get_clock();
+		wb_kupdate(k, t);
+		mm_sync(t);
+		next = start + MM_WB_INTERVAL_S;
+		if (next < simgrid_get_clock() + 1.0)
+			next = simgrid_get_clock() + 1.0;
+	}
+}
+
 void mm_pdflush_start(struct mm_kernel *k, int cpu)
 {
 	char host[16];
@@ -249,6 +338,12 @@ void mm_pdflush_start(struct mm_kernel *k, int cpu)
 	sg_actor_t a = sg_actor_init("pdflush", sg_host_by_name(host));
 	sg_actor_set_data(a, &k->pdflush);
 	sg_actor_start(a, pdflush_actor, 0, NULL);
+	if (k->untimed)
+		return;
+	mm_task_init(&k->kupdate, k, cpu, "kupdate");
+	a = sg_actor_init("kupdate", sg_host_by_name(host));
+	sg_actor_set_data(a, &k->kupdate);
+	sg_actor_start(a, kupdate_actor, 0, NULL);
 }
 
 /* pdflush_operation(background_writeout): ignored while pdflush works. */
@@ -278,7 +373,7 @@ static void balance_dirty_pages(struct mm_kernel *k, struct mm_task *t, struct m
 		k->dirty_exceeded = true;
 		if (k->nr_dirty) {
 			bool congested = false;
-			written += wb_inodes(k, t, f, chunk - written, false, &congested);
+			written += wb_inodes(k, t, f, chunk - written, false, &congested, INFINITY);
 			k->wb_throttled++;
 			mm_dirty_limits(k, &bg, &dirty);
 			if (k->nr_dirty + k->nr_writeback <= dirty || written >= chunk)
