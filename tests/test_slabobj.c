@@ -11,7 +11,10 @@
  *    exact scan counts, second chance of referenced dentries, LRU-order frees,
  *    slab pages freed, reclaimed_slab, deferred work, a pruned file made again;
  *    a directory kept while it has children, back on the list after the last;
- *    a dirty inode held off inode_unused until wb_kupdate cleans it;
+ *    a dirty inode held off inode_unused until wb_kupdate cleans it; an open
+ *    file's dentry kept in use until its close;
+ *  - a process's fork/exec objects (files, fs, sighand, signal, mm_struct,
+ *    anon_vma) made and given back (kobj.c mm_kproc_start/exit);
  *  - the 2.6.16 slab free list (kobj.c): which empty slabs free_block keeps
  *    under free_limit, what each cache_reap visit frees, free_touched, a partly
  *    used slab pinned by one object;
@@ -384,6 +387,88 @@ static int b_dirty_inodes(struct tctx *x)
 	return 0;
 }
 
+/* An open file's dentry: ten files, file 3 held (mm_dentry_get).  One
+ * prune_dcache(128): the nine others are freed, file 3 is taken off
+ * dentry_unused and kept; its close puts it back at the head, referenced; the
+ * next prune gives it its second chance and then frees it.  A held file is not
+ * unlinked. */
+static int b_open(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_dcache d;
+	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	uint32_t id[10];
+	for (int i = 0; i < 10; i++)
+		id[i] = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
+	CHECK(mm_dentry_get(k, &x->task, &d, id[3]) == 0);
+	CHECK_EQ(d.e[id[3]].users, 1);
+	k->shrinkers[0].shrink(k, &x->task, k->shrinkers[0].arg, 128);
+	CHECK_EQ(d.pruned_dentries, 9);
+	CHECK(d.e[id[3]].dent != PFN_NONE);
+	CHECK(!d.e[id[3]].lru);
+	CHECK_EQ(d.dunused.n, 0);
+	mm_dentry_delete(k, &x->task, &d, id[3]);   /* open: left alone */
+	CHECK_EQ(d.dentry.objs, 1);
+	mm_dentry_put(&d, id[3]);
+	CHECK(d.e[id[3]].lru && d.e[id[3]].referenced);
+	CHECK_EQ(d.dunused.n, 1);
+	k->shrinkers[0].shrink(k, &x->task, k->shrinkers[0].arg, 128);
+	CHECK_EQ(d.pruned_dentries, 10);
+	CHECK_EQ(d.dentry.objs, 0);
+	for (int i = 0; i < 10; i++)
+		mm_dentry_delete(k, &x->task, &d, id[i]);
+	CHECK_EQ(d.dentry.objs + d.inode.objs, 0);
+	mm_dcache_fini(&d);
+	k->nshrinkers = 0;
+	kh_drain_all(x);
+	return 0;
+}
+
+/* A process's fork/exec objects (kobj.c mm_kproc_start with every optional
+ * cache): one files_struct, fs_struct, sighand_struct, signal_struct and
+ * mm_struct each, an anon_vma for the stack and one for a heap; none for a
+ * heapless process; exit gives every object back. */
+static int b_kproc_objs(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_kcache task, vma, files, fs, sighand, signal, mm, anon;
+	CHECK(mm_kcache_init(&task, k, "task_struct", 3, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&vma, k, "vm_area_struct", 44, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&files, k, "files_cache", 9, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&fs, k, "fs_cache", 61, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&sighand, k, "sighand_cache", 3, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&signal, k, "signal_cache", 15, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&mm, k, "mm_struct", 6, MM_GFP_KERNEL) == 0);
+	CHECK(mm_kcache_init(&anon, k, "anon_vma", 290, MM_GFP_KERNEL) == 0);
+	const struct mm_kproc_caches kc = { &task, &vma, &files, &fs, &sighand, &signal, &mm, &anon };
+	uint64_t free0 = kh_free_pages(x);
+	struct mm_kproc p, q;
+	CHECK(mm_kproc_start(k, &x->task, &p, &kc, 5, 16, NULL) == 0);
+	CHECK(mm_kproc_start(k, &x->task, &q, &kc, 5, 0, NULL) == 0);
+	CHECK_EQ(files.objs, 2);
+	CHECK_EQ(fs.objs, 2);
+	CHECK_EQ(sighand.objs, 2);
+	CHECK_EQ(signal.objs, 2);
+	CHECK_EQ(mm.objs, 2);
+	CHECK_EQ(anon.objs, 3);   /* p: stack and heap; q: stack */
+	CHECK_EQ(task.objs, 2);
+	CHECK_EQ(vma.objs, 10);
+	CHECK_EQ(q.obj[MM_KP_ANON_HEAP], PFN_NONE);
+	/* one slab page each for the 8 caches */
+	CHECK_EQ(files.slabs + fs.slabs + sighand.slabs + signal.slabs + mm.slabs + anon.slabs +
+		 task.slabs + vma.slabs, 8);
+	mm_kproc_exit(k, &x->task, &p, &kc);
+	mm_kproc_exit(k, &x->task, &q, &kc);
+	CHECK_EQ(files.objs + fs.objs + sighand.objs + signal.objs + mm.objs + anon.objs + task.objs +
+		 vma.objs, 0);
+	kh_drain_all(x);
+	CHECK_EQ(kh_free_pages(x), free0);
+	struct mm_kcache *all[] = { &task, &vma, &files, &fs, &sighand, &signal, &mm, &anon };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		mm_kcache_fini(all[i]);
+	return 0;
+}
+
 /* The same without vm.dirty_writeback: nothing is marked, everything freed. */
 static int b_dirty_off(struct tctx *x)
 {
@@ -514,7 +599,7 @@ static int b_census(struct tctx *x)
 	CHECK_EQ(a.pin[MM_CEN_FREE], a.pages[MM_CEN_FREE]);
 	CHECK_EQ(a.pages[MM_CEN_FREE], kh_free_pages(x));
 	struct mm_kproc p;
-	const struct mm_kproc_caches kc = { &task, &vma };
+	const struct mm_kproc_caches kc = { .task = &task, .vma = &vma };
 	CHECK(mm_kproc_start(k, &x->task, &p, &kc, 5, 2048, NULL) == 0);
 	kh_drain_all(x);
 	census_all(x, 0, &b);
@@ -694,6 +779,8 @@ static void test_dirty_inodes(void **state)
 	(void)state;
 	run(MACHINE, K_WB, b_dirty_inodes, NULL);
 	run(MACHINE, K_BUDDY, b_dirty_off, NULL);
+	run(MACHINE, K_BUDDY, b_open, NULL);
+	run(MACHINE, K_BUDDY, b_kproc_objs, NULL);
 }
 
 static void test_dirs(void **state)

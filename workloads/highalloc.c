@@ -61,6 +61,25 @@
 #define HA_PASSES 3
 #define MIB (UINT64_C(1) << 20)
 
+/* The caches a fork, an exec and an open allocate from, beside task_struct
+ * and vm_area_struct, with their objects per slab page on i386: /proc/slabinfo
+ * of a 4-way PIII with 4 GB running dbench on 2.6.11-rc2 (Andrew Tridgell,
+ * linux-kernel, 2005-01-25, "memory leak in 2.6.11-rc2"; the same box class
+ * and era as the seed's 2.6.16): files_cache 416 bytes (9 a page), fs_cache 64
+ * (61), sighand_cache 1,312 (3), signal_cache 256 (15), mm_struct 608 (6),
+ * anon_vma 12 (290), filp 160 (25), names_cache 4,096 (1).  None is
+ * __GFP_KERNRCLM (the series types only the shrinkable dentry and inode
+ * caches so). */
+enum { HA_OC_FILES, HA_OC_FS, HA_OC_SIGHAND, HA_OC_SIGNAL, HA_OC_MM, HA_OC_ANON_VMA, HA_OC_FILP,
+       HA_OC_NAMES, HA_NOC };
+static const struct {
+	const char *name;
+	uint32_t per_slab;
+} ha_oc[HA_NOC] = {
+	{ "files_cache", 9 }, { "fs_cache", 61 },     { "sighand_cache", 3 }, { "signal_cache", 15 },
+	{ "mm_struct", 6 },   { "anon_vma", 290 },    { "filp", 25 },         { "names_cache", 1 },
+};
+
 static const char *const pass_names[HA_PASSES] = { "pass1", "pass2", "rest" };
 
 struct ha_build {
@@ -121,13 +140,14 @@ struct ha_cfg {
 	uint32_t *sys_ent;         /* dcache ids, MM_DENT_NONE until first looked up */
 	struct mm_dcache dc;       /* dentries and inodes (dcache.c) */
 	struct mm_kcache vma, taskc;
+	struct mm_kcache oc[HA_NOC];   /* fork/exec and open's caches (ha_oc) */
 	struct mm_jbd jbd;         /* ext3's journal over meta (jbd.c) */
 	bool kill;
 	int copies_done, builds_done;
 	double t0, t_load, t_end;
 	uint64_t success[HA_PASSES], zone_success[HA_PASSES][MM_NR_ZONES];
 	double attempt_s[HA_PASSES];
-	uint64_t slabs_at[2][3];   /* [load, rest][dentry+inode, vma+task, bh+radix] */
+	uint64_t slabs_at[2][3];   /* [load, rest][dentry+inode, process and file, bh+radix] */
 	uint64_t ooms;
 	struct mm_read_stats rst;
 	int check_failed;
@@ -252,16 +272,21 @@ static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
 
 /* ---- processes: fork/exec and exit with their kernel objects ---- */
 
+#define HA_KPROC_CACHES(c)                                                                    \
+	{ &(c)->taskc, &(c)->vma, &(c)->oc[HA_OC_FILES], &(c)->oc[HA_OC_FS],                  \
+	  &(c)->oc[HA_OC_SIGHAND], &(c)->oc[HA_OC_SIGNAL], &(c)->oc[HA_OC_MM],                \
+	  &(c)->oc[HA_OC_ANON_VMA] }
+
 static void proc_start(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p, uint64_t heap)
 {
-	const struct mm_kproc_caches kc = { &c->taskc, &c->vma };
+	const struct mm_kproc_caches kc = HA_KPROC_CACHES(c);
 	if (mm_kproc_start(&c->w.k, t, p, &kc, (uint32_t)c->vmas_per_proc, pages_of(&c->w.k, heap), NULL))
 		c->ooms++;
 }
 
 static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
 {
-	const struct mm_kproc_caches kc = { &c->taskc, &c->vma };
+	const struct mm_kproc_caches kc = HA_KPROC_CACHES(c);
 	mm_kproc_exit(&c->w.k, t, p, &kc);
 }
 
@@ -303,10 +328,55 @@ static uint64_t meta_sys_inode_blocks(const struct ha_cfg *c)
 	return ((uint64_t)c->sys_files + HA_INODES_PER_BLOCK - 1) / HA_INODES_PER_BLOCK;
 }
 
-/* Bytes of the whole mapping: the trees, the system files, /tmp. */
+/* ---- block groups: bitmaps and group descriptors ----
+ * ext3 with 4 KiB blocks (2.6.16 fs/ext3/balloc.c, ialloc.c): a block group
+ * is 32,768 blocks (128 MiB) with one block bitmap and one inode bitmap block;
+ * mke2fs's default inode_ratio of 8,192 bytes gives 16,384 inodes a group; 32-
+ * byte group descriptors, 128 to a block.  Each tree's data (its sources and
+ * .o files), the MemTotal file and /tmp are groups of their own: each tree has
+ * its data groups' block bitmaps and its inodes' inode bitmaps; the MemTotal
+ * file its block bitmaps; /tmp one inode bitmap (its files hold no data here).
+ * ext3_new_block and ext3_free_blocks read (read_block_bitmap) and change the
+ * group's block bitmap and its descriptor; ext3_new_inode and ext3_free_inode
+ * the inode bitmap and the descriptor; every change goes through the journal.
+ * Not modelled: the descriptor blocks' lifetime reference (ext3_fill_super
+ * keeps them until umount), indirect blocks, the superblock's own block. */
+#define HA_GROUP_BYTES (UINT64_C(128) << 20)
+#define HA_INODES_PER_GROUP 16384
+#define HA_DESC_PER_BLOCK 128
+
+static uint64_t groups_of(uint64_t bytes)
+{
+	return (bytes + HA_GROUP_BYTES - 1) / HA_GROUP_BYTES;
+}
+
+/* Bitmap blocks of one tree: its data groups', then its inodes'. */
+static uint64_t meta_tree_bitmaps(const struct ha_cfg *c)
+{
+	return groups_of(tree_bytes(c)) +
+	       (meta_inode_blocks(c) * HA_INODES_PER_BLOCK + HA_INODES_PER_GROUP - 1) / HA_INODES_PER_GROUP;
+}
+
+/* First group-descriptor block: after the system files' region and /tmp's. */
+static uint64_t meta_gdt(const struct ha_cfg *c)
+{
+	return meta_sys(c) + meta_sys_inode_blocks(c) + 1 + 2;
+}
+
+/* First bitmap block: after the descriptors of every tree's data groups, the
+ * MemTotal file's and /tmp's. */
+static uint64_t meta_bitmaps(const struct ha_cfg *c)
+{
+	uint64_t groups = (uint64_t)c->builds * groups_of(tree_bytes(c)) + groups_of(c->flush_size) + 1;
+	return meta_gdt(c) + (groups + HA_DESC_PER_BLOCK - 1) / HA_DESC_PER_BLOCK;
+}
+
+/* Bytes of the whole mapping: the trees, the system files, /tmp, the group
+ * descriptors and the bitmaps. */
 static uint64_t meta_bytes(const struct ha_cfg *c)
 {
-	return (meta_sys(c) + meta_sys_inode_blocks(c) + 1 + 2) * 4096;
+	return (meta_bitmaps(c) + (uint64_t)c->builds * meta_tree_bitmaps(c) +
+		groups_of(c->flush_size) + 1) * 4096;
 }
 
 /* __bread (@read) or __getblk of metadata block @blk, then (@dirty) changed
@@ -317,6 +387,42 @@ static void meta(struct ha_cfg *c, struct mm_task *t, uint64_t blk, bool read, b
 	    mm_file_getblk(&c->w.k, t, c->meta, (uint32_t)blk, read) != PFN_NONE && dirty &&
 	    c->journal)
 		mm_jbd_dirty(&c->w.k, t, &c->jbd, (uint32_t)blk);   /* ext3_journal_dirty_metadata */
+}
+
+/* Group @g's descriptor, changed. */
+static void meta_desc(struct ha_cfg *c, struct mm_task *t, uint64_t g)
+{
+	meta(c, t, meta_gdt(c) + g / HA_DESC_PER_BLOCK, true, true);
+}
+
+/* ext3_new_block / ext3_free_blocks for bytes [@pos, @pos+@len) of build
+ * @idx's tree data (@idx == builds: the MemTotal file): each group's block
+ * bitmap and descriptor.  Returns: nothing. */
+static void meta_balloc(struct ha_cfg *c, struct mm_task *t, int64_t idx, uint64_t pos, uint64_t len)
+{
+	if (!len)
+		return;
+	uint64_t gt = groups_of(tree_bytes(c)), base = meta_bitmaps(c) + (uint64_t)idx * meta_tree_bitmaps(c);
+	for (uint64_t g = pos / HA_GROUP_BYTES; g <= (pos + len - 1) / HA_GROUP_BYTES; g++) {
+		meta(c, t, base + g, true, true);
+		meta_desc(c, t, (uint64_t)idx * gt + g);
+	}
+}
+
+/* ext3_new_inode / ext3_free_inode of inode @ino of build @idx's tree (@idx <
+ * 0: a file in /tmp): its inode bitmap and its group's descriptor. */
+static void meta_ialloc(struct ha_cfg *c, struct mm_task *t, int64_t idx, uint64_t ino)
+{
+	uint64_t gt = groups_of(tree_bytes(c)), gf = groups_of(c->flush_size);
+	if (idx < 0) {
+		uint64_t blk = meta_bitmaps(c) + (uint64_t)c->builds * meta_tree_bitmaps(c) + gf;
+		meta(c, t, blk, true, true);
+		meta_desc(c, t, (uint64_t)c->builds * gt + gf);
+		return;
+	}
+	uint64_t g = ino / HA_INODES_PER_GROUP;
+	meta(c, t, meta_bitmaps(c) + (uint64_t)idx * meta_tree_bitmaps(c) + gt + g, true, true);
+	meta_desc(c, t, (uint64_t)idx * gt + (g < gt || !gt ? g : gt - 1));
 }
 
 /* Inode @ino of build @b's tree and the block of its directory @d (tree_dirs:
@@ -368,6 +474,7 @@ static void meta_tmp(struct ha_cfg *c, struct mm_task *t)
 	uint64_t tb = meta_sys(c) + meta_sys_inode_blocks(c) + 1;
 	meta(c, t, tb, true, true);
 	meta(c, t, tb + 1, true, true);
+	meta_ialloc(c, t, -1, 0);
 }
 
 /* The directory of build @b's tree holding its file @i of @n (made on first use). */
@@ -383,6 +490,7 @@ static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_
 		mm_inode_dirty(&c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
 		/* its inode, the top directory's block, its own new block */
 		meta_tree(c, &b->task, b, (uint64_t)c->tree_files + d, c->tree_dirs, true);
+		meta_ialloc(c, &b->task, b->idx, (uint64_t)c->tree_files + d);
 		meta(c, &b->task, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + d, false,
 		     true);
 	}
@@ -411,15 +519,17 @@ static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 	int64_t d;
 	entry_ino(c, n, &ino, &d);
 	meta_tree(c, &b->task, b, ino, d, true);   /* ext3_new_inode, ext3_add_entry */
+	meta_ialloc(c, &b->task, b->idx, ino);
 }
 
 /* Path lookup of the file of tree @tb holding byte @off of its sources (a
- * pruned dentry or inode is made again: dcache.c), and its atime: it is read. */
-static void tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build *tb, uint64_t off)
+ * pruned dentry or inode is made again: dcache.c), and its atime: it is read.
+ * Returns: its dcache id, MM_DENT_NONE when it has none. */
+static uint32_t tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build *tb, uint64_t off)
 {
 	uint64_t i = off * (uint64_t)c->tree_files / c->tree_size;
 	if (off >= c->tree_size || i >= tb->nobj || tb->ent[i] == MM_DENT_NONE)
-		return;
+		return MM_DENT_NONE;
 	uint64_t made = c->dc.recreated;
 	mm_dentry_lookup(&c->w.k, t, &c->dc, tb->ent[i]);
 	if (c->dc.recreated != made) {   /* ext3_lookup: the directory block, iget */
@@ -429,18 +539,43 @@ static void tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build *tb
 		meta_tree(c, t, tb, ino, d, false);
 	}
 	meta_atime(c, t, tb, i);
+	return tb->ent[i];
+}
+
+/* do_sys_open around a path lookup: getname's names_cache buffer for the
+ * lookup (name_get), then the struct file (get_empty_filp) and putname
+ * (filp_open); close frees the struct file (filp_close).  Returns: the
+ * objects' pfns. */
+static uint32_t name_get(struct ha_cfg *c, struct mm_task *t)
+{
+	return mm_kobj_alloc(&c->w.k, t, &c->oc[HA_OC_NAMES]);
+}
+
+static uint32_t filp_open(struct ha_cfg *c, struct mm_task *t, uint32_t name)
+{
+	uint32_t f = mm_kobj_alloc(&c->w.k, t, &c->oc[HA_OC_FILP]);
+	mm_kobj_free(&c->w.k, t, &c->oc[HA_OC_NAMES], name);
+	return f;
+}
+
+static void filp_close(struct ha_cfg *c, struct mm_task *t, uint32_t f)
+{
+	mm_kobj_free(&c->w.k, t, &c->oc[HA_OC_FILP], f);
 }
 
 /* ---- the builds ---- */
 
-/* Write [@pos, @pos+@len) of @f (appending when @pos is at its end).  The dirty
+/* Write [@pos, @pos+@len) of @f, build @idx's tree (builds: the MemTotal
+ * file), appending when @pos is at its end (a rewritten .o is truncated first
+ * by gcc: its blocks are freed and allocated again).  The dirty
  * pages are written back by pdflush and by the writer itself when it is throttled
  * (balance_dirty_pages, models/mm/writeback.c, with the scenario's
  * vm.dirty_writeback), and by reclaim's pageout() for those it meets first. */
-static void write_back(struct ha_cfg *c, struct mm_task *t, struct mm_file *f, uint64_t pos,
-		       uint64_t len)
+static void write_back(struct ha_cfg *c, struct mm_task *t, struct mm_file *f, int64_t idx,
+		       uint64_t pos, uint64_t len)
 {
 	mm_file_extend(&c->w.k, t, f, pos, len, &c->rst);
+	meta_balloc(c, t, idx, pos, len);   /* ext3_get_block: the blocks allocated */
 }
 
 static void make_tree(struct ha_cfg *c, struct ha_build *b)
@@ -451,6 +586,7 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 	b->root = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
 	mm_inode_dirty(k, t, &c->dc, b->root);
 	meta_tree(c, t, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1, true);
+	meta_ialloc(c, t, b->idx, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs);
 	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + (uint64_t)c->tree_dirs,
 	     false, true);
 	b->dir = malloc((size_t)c->tree_dirs * sizeof *b->dir);
@@ -464,11 +600,14 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 		if (b->idx > 0) {   /* cp -r reads the original */
 			uint64_t from = (uint64_t)c->tree_files * i / chunks;
 			uint64_t to = (uint64_t)c->tree_files * (i + 1) / chunks;
-			for (uint64_t f = from; f < to; f++)
+			for (uint64_t f = from; f < to; f++) {   /* open, read, close */
+				uint32_t nm = name_get(c, t);
 				tree_lookup(c, t, &c->b[0], f * c->tree_size / (uint64_t)c->tree_files);
+				filp_close(c, t, filp_open(c, t, nm));
+			}
 			mm_file_read(k, t, c->b[0].tree, pos, len, &c->rst);
 		}
-		write_back(c, t, b->tree, pos, len);
+		write_back(c, t, b->tree, b->idx, pos, len);
 		uint64_t upto = (uint64_t)c->tree_files * (i + 1) / chunks;
 		for (; made < upto; made++)
 			file_create(c, b, dir_of(c, b, made, (uint64_t)c->tree_files));
@@ -479,6 +618,7 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 {
 	struct mm_kernel *k = &c->w.k;
+	uint32_t nm = name_get(c, t);
 	if (c->sys_ent[i] == MM_DENT_NONE) {
 		c->sys_ent[i] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
 		uint32_t id = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* may sleep */
@@ -490,7 +630,9 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 		if (c->dc.recreated != made)
 			meta_sysfile(c, t, i);
 	}
+	uint32_t fp = filp_open(c, t, nm);
 	mm_file_read(k, t, c->sys, i * c->header_size, c->header_size, &c->rst);
+	filp_close(c, t, fp);
 	meta(c, t, meta_sys(c) + i / HA_INODES_PER_BLOCK, true, true);   /* atime */
 	if (c->sys_ent[i] < MM_DENT_NONE - 1)
 		mm_inode_dirty(k, t, &c->dc, c->sys_ent[i]);
@@ -509,25 +651,46 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 		sys_lookup(c, t, (seed + (uint64_t)n * 31) % (uint64_t)c->sys_files);
 	uint64_t srcs = (c->tree_size - c->include_size) / c->src_size;
 	uint64_t src = c->include_size + (j % srcs) * c->src_size;
-	tree_lookup(c, t, b, src);
+	/* the source stays open (its dentry in use) while cc1 runs */
+	uint32_t nm = name_get(c, t);
+	uint32_t src_ent = tree_lookup(c, t, b, src);
+	uint32_t src_fp = filp_open(c, t, nm);
+	if (src_ent != MM_DENT_NONE && mm_dentry_get(k, t, &c->dc, src_ent))
+		src_ent = MM_DENT_NONE;
 	mm_file_read(k, t, b->tree, src, c->src_size, &c->rst);
 	uint64_t hdrs = c->include_size / c->header_size;
-	for (int64_t n = 0; n < c->headers_per_job; n++) {
+	for (int64_t n = 0; n < c->headers_per_job; n++) {   /* each header: open, read, close */
 		uint64_t h = ((seed + (uint64_t)n * 13) % hdrs) * c->header_size;
+		nm = name_get(c, t);
 		tree_lookup(c, t, b, h);
+		uint32_t fp = filp_open(c, t, nm);
 		mm_file_read(k, t, b->tree, h, c->header_size, &c->rst);
+		filp_close(c, t, fp);
 	}
-	/* the temporary file (-Wp,-MD deps) lives while the compile runs */
+	/* the temporary file (-Wp,-MD deps) is open while the compile runs */
+	nm = name_get(c, t);
 	uint32_t tmp = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* in /tmp */
+	uint32_t tmp_fp = filp_open(c, t, nm);
+	if (tmp != MM_DENT_NONE && mm_dentry_get(k, t, &c->dc, tmp))
+		tmp = MM_DENT_NONE;
 	mm_inode_dirty(k, t, &c->dc, tmp);
 	meta_tmp(c, t);
 	mm_user(t, c->cc_cycles);
 	uint64_t slot = j % (uint64_t)c->obj_slots;
-	write_back(c, t, b->tree, c->tree_size + slot * c->obj_size, c->obj_size);
+	nm = name_get(c, t);   /* as opens the .o (O_TRUNC), writes it, closes it */
+	uint32_t obj_fp = filp_open(c, t, nm);
+	write_back(c, t, b->tree, b->idx, c->tree_size + slot * c->obj_size, c->obj_size);
 	if (j >= (uint64_t)c->obj_slots)   /* the .o's mtime and ctime */
 		meta_atime(c, t, b, (uint64_t)c->tree_files + 2 * slot);
-	if (tmp != MM_DENT_NONE)
+	filp_close(c, t, obj_fp);
+	filp_close(c, t, tmp_fp);
+	filp_close(c, t, src_fp);
+	if (src_ent != MM_DENT_NONE)
+		mm_dentry_put(&c->dc, src_ent);
+	if (tmp != MM_DENT_NONE) {
+		mm_dentry_put(&c->dc, tmp);
 		mm_dentry_delete(k, t, &c->dc, tmp);
+	}
 	meta_tmp(c, t);
 	if (j < (uint64_t)c->obj_slots) {   /* the .o and .cmd files, first build of the slot */
 		uint32_t dir = dir_of(c, b, slot, (uint64_t)c->obj_slots);
@@ -542,7 +705,8 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 {
 	struct mm_kernel *k = &c->w.k;
 	mm_file_truncate(k, &b->task, b->tree, 0, b->tree->npages);
-	/* ext3_unlink / ext3_rmdir: the directory block, the inode */
+	meta_balloc(c, &b->task, b->idx, 0, tree_bytes(c));   /* ext3_free_blocks */
+	/* ext3_unlink / ext3_rmdir: the directory block, the inode, its bitmap */
 	for (uint32_t i = 0; i < b->nobj; i++) {
 		if (b->ent[i] != MM_DENT_NONE)
 			mm_dentry_delete(k, &b->task, &c->dc, b->ent[i]);
@@ -550,16 +714,19 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 		int64_t d;
 		entry_ino(c, i, &ino, &d);
 		meta_tree(c, &b->task, b, ino, d, true);
+		meta_ialloc(c, &b->task, b->idx, ino);
 	}
 	b->nobj = 0;
 	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
 		if (b->dir[d] < MM_DENT_NONE - 1) {
 			mm_dentry_delete(k, &b->task, &c->dc, b->dir[d]);
 			meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)d, c->tree_dirs, true);
+			meta_ialloc(c, &b->task, b->idx, (uint64_t)c->tree_files + (uint64_t)d);
 		}
 	if (b->root != MM_DENT_NONE)
 		mm_dentry_delete(k, &b->task, &c->dc, b->root);
 	meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1, true);
+	meta_ialloc(c, &b->task, b->idx, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs);
 }
 
 static void build_main(int argc, char **argv)
@@ -665,6 +832,8 @@ static void slab_counts(struct ha_cfg *c, int when)
 {
 	c->slabs_at[when][0] = c->dc.dentry.slabs + c->dc.inode.slabs;
 	c->slabs_at[when][1] = c->vma.slabs + c->taskc.slabs;
+	for (int i = 0; i < HA_NOC; i++)
+		c->slabs_at[when][1] += c->oc[i].slabs;
 	c->slabs_at[when][2] = c->w.k.pcobj ? c->w.k.pcobj->bh.slabs + c->w.k.pcobj->radix.slabs : 0;
 	c->meta_at[when] = c->meta ? c->meta->nr_cached : 0;
 }
@@ -695,10 +864,11 @@ static void tester_main(int argc, char **argv)
 		nap(s, c, t, 1.0);
 	if (c->flush) {   /* dd of a MemTotal-sized file, cat it back, rm it */
 		for (uint64_t pos = 0; pos < c->flush_size; pos += MIB)
-			write_back(c, t, c->flush, pos,
+			write_back(c, t, c->flush, c->builds, pos,
 				   c->flush_size - pos < MIB ? c->flush_size - pos : MIB);
 		mm_file_read(k, t, c->flush, 0, c->flush_size, &c->rst);
 		mm_file_truncate(k, t, c->flush, 0, c->flush->npages);
+		meta_balloc(c, t, c->builds, 0, c->flush_size);   /* ext3_free_blocks */
 	}
 	/* drop the page cache (the system files' dentries and inodes stay) */
 	mm_file_truncate(k, t, c->sys, 0, c->sys->npages);
@@ -716,6 +886,24 @@ static void tester_main(int argc, char **argv)
  * (REAPTIMEOUT_CPUC) and visits each cache's lists every 4 s (REAPTIMEOUT_LIST3),
  * here all caches at the same 4 s tick; and kjournald's commit every 5 s
  * (jbd.c), by the same actor; until the tester is done. */
+/* Every slab cache of the run, in @cc.  Returns: their number. */
+#define HA_NCACHES (7 + HA_NOC)
+static int ha_caches(struct ha_cfg *c, struct mm_kcache *cc[HA_NCACHES])
+{
+	struct mm_kernel *k = &c->w.k;
+	int n = 0;
+	cc[n++] = &c->dc.dentry;
+	cc[n++] = &c->dc.inode;
+	cc[n++] = &c->vma;
+	cc[n++] = &c->taskc;
+	cc[n++] = &k->pcobj->bh;
+	cc[n++] = &k->pcobj->radix;
+	cc[n++] = &c->jbd.jh;
+	for (int i = 0; i < HA_NOC; i++)
+		cc[n++] = &c->oc[i];
+	return n;
+}
+
 static void reaper_main(int argc, char **argv)
 {
 	(void)argc;
@@ -725,16 +913,25 @@ static void reaper_main(int argc, char **argv)
 	struct ha_cfg *c = me->s->wl_cfg;
 	struct mm_kernel *k = &c->w.k;
 	wl_smp_enter(&c->w, t);
-	struct mm_kcache *cc[] = { &c->dc.dentry, &c->dc.inode, &c->vma, &c->taskc,
-				   &k->pcobj->bh, &k->pcobj->radix, &c->jbd.jh };
+	struct mm_kcache *cc[HA_NCACHES];
+	int n = ha_caches(c, cc);
 	for (int tick = 1; c->t_end <= 0; tick++) {
 		mm_sleep(t, 1.0, NULL);
-		for (size_t i = 0; tick % 4 == 0 && i < sizeof cc / sizeof *cc; i++)
+		for (int i = 0; tick % 4 == 0 && i < n; i++)
 			c->reaped += mm_kcache_reap(k, t, cc[i]);
 		if (tick % (int)MM_JBD_COMMIT_S == 0)
 			mm_jbd_commit(k, t, &c->jbd);
 	}
 	sched_exit(&c->w.sched, &me->st);
+}
+
+/* Objects the fork/exec and open caches could not have. */
+static uint64_t oc_failed(const struct ha_cfg *c)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < HA_NOC; i++)
+		n += c->oc[i].failed;
+	return n;
 }
 
 static int ha_start(struct sim *s, struct mm_err *e)
@@ -749,6 +946,9 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	    mm_kcache_init(&c->vma, k, "vm_area_struct", (uint32_t)c->vma_per_slab, MM_GFP_KERNEL) ||
 	    mm_kcache_init(&c->taskc, k, "task_struct", (uint32_t)c->task_per_slab, MM_GFP_KERNEL))
 		return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
+	for (int i = 0; i < HA_NOC; i++)
+		if (mm_kcache_init(&c->oc[i], k, ha_oc[i].name, ha_oc[i].per_slab, MM_GFP_KERNEL))
+			return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
 	uint64_t off = MIB;
 	char name[32];
 	for (int i = 0; i < c->builds; i++) {
@@ -774,9 +974,9 @@ static int ha_start(struct sim *s, struct mm_err *e)
 		return mm_errf(e, s->file, "workload", "out of memory for the files");
 	for (int64_t i = 0; i < c->sys_files; i++)
 		c->sys_ent[i] = MM_DENT_NONE;
-	struct mm_kcache *cc[] = { &c->dc.dentry, &c->dc.inode, &c->vma, &c->taskc,
-				   &k->pcobj->bh, &k->pcobj->radix, &c->jbd.jh };
-	for (size_t i = 0; i < sizeof cc / sizeof *cc; i++)
+	struct mm_kcache *cc[HA_NCACHES];
+	int n = ha_caches(c, cc);
+	for (int i = 0; i < n; i++)
 		mm_kcache_tune(cc[i], k->phys.ncpus);   /* enable_cpucache */
 	c->t0 = simgrid_get_clock();
 	for (int i = 0; i < c->builds; i++) {
@@ -841,7 +1041,8 @@ static void ha_finish(struct sim *s)
 	const struct mm_pcobj *pc = k->pcobj;
 	sim_metric(s, "kernel_object_failures",
 		   (double)(c->dc.dentry.failed + c->dc.inode.failed + c->vma.failed +
-			    c->taskc.failed + (pc ? pc->bh.failed + pc->radix.failed + pc->failed : 0)));
+			    c->taskc.failed + (pc ? pc->bh.failed + pc->radix.failed + pc->failed : 0) +
+			    oc_failed(c)));
 	sim_metric(s, "dentries_pruned", (double)c->dc.pruned_dentries);
 	sim_metric(s, "inodes_pruned", (double)c->dc.pruned_inodes);
 	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
@@ -890,6 +1091,8 @@ static void ha_fini(void *cfgp)
 	c->dc_init = false;
 	mm_kcache_fini(&c->vma);
 	mm_kcache_fini(&c->taskc);
+	for (int i = 0; i < HA_NOC; i++)
+		mm_kcache_fini(&c->oc[i]);
 	mm_jbd_fini(&c->jbd);
 	wl_smp_fini(&c->w);
 }

@@ -32,9 +32,10 @@
  * walks s_dirty from its oldest end and puts an unused cleaned inode at the
  * head of inode_unused.  Only with vm.dirty_writeback (no writeback would clean
  * them otherwise).
+ * An open file's reference (mm_dentry_get/put) keeps its dentry in use as a
+ * child's does.
  * Not modelled: prune_icache's invalidation of a pruned inode's clean page
- * cache, a dentry in use by an open file (every use here is instantaneous),
- * the __GFP_FS test (every reclaimer here may enter the file system), I_LOCK
+ * cache, negative dentries, the __GFP_FS test (every reclaimer here may enter the file system), I_LOCK
  * (an inode under write is cleaned at once: ext3 writes no inode without wait).
  * Costs: one page_op per object allocated or freed (kobj.c), one atomic per
  * dentry or inode looked at by a prune or a writeback (the dcache_lock /
@@ -80,16 +81,23 @@ static void list_del(struct mm_dcache *d, struct mm_dlist *l, int w, uint32_t id
 
 #define U MM_DL_UNUSED
 
-/* dput of a child's reference on directory @id: the last one puts it at the
- * head of dentry_unused, referenced, unless it is still there (lazy LRU). */
-static void put_parent(struct mm_dcache *d, uint32_t id)
+/* dput of @id's last reference: it goes at the head of dentry_unused,
+ * referenced, unless it is still there (lazy LRU). */
+static void dput_last(struct mm_dcache *d, uint32_t id)
 {
 	struct mm_dent *e = &d->e[id];
-	if (e->children && --e->children == 0 && e->state == D_CACHED && !e->lru) {
+	if (!e->children && !e->users && e->state == D_CACHED && !e->lru) {
 		e->referenced = true;
 		list_add_head(d, &d->dunused, U, id);
 		e->lru = true;
 	}
+}
+
+/* dput of a child's reference on directory @id. */
+static void put_parent(struct mm_dcache *d, uint32_t id)
+{
+	if (d->e[id].children && --d->e[id].children == 0)
+		dput_last(d, id);
 }
 
 /* One more unused dirty inode kept off inode_unused. */
@@ -110,7 +118,7 @@ static void prune_dcache(struct mm_kernel *k, struct mm_task *t, struct mm_dcach
 		struct mm_dent *e = &d->e[id];
 		list_del(d, &d->dunused, U, id);
 		e->lru = false;
-		if (e->children)
+		if (e->children || e->users)
 			continue;   /* in use: kept off the list until its last dput */
 		if (e->referenced) {
 			e->referenced = false;
@@ -334,7 +342,7 @@ uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache 
 	e->dent = e->ino = PFN_NONE;
 	e->prev[U] = e->next[U] = e->prev[MM_DL_DIRTY] = e->next[MM_DL_DIRTY] = MM_DENT_NONE;
 	e->parent = parent;
-	e->children = 0;
+	e->children = e->users = 0;
 	e->dirtied_when = 0;
 	e->referenced = e->lru = e->dirty = false;
 	if (make(k, t, d, id, 0)) {
@@ -349,12 +357,26 @@ int mm_dentry_lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d
 	return lookup(k, t, d, id, 0);
 }
 
+int mm_dentry_get(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id)
+{
+	if (lookup(k, t, d, id, 0))
+		return -1;
+	d->e[id].users++;
+	return 0;
+}
+
+void mm_dentry_put(struct mm_dcache *d, uint32_t id)
+{
+	if (id < d->n && d->e[id].users && --d->e[id].users == 0)
+		dput_last(d, id);
+}
+
 void mm_dentry_delete(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id)
 {
 	if (id >= d->n)
 		return;
 	struct mm_dent *e = &d->e[id];
-	if (e->state == D_FREE || e->state == D_BUSY || e->children)
+	if (e->state == D_FREE || e->state == D_BUSY || e->children || e->users)
 		return;
 	if (e->lru)
 		list_del(d, &d->dunused, U, id);

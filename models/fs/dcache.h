@@ -23,6 +23,7 @@ struct mm_dent {
 	uint32_t prev[2], next[2];
 	uint32_t parent;           /* the directory's id, MM_DENT_NONE: none modelled */
 	uint32_t children;         /* child dentries alive: each holds a reference */
+	uint32_t users;            /* other references: open files (mm_dentry_get) */
 	double dirtied_when;       /* when the inode became dirty */
 	uint8_t state;             /* enum in dcache.c */
 	bool referenced;           /* DCACHE_REFERENCED */
@@ -82,9 +83,21 @@ int mm_dentry_lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d
  * entry that is not cached.  Returns: nothing. */
 void mm_inode_dirty(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
 
+/** mm_dentry_get() - path lookup of file @id (mm_dentry_lookup) and a
+ * reference on its dentry (an open file's f_dentry): while referenced, a
+ * dentry is in use, and prune_dcache takes it off dentry_unused instead of
+ * freeing it.  Returns: 0, or -1 when the lookup failed (no reference taken). */
+int mm_dentry_get(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
+
+/** mm_dentry_put() - drop a reference mm_dentry_get() took (fput's dput): the
+ * last one puts the dentry back at the head of dentry_unused, referenced, if
+ * prune_dcache took it off.  Returns: nothing. */
+void mm_dentry_put(struct mm_dcache *d, uint32_t id);
+
 /** mm_dentry_delete() - unlink (rmdir) of file @id: its dentry and inode are
- * freed and @id may be reused.  A directory that still has child dentries is
- * left alone (rm -rf removes the children first).  Returns: nothing. */
+ * freed and @id may be reused.  A directory that still has child dentries, or
+ * a file still referenced, is left alone (rm -rf removes the children first;
+ * callers close before they unlink).  Returns: nothing. */
 void mm_dentry_delete(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
 
 #endif

@@ -201,6 +201,17 @@ uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order,
 	return pfn;
 }
 
+/* @kc's optional caches in MM_KP_* order. */
+static void kproc_obj_caches(const struct mm_kproc_caches *kc, struct mm_kcache *oc[MM_KP_NOBJ])
+{
+	oc[MM_KP_FILES] = kc->files;
+	oc[MM_KP_FS] = kc->fs;
+	oc[MM_KP_SIGHAND] = kc->sighand;
+	oc[MM_KP_SIGNAL] = kc->signal;
+	oc[MM_KP_MM] = kc->mm;
+	oc[MM_KP_ANON_STACK] = oc[MM_KP_ANON_HEAP] = kc->anon_vma;
+}
+
 int mm_kproc_start(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
 		   const struct mm_kproc_caches *kc, uint32_t nvma, uint32_t heap_pages,
 		   struct mm_as *parent)
@@ -208,10 +219,15 @@ int mm_kproc_start(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
 	memset(p, 0, sizeof *p);
 	p->task = mm_kobj_alloc(k, t, kc->task);
 	p->stack = mm_kpages_alloc(k, t, 1, MM_KPAGE_STACK);           /* 8 KB kernel stack */
-	p->nvma = nvma;
-	p->vma = calloc(p->nvma ? p->nvma : 1, sizeof *p->vma);
+	struct mm_kcache *oc[MM_KP_NOBJ];
+	kproc_obj_caches(kc, oc);
 	if (parent)
 		heap_pages = parent->npages;
+	for (int i = 0; i < MM_KP_NOBJ; i++)   /* anon_vma_prepare: a vma with pages */
+		p->obj[i] = oc[i] && (i != MM_KP_ANON_HEAP || heap_pages) ? mm_kobj_alloc(k, t, oc[i])
+									   : PFN_NONE;
+	p->nvma = nvma;
+	p->vma = calloc(p->nvma ? p->nvma : 1, sizeof *p->vma);
 	/* pgd, the text/library and stack page tables, one per 4 MB of heap */
 	p->npte = 3 + (heap_pages + 1023) / 1024;
 	p->pte = calloc(p->npte, sizeof *p->pte);
@@ -242,6 +258,11 @@ void mm_kproc_exit(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
 			mm_page_free(k, t, p->pte[i]);
 	for (uint32_t i = 0; p->vma && i < p->nvma; i++)
 		mm_kobj_free(k, t, kc->vma, p->vma[i]);
+	struct mm_kcache *oc[MM_KP_NOBJ];
+	kproc_obj_caches(kc, oc);
+	for (int i = MM_KP_NOBJ - 1; i >= 0; i--)
+		if (oc[i] && p->obj[i] != PFN_NONE)
+			mm_kobj_free(k, t, oc[i], p->obj[i]);
 	if (p->stack != PFN_NONE)
 		mm_pages_free(k, t, p->stack, 1);
 	mm_kobj_free(k, t, kc->task, p->task);

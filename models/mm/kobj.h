@@ -101,25 +101,36 @@ uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order,
 
 struct mm_as;
 
+/* The per-process objects of the optional caches, in fork's order. */
+enum { MM_KP_FILES, MM_KP_FS, MM_KP_SIGHAND, MM_KP_SIGNAL, MM_KP_MM, MM_KP_ANON_STACK,
+       MM_KP_ANON_HEAP, MM_KP_NOBJ };
+
 /* The kernel objects of one process, from fork or exec to exit (2.6.16
- * kernel/fork.c dup_task_struct, copy_mm; kernel/exit.c): its task_struct, its
- * 8 KB kernel stack, its vm_area_structs, its page-table pages and its anonymous
- * address space (models/mm/proc.h). */
+ * kernel/fork.c dup_task_struct, copy_files, copy_fs, copy_sighand,
+ * copy_signal, copy_mm; mm/rmap.c anon_vma_prepare; kernel/exit.c): its
+ * task_struct, its 8 KB kernel stack, its files_struct, fs_struct,
+ * sighand_struct, signal_struct and mm_struct, its vm_area_structs, an anon_vma
+ * for its stack and one for its heap (when it has one), its page-table pages
+ * and its anonymous address space (models/mm/proc.h). */
 struct mm_kproc {
 	uint32_t task, stack, *vma, *pte;
+	uint32_t obj[MM_KP_NOBJ];  /* PFN_NONE: its cache is not modelled */
 	uint32_t nvma, npte;
 	struct mm_as *as;
 };
 
-/* The slab caches a process's task_struct and vm_area_structs come from. */
+/* The slab caches a process's objects come from.  @task and @vma are needed;
+ * the others may be NULL (the object is not modelled). */
 struct mm_kproc_caches {
 	struct mm_kcache *task, *vma;
+	struct mm_kcache *files, *fs, *sighand, *signal, *mm, *anon_vma;
 };
 
 /**
  * mm_kproc_start() - a new process of @k made by @t: task_struct, kernel stack
- * (order 1), @nvma vm_area_structs, page-table pages (the pgd, the text/library
- * and stack tables, one per 4 MB of heap) and its address space.  With @parent
+ * (order 1), the objects of @kc's optional caches, @nvma vm_area_structs,
+ * page-table pages (the pgd, the text/library and stack tables, one per 4 MB of
+ * heap) and its address space.  With @parent
  * (fork): mm_as_fork() of @parent (copy-on-write), page tables for @parent's heap;
  * without (exec): a new address space whose heap of @heap_pages pages is grown
  * with brk and written once (zero-fill faults).
@@ -131,7 +142,8 @@ int mm_kproc_start(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
 		   struct mm_as *parent);
 
 /** mm_kproc_exit() - exit and reap of @p: exit_mmap, page tables, vm_area_structs,
- * kernel stack and task_struct back to their allocators.  Returns: nothing. */
+ * anon_vmas, mm_struct, files, fs, sighand and signal, kernel stack and
+ * task_struct back to their allocators.  Returns: nothing. */
 void mm_kproc_exit(struct mm_kernel *k, struct mm_task *t, struct mm_kproc *p,
 		   const struct mm_kproc_caches *kc);
 
