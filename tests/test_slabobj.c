@@ -17,7 +17,8 @@
  *    anon_vma) made and given back (kobj.c mm_kproc_start/exit);
  *  - the 2.6.16 slab free list (kobj.c): which empty slabs free_block keeps
  *    under free_limit, what each cache_reap visit frees, free_touched, a partly
- *    used slab pinned by one object;
+ *    used slab pinned by one object; the per-CPU and shared object arrays
+ *    (refill batches, flush to the shared array, cache_reap's drains);
  *  - the pageblock census (census.c): what each kind of page adds, at order 0
  *    (a page a block) and order 10 (which kind pins a block), slab pages by
  *    cache, the cache table, bad zone and order;
@@ -315,6 +316,87 @@ static int b_dirs(struct tctx *x)
 	mm_dcache_fini(&d);
 	k->nshrinkers = 0;
 	kh_drain_all(x);
+	return 0;
+}
+
+/* Page @pfn's objects out of the slab (in use or parked). */
+static uint32_t inuse(struct tctx *x, uint32_t pfn)
+{
+	return (uint32_t)kh_page(x, pfn)->index;
+}
+
+/* The object arrays (kobj.c mm_kcache_arrays) of a dentry-sized cache (29 a
+ * page, limit 120, batchcount 60, shared 480, free_limit 209) on 2 CPUs, the
+ * task on CPU 0.  The first allocation refills 16 (BATCHREFILL_LIMIT: the
+ * array is untouched) from a new page A; the 17th refills the 13 left in A
+ * (touched: up to 60, but no new page while A has objects); the 30th grows page
+ * B and takes all 29.  Thirty frees park 30 objects: with the 28 left, 58
+ * parked, both pages pinned with no object in use.  Drains: the first only
+ * clears touched; then 24 ((120 + 4) / 5), 24, 5 ((10 + 1) / 2), 3, 1, 1 of
+ * the oldest, B's 28 first; the last two empty A then B onto the free list,
+ * and cache_reap frees both.  Then 150 allocations take 6 new pages (16, 13,
+ * then 29 a page: 174 objects, 24 left parked) and 150 frees fill the array to
+ * 120 and flush its 60 oldest to the shared array (cache_flusharray): 114 and
+ * 60 parked. */
+static int b_arrays(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_kcache c;
+	static uint32_t h[150];
+	CHECK_EQ(x->task.cpu, 0);
+	CHECK(mm_kcache_init(&c, k, "dentry_cache", 29, MM_GFP_KERNEL) == 0);
+	CHECK_EQ(mm_kcache_tune(&c, 2), 209);
+	CHECK(mm_kcache_arrays(&c, 2) == 0);
+	CHECK_EQ(c.ac[0].limit, 120);
+	CHECK_EQ(c.batchcount, 60);
+	CHECK_EQ(c.shared.limit, 480);
+	h[0] = mm_kobj_alloc(k, &x->task, &c);
+	uint32_t a = h[0];
+	CHECK_EQ(c.slabs, 1);
+	CHECK_EQ(c.parked, 15);
+	CHECK_EQ(inuse(x, a), 16);
+	for (int i = 1; i < 17; i++)
+		h[i] = mm_kobj_alloc(k, &x->task, &c);
+	CHECK_EQ(c.slabs, 1);
+	CHECK_EQ(c.parked, 12);
+	CHECK_EQ(inuse(x, a), 29);
+	for (int i = 17; i < 30; i++)
+		h[i] = mm_kobj_alloc(k, &x->task, &c);
+	uint32_t b = h[29];
+	CHECK(b != a);
+	CHECK_EQ(c.slabs, 2);
+	CHECK_EQ(c.parked, 28);
+	CHECK_EQ(c.objs, 30);
+	for (int i = 0; i < 30; i++)
+		mm_kobj_free(k, &x->task, &c, h[i]);
+	CHECK_EQ(c.objs, 0);
+	CHECK_EQ(c.parked, 58);
+	CHECK_EQ(c.slabs, 2);   /* pinned by parked objects */
+	CHECK_EQ(inuse(x, a) + inuse(x, b), 58);
+	static const uint32_t drained[] = { 0, 24, 24, 5, 3, 1, 1, 0 };
+	static const uint32_t in_a[] = { 29, 29, 9, 4, 1, 0, 0, 0 };
+	static const uint32_t in_b[] = { 29, 5, 1, 1, 1, 1, 0, 0 };
+	for (int i = 0; i < 8; i++) {
+		CHECK_EQ(mm_kcache_drain(k, &x->task, &c, 0), drained[i]);
+		CHECK_EQ(inuse(x, a), in_a[i]);
+		CHECK_EQ(inuse(x, b), in_b[i]);
+	}
+	CHECK_EQ(c.parked, 0);
+	CHECK_EQ(c.nempty, 2);
+	CHECK_EQ(mm_kcache_drain(k, &x->task, &c, -1), 0);   /* the shared array is empty */
+	CHECK_EQ(mm_kcache_reap(k, &x->task, &c), 2);
+	CHECK_EQ(c.slabs, 0);
+	for (int i = 0; i < 150; i++)
+		h[i] = mm_kobj_alloc(k, &x->task, &c);
+	CHECK_EQ(c.slabs, 6);
+	CHECK_EQ(c.parked, 24);
+	for (int i = 0; i < 150; i++)
+		mm_kobj_free(k, &x->task, &c, h[i]);
+	CHECK_EQ(c.ac[0].avail, 114);
+	CHECK_EQ(c.shared.avail, 60);
+	CHECK_EQ(c.parked, 174);
+	CHECK_EQ(c.slabs, 6);
+	mm_kcache_fini(&c);
 	return 0;
 }
 
@@ -780,6 +862,7 @@ static void test_dirty_inodes(void **state)
 	run(MACHINE, K_WB, b_dirty_inodes, NULL);
 	run(MACHINE, K_BUDDY, b_dirty_off, NULL);
 	run(MACHINE, K_BUDDY, b_open, NULL);
+	run(MACHINE, K_BUDDY, b_arrays, NULL);
 	run(MACHINE, K_BUDDY, b_kproc_objs, NULL);
 }
 

@@ -134,6 +134,7 @@ struct ha_cfg {
 	bool dc_init;
 	struct ha_build reaper;    /* events/0: cache_reap */
 	uint64_t reaped;           /* slab pages cache_reap freed */
+	uint64_t drained;          /* objects cache_reap took from the object arrays */
 	struct mm_file *sys, *flush;
 	struct mm_file *meta;      /* the block device's metadata pages (lowmem) */
 	uint64_t meta_at[2];       /* its cached pages [load, rest] */
@@ -882,10 +883,6 @@ static void tester_main(int argc, char **argv)
 	sched_exit(&c->w.sched, &me->st);
 }
 
-/* cache_reap (2.6.16 mm/slab.c, the events/0 work): it runs every 2 s
- * (REAPTIMEOUT_CPUC) and visits each cache's lists every 4 s (REAPTIMEOUT_LIST3),
- * here all caches at the same 4 s tick; and kjournald's commit every 5 s
- * (jbd.c), by the same actor; until the tester is done. */
 /* Every slab cache of the run, in @cc.  Returns: their number. */
 #define HA_NCACHES (7 + HA_NOC)
 static int ha_caches(struct ha_cfg *c, struct mm_kcache *cc[HA_NCACHES])
@@ -904,6 +901,12 @@ static int ha_caches(struct ha_cfg *c, struct mm_kcache *cc[HA_NCACHES])
 	return n;
 }
 
+/* cache_reap (2.6.16 mm/slab.c, the events/N work): it runs every 2 s
+ * (REAPTIMEOUT_CPUC) on each CPU and drains that CPU's object arrays, and
+ * visits each cache's shared array and lists every 4 s (REAPTIMEOUT_LIST3),
+ * here every CPU's and every cache's at the same ticks, by one actor; and
+ * kjournald's commit every 5 s (jbd.c), by the same actor; until the tester is
+ * done. */
 static void reaper_main(int argc, char **argv)
 {
 	(void)argc;
@@ -917,8 +920,14 @@ static void reaper_main(int argc, char **argv)
 	int n = ha_caches(c, cc);
 	for (int tick = 1; c->t_end <= 0; tick++) {
 		mm_sleep(t, 1.0, NULL);
-		for (int i = 0; tick % 4 == 0 && i < n; i++)
-			c->reaped += mm_kcache_reap(k, t, cc[i]);
+		for (int i = 0; tick % 2 == 0 && i < n; i++) {
+			for (uint32_t cpu = 0; cpu < k->phys.ncpus; cpu++)   /* every 2 s */
+				c->drained += mm_kcache_drain(k, t, cc[i], (int)cpu);
+			if (tick % 4 == 0) {   /* the lists, every 4 s */
+				c->drained += mm_kcache_drain(k, t, cc[i], -1);
+				c->reaped += mm_kcache_reap(k, t, cc[i]);
+			}
+		}
 		if (tick % (int)MM_JBD_COMMIT_S == 0)
 			mm_jbd_commit(k, t, &c->jbd);
 	}
@@ -976,8 +985,11 @@ static int ha_start(struct sim *s, struct mm_err *e)
 		c->sys_ent[i] = MM_DENT_NONE;
 	struct mm_kcache *cc[HA_NCACHES];
 	int n = ha_caches(c, cc);
-	for (int i = 0; i < n; i++)
-		mm_kcache_tune(cc[i], k->phys.ncpus);   /* enable_cpucache */
+	for (int i = 0; i < n; i++) {   /* enable_cpucache */
+		mm_kcache_tune(cc[i], k->phys.ncpus);
+		if (mm_kcache_arrays(cc[i], k->phys.ncpus))
+			return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
+	}
 	c->t0 = simgrid_get_clock();
 	for (int i = 0; i < c->builds; i++) {
 		struct ha_build *b = &c->b[i];
@@ -1053,6 +1065,7 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "kupdate_pages", (double)k->kupdate_pages);
 	sim_metric(s, "slabs_scanned", (double)k->slabs_scanned);
 	sim_metric(s, "slab_pages_reaped", (double)c->reaped);
+	sim_metric(s, "slab_objects_drained", (double)c->drained);
 	sim_metric(s, "journal_buffers_dirtied", (double)c->jbd.dirtied);
 	sim_metric(s, "journal_buffers_released", (double)c->jbd.released);
 	sim_metric(s, "journal_commits", (double)c->jbd.commits);

@@ -15,14 +15,23 @@
  * (mm_kcache_tune) keeps empty slabs on its free list while its free objects stay
  * within l3->free_limit (free_block), reuses them after its partial slabs
  * (cache_alloc_refill), and gives them back only in cache_reap (mm_kcache_reap):
- * a few a visit, never a partly used one.
+ * a few a visit, never a partly used one.  With its object arrays
+ * (mm_kcache_arrays: enable_cpucache's per-CPU arrays and the shared array) a
+ * freed object is parked in its CPU's array, its page still pinned, and handed
+ * out again last in, first out; a full array moves its oldest batch to the
+ * shared array or back to the slabs (cache_flusharray), an empty one refills a
+ * batch from the shared array or the slabs (cache_alloc_refill), and cache_reap
+ * drains an untouched array a fifth of its limit at a time (drain_array_locked).
  * Each slab page is an allocation of the cache's type: dentries and inodes are
- * __GFP_KERNRCLM (MM_RCLM_KERN), everything else MM_RCLM_NORCLM.  The per-CPU and
- * shared object arrays themselves are not modelled (only the free_limit they set).  Objects live until their owner frees them; the
- * dentry and inode caches' owner (dcache.c) frees unused ones under memory
- * pressure (shrink_slab), and the page cache's buffer heads and radix-tree
- * nodes (bufhead.c) go with their pages.
- * Costs: O(1) per object; the page allocations are the allocator's.
+ * __GFP_KERNRCLM (MM_RCLM_KERN), everything else MM_RCLM_NORCLM.  Objects live
+ * until their owner frees them; the dentry and inode caches' owner (dcache.c)
+ * frees unused ones under memory pressure (shrink_slab), and the page cache's
+ * buffer heads and radix-tree nodes (bufhead.c) go with their pages.  A free
+ * may sleep (free_block's page free takes the zone lock): the arrays are left
+ * consistent first, and a full array is checked again after.
+ * Costs: O(1) per object (a flush or drain: O(batch)); the page allocations
+ * are the allocator's; the arrays' own cycles are in the one page_op charged
+ * per object.
  */
 #include "models/mm/kobj.h"
 
@@ -50,23 +59,29 @@ int mm_kcache_init(struct mm_kcache *c, struct mm_kernel *k, const char *name,
 	return c->pos ? 0 : -1;
 }
 
+/* enable_cpucache's per-CPU array limit by object size (PAGE_SIZE / objects
+ * per slab). */
+static uint32_t ac_limit(const struct mm_kcache *c)
+{
+	uint32_t size = 4096 / c->objs_per_slab;
+	return size > 4096 ? 8 : size > 1024 ? 24 : size > 256 ? 54 : 120;
+}
+
 uint32_t mm_kcache_tune(struct mm_kcache *c, uint32_t ncpus)
 {
-	uint32_t size = 4096 / c->objs_per_slab, limit;
-	if (size > 4096)
-		limit = 8;
-	else if (size > 1024)
-		limit = 24;
-	else if (size > 256)
-		limit = 54;
-	else
-		limit = 120;
+	uint32_t limit = ac_limit(c);
 	c->free_limit = (1 + ncpus) * ((limit + 1) / 2) + c->objs_per_slab;
 	return c->free_limit;
 }
 
 void mm_kcache_fini(struct mm_kcache *c)
 {
+	for (uint32_t i = 0; i < MM_MAX_CPUS; i++)
+		free(c->ac[i].entry);
+	free(c->shared.entry);
+	memset(c->ac, 0, sizeof c->ac);
+	memset(&c->shared, 0, sizeof c->shared);
+	c->ncpus = 0;
 	free(c->partial);
 	free(c->pos);
 	free(c->empty);
@@ -130,9 +145,34 @@ static void partial_del(struct mm_kcache *c, uint32_t pfn)
 	c->pos[pfn] = 0;
 }
 
-uint32_t mm_kobj_alloc(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c)
+/* cache_grow: a new slab page (may sleep), empty, on the partial list.
+ * Returns: the page, or PFN_NONE. */
+static uint32_t slab_grow(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c)
 {
 	struct page *pages = k->phys.pages;
+	uint32_t pfn = mm_page_alloc(k, t, MM_ZONE_NORMAL, c->gfp | MM_GFP_NODMA); /* may sleep */
+	if (pfn == PFN_NONE) {
+		c->failed++;
+		return PFN_NONE;
+	}
+	page_set(&pages[pfn], PG_slab);
+	pages[pfn].index = 0;
+	pages[pfn].aux = (uint16_t)(MM_KPAGE_SLAB + c->id);
+	c->slabs++;
+	if (partial_add(c, pfn)) {
+		c->failed++;
+		c->slabs--;
+		page_clear(&pages[pfn], PG_slab);
+		mm_page_free(k, t, pfn);
+		return PFN_NONE;
+	}
+	return pfn;
+}
+
+/* An object from the slabs (partial first, then free, then a new page, which
+ * may sleep): its page's count goes up.  Returns: the page, or PFN_NONE. */
+static uint32_t slab_get(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c)
+{
 	uint32_t pfn;
 	if (c->npartial) {
 		pfn = c->partial[c->npartial - 1];
@@ -144,27 +184,110 @@ uint32_t mm_kobj_alloc(struct mm_kernel *k, struct mm_task *t, struct mm_kcache 
 			slab_destroy(k, t, c, pfn);
 			return PFN_NONE;
 		}
-	} else {
-		pfn = mm_page_alloc(k, t, MM_ZONE_NORMAL, c->gfp | MM_GFP_NODMA); /* may sleep */
-		if (pfn == PFN_NONE) {
-			c->failed++;
-			return PFN_NONE;
-		}
-		page_set(&pages[pfn], PG_slab);
-		pages[pfn].index = 0;
-		pages[pfn].aux = (uint16_t)(MM_KPAGE_SLAB + c->id);
-		c->slabs++;
-		if (partial_add(c, pfn)) {
-			c->failed++;
-			c->slabs--;
-			page_clear(&pages[pfn], PG_slab);
-			mm_page_free(k, t, pfn);
-			return PFN_NONE;
-		}
+	} else if ((pfn = slab_grow(k, t, c)) == PFN_NONE) {
+		return PFN_NONE;
 	}
-	struct page *p = &pages[pfn];
+	struct page *p = &k->phys.pages[pfn];
 	if (++p->index == c->objs_per_slab)
 		partial_del(c, pfn);   /* full */
+	return pfn;
+}
+
+/* free_block of one object back to its slab page @pfn: an emptied slab joins
+ * the free list while the cache's free objects stay within free_limit, else it
+ * is freed. */
+static void slab_put(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, uint32_t pfn)
+{
+	struct page *p = &k->phys.pages[pfn];
+	p->index--;
+	if (p->index == 0) {
+		if (c->pos[pfn])
+			partial_del(c, pfn);
+		/* l3->free_objects (free objects in the cache's slabs) against
+		 * l3->free_limit */
+		if (c->slabs * c->objs_per_slab - c->objs - c->parked > c->free_limit ||
+		    mm_u32_push(&c->empty, &c->nempty, &c->capempty, pfn))
+			slab_destroy(k, t, c, pfn);
+	} else if (!c->pos[pfn] && partial_add(c, pfn)) {
+		c->failed++;   /* out of host memory: the slab is not reused */
+	}
+}
+
+/* @t's CPU's array of @c. */
+static struct mm_kcache_ac *cpu_ac(struct mm_kcache *c, const struct mm_task *t)
+{
+	uint32_t cpu = t && t->cpu >= 0 ? (uint32_t)t->cpu : 0;
+	return &c->ac[cpu < c->ncpus ? cpu : 0];
+}
+
+/* free_block of the @n oldest objects of @ac. */
+static void ac_free_oldest(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c,
+			   struct mm_kcache_ac *ac, uint32_t n)
+{
+	ac->avail -= n;
+	c->parked -= n;
+	uint32_t *old = malloc(n * sizeof *old);
+	if (old)
+		memcpy(old, ac->entry, n * sizeof *old);
+	memmove(ac->entry, ac->entry + n, ac->avail * sizeof *ac->entry);
+	for (uint32_t i = 0; old && i < n; i++)
+		slab_put(k, t, c, old[i]);   /* may free a page: the arrays are consistent */
+	if (!old)
+		c->failed++;   /* out of host memory: the objects' pages stay pinned */
+	free(old);
+}
+
+/* cache_alloc_refill: up to batchcount objects into @t's array, from the
+ * shared array, else from the slabs (a new page only when none has a free
+ * object).  Returns: 0, or -1 when no object could be had. */
+static int ac_refill(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c)
+{
+	struct mm_kcache_ac *ac = cpu_ac(c, t);
+	uint32_t batch = c->batchcount;
+	if (!ac->touched && batch > 16)
+		batch = 16;   /* BATCHREFILL_LIMIT */
+	if (batch > ac->limit - ac->avail)
+		batch = ac->limit - ac->avail;
+	uint32_t n = c->shared.avail < batch ? c->shared.avail : batch;
+	if (n) {   /* transfer_objects: the shared array's newest */
+		c->shared.avail -= n;
+		memcpy(ac->entry + ac->avail, c->shared.entry + c->shared.avail, n * sizeof *ac->entry);
+		ac->avail += n;
+		c->shared.touched = true;
+		return 0;
+	}
+	for (;;) {
+		while (n < batch && ac->avail < ac->limit && (c->npartial || c->nempty)) {
+			ac->entry[ac->avail++] = slab_get(k, t, c);
+			c->parked++;
+			n++;
+		}
+		if (ac->avail)
+			return 0;
+		/* cache_grow (may sleep), then the retry takes from the new slab
+		 * (another task may have taken its objects meanwhile: grow again) */
+		if (slab_grow(k, t, c) == PFN_NONE)
+			return -1;
+		ac = cpu_ac(c, t);   /* the task may run on another CPU now */
+	}
+}
+
+uint32_t mm_kobj_alloc(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c)
+{
+	uint32_t pfn;
+	if (c->ncpus) {
+		struct mm_kcache_ac *ac = cpu_ac(c, t);
+		if (!ac->avail && ac_refill(k, t, c))
+			return PFN_NONE;
+		ac = cpu_ac(c, t);
+		ac->touched = true;
+		pfn = ac->entry[--ac->avail];
+		c->parked--;
+	} else {
+		pfn = slab_get(k, t, c);
+		if (pfn == PFN_NONE)
+			return PFN_NONE;
+	}
 	c->objs++;
 	mm_charge(t, k->costs->page_op);
 	return pfn;
@@ -174,23 +297,72 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
 {
 	struct page *pages = k->phys.pages;
 	if (pfn == PFN_NONE || pfn >= k->phys.nr_pages || !page_test(&pages[pfn], PG_slab) ||
-	    pages[pfn].index == 0)
+	    pages[pfn].index == 0 || !c->objs)
 		return;
-	struct page *p = &pages[pfn];
-	p->index--;
 	c->objs--;
 	mm_charge(t, k->costs->page_op);
-	if (p->index == 0) {
-		if (c->pos[pfn])
-			partial_del(c, pfn);
-		/* free_block: l3->free_objects (free objects in the cache's slabs)
-		 * against l3->free_limit */
-		if (c->slabs * c->objs_per_slab - c->objs > c->free_limit ||
-		    mm_u32_push(&c->empty, &c->nempty, &c->capempty, pfn))
-			slab_destroy(k, t, c, pfn);
-	} else if (!c->pos[pfn] && partial_add(c, pfn)) {
-		c->failed++;   /* out of host memory: the slab is not reused */
+	if (!c->ncpus) {
+		slab_put(k, t, c, pfn);
+		return;
 	}
+	struct mm_kcache_ac *ac;
+	/* cache_flusharray; freeing to the slabs may sleep (the zone lock), and
+	 * another task on this CPU may fill the array again meanwhile */
+	for (;;) {
+		ac = cpu_ac(c, t);
+		if (ac->avail < ac->limit)
+			break;
+		uint32_t n = c->batchcount, room = c->shared.limit - c->shared.avail;
+		if (room) {
+			if (n > room)
+				n = room;
+			memcpy(c->shared.entry + c->shared.avail, ac->entry, n * sizeof *ac->entry);
+			c->shared.avail += n;
+			ac->avail -= n;
+			memmove(ac->entry, ac->entry + n, ac->avail * sizeof *ac->entry);
+		} else {
+			ac_free_oldest(k, t, c, ac, n);
+		}
+	}
+	ac->entry[ac->avail++] = pfn;
+	c->parked++;
+}
+
+int mm_kcache_arrays(struct mm_kcache *c, uint32_t ncpus)
+{
+	uint32_t limit = ac_limit(c);
+	if (!ncpus || ncpus > MM_MAX_CPUS)
+		return -1;
+	c->batchcount = (limit + 1) / 2;
+	for (uint32_t i = 0; i < ncpus; i++) {
+		c->ac[i].entry = calloc(limit, sizeof *c->ac[i].entry);
+		c->ac[i].limit = limit;
+		if (!c->ac[i].entry)
+			return -1;
+	}
+	/* shared = 8 for objects up to a page on SMP */
+	c->shared.limit = ncpus > 1 ? 8 * c->batchcount : 0;
+	if (c->shared.limit && !(c->shared.entry = calloc(c->shared.limit, sizeof *c->shared.entry)))
+		return -1;
+	c->ncpus = ncpus;
+	return 0;
+}
+
+uint32_t mm_kcache_drain(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, int cpu)
+{
+	if (!c->ncpus || cpu >= (int)c->ncpus)
+		return 0;
+	struct mm_kcache_ac *ac = cpu < 0 ? &c->shared : &c->ac[cpu];
+	if (ac->touched) {
+		ac->touched = false;
+		return 0;
+	}
+	uint32_t n = (ac->limit + 4) / 5;
+	if (n > ac->avail)
+		n = (ac->avail + 1) / 2;
+	if (n)
+		ac_free_oldest(k, t, c, ac, n);
+	return n;
 }
 
 uint32_t mm_kpages_alloc(struct mm_kernel *k, struct mm_task *t, unsigned order, unsigned kind)

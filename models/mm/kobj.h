@@ -39,6 +39,16 @@ struct mm_kcache {
 	uint32_t free_limit;       /* l3->free_limit, objects */
 	bool free_touched;         /* l3->free_touched: a free slab was reused */
 	uint64_t reaped;           /* slab pages freed by mm_kcache_reap */
+	/* 2.6.16's per-CPU object arrays and the node's shared array
+	 * (mm_kcache_arrays; limit 0: none): objects freed are parked there, their
+	 * slab pages still pinned, and handed out again last in, first out */
+	struct mm_kcache_ac {
+		uint32_t *entry;   /* slab pfns of the parked objects, oldest first */
+		uint32_t avail, limit;
+		bool touched;      /* used since the last cache_reap drain */
+	} ac[MM_MAX_CPUS], shared;
+	uint32_t batchcount, ncpus;
+	uint64_t parked;           /* objects in the arrays */
 };
 
 /** mm_kcache_init() - an empty cache of @objs_per_slab objects per page of @k,
@@ -59,6 +69,32 @@ int mm_kcache_init(struct mm_kcache *c, struct mm_kernel *k, const char *name,
  * Returns: the free_limit set.
  */
 uint32_t mm_kcache_tune(struct mm_kcache *c, uint32_t ncpus);
+
+/**
+ * mm_kcache_arrays() - the object arrays enable_cpucache() gives a cache on
+ * @ncpus CPUs (2.6.16 mm/slab.c, do_tune_cpucache): a per-CPU array of the
+ * limit mm_kcache_tune() computes and a shared array of 8 x batchcount (object
+ * no larger than a page, SMP).  From then on a free parks the object in its
+ * CPU's array (a full array first moves its batchcount oldest objects to the
+ * shared array, or, when that is full, back to their slabs: cache_flusharray),
+ * an allocation takes the newest object of its CPU's array, refilled from the
+ * shared array or from the slabs (partial, then free, then a new page) up to
+ * batchcount (16 while the array is untouched: cache_alloc_refill), and
+ * mm_kcache_drain() returns parked objects.  Call after mm_kcache_tune().
+ * Returns: 0, or -1 when host memory ran out (the cache keeps no arrays).
+ */
+int mm_kcache_arrays(struct mm_kcache *c, uint32_t ncpus);
+
+/**
+ * mm_kcache_drain() - cache_reap's drain_array_locked() of @cpu's array of @c
+ * (every 2 s, REAPTIMEOUT_CPUC), or of the shared array with @cpu -1 (with the
+ * lists, every 4 s): an array used since the last drain is only marked unused;
+ * otherwise its (limit + 4) / 5 oldest objects (half, rounded up, when it
+ * holds fewer) go back to their slabs (free_block: an emptied slab joins the
+ * free list within free_limit, else is freed).
+ * Returns: the objects returned.
+ */
+uint32_t mm_kcache_drain(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, int cpu);
 
 /**
  * mm_kcache_reap() - one cache_reap() visit of @c (2.6.16 mm/slab.c; the kernel
