@@ -21,7 +21,8 @@
 
 static char scn[128];
 
-static void write_scn(const char *alloc)
+/* @extra: more workload members ("" or starting with a comma). */
+static void write_scn(const char *alloc, const char *extra)
 {
 	snprintf(scn, sizeof scn, "/tmp/mmemu-test-highalloc-%d.json", (int)getpid());
 	FILE *f = fopen(scn, "w");
@@ -39,9 +40,9 @@ static void write_scn(const char *alloc)
 		"    \"include_size\": \"1MiB\", \"headers_per_job\": 2, \"sys_files\": 32, \"sys_per_job\": 40,\n"
 		"    \"cc_cycles\": 1e6, \"cc_heap\": \"64KiB\", \"make_heap\": \"64KiB\", \"settle\": \"5s\",\n"
 		"    \"attempts\": 2, \"order\": 2, \"interval\": \"10ms\", \"pass_gap\": \"10ms\",\n"
-		"    \"kill_after\": \"10ms\", \"flush_size\": 0 },\n"
+		"    \"kill_after\": \"10ms\", \"flush_size\": 0%s },\n"
 		"  \"runs\": 1, \"seed\": 1 }\n",
-		alloc);
+		alloc, extra);
 	fclose(f);
 }
 
@@ -96,7 +97,7 @@ static void check_census(json_t *r)
  * No pressure: nothing pruned, every dentry and inode there. */
 static void check(const char *alloc, double slack)
 {
-	write_scn(alloc);
+	write_scn(alloc, "");
 	json_t *r = run_results(scn, 1);
 	near(metric(r, "invariants_ok"), 1, 0);
 	near(metric(r, "metadata_pages_load"), 26, 0);
@@ -138,11 +139,60 @@ static void test_objects_mbuddy(void **state)
 	check("mbuddy", 4);
 }
 
+/* cc1's, as's and the libraries' text mapped from the page cache: every job
+ * faults cc1's 8 pages and the libraries' 2, and as's 4 and the libraries' 2
+ * again (a fresh mapping each exec), so 16 faults a job; each binary is read
+ * once, at its first fault (one read-around window covers the whole file), and
+ * every later fault, in any job of either build, is a page-cache hit: 3 major
+ * faults.  No pressure: the 14 pages are all cached when pass 1 starts.
+ * With it, three names each compile's include search misses in its tree's
+ * include/: the first compile of each build makes them, every later one hits
+ * them (nothing is pruned), so 2 x 3 negative dentries are made in all. */
+static void test_text(void **state)
+{
+	(void)state;
+	write_scn("buddy", ", \"cc_text_pages\": 8, \"as_text\": 4, \"as_data\": 3, \"lib_text\": 2, "
+		  "\"neg_per_tree\": 3");
+	json_t *r = run_results(scn, 1);
+	near(metric(r, "invariants_ok"), 1, 0);
+	double jobs = metric(r, "compile_jobs");
+	assert_true(jobs >= 2);
+	near(metric(r, "text_faults"), 16 * jobs, 0);
+	near(metric(r, "text_major_faults"), 3, 0);
+	near(metric(r, "text_pages_load"), 14, 0);
+	near(metric(r, "negative_dentries_made"), 6, 0);
+	near(metric(r, "dentries_pruned"), 0, 0);
+	near(metric(r, "oom_failures"), 0, 0);
+	json_decref(r);
+	unlink(scn);
+}
+
+/* A bad binary size is refused before anything runs: 10 builds leave no room
+ * in the kernel's 16 files for the three binaries. */
+static void test_text_files(void **state)
+{
+	(void)state;
+	write_scn("buddy", ", \"cc_text_pages\": 8");
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "%s run -q --set workload.builds=11 %s -o /dev/null 2>&1",
+		 getenv("MMEMU"), scn);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	char line[512] = "";
+	assert_non_null(fgets(line, sizeof line, p));
+	assert_int_equal(WEXITSTATUS(pclose(p)), 2);
+	assert_non_null(strstr(line, "workload.builds"));
+	assert_non_null(strstr(line, "expected at most 10 builds with cc_text_pages"));
+	unlink(scn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objects_buddy),
 		cmocka_unit_test(test_objects_mbuddy),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -319,6 +319,60 @@ static int b_dirs(struct tctx *x)
 	return 0;
 }
 
+/* Negative dentries: a directory and three names it does not have make four
+ * dentries and one inode; each negative one holds the directory.  Dirtying one
+ * does nothing (vm.dirty_writeback on).  One prune_dcache(128) frees all four
+ * dentries (a pass clearing DCACHE_REFERENCED, then the frees; the directory
+ * last, once its children are gone): only the directory's inode goes on
+ * inode_unused, nothing is held.  A lookup makes the name again, its directory
+ * first (dentries only: the directory's inode is taken off inode_unused), and
+ * deleting everything leaves no object. */
+static int b_negative(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_dcache d;
+	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	uint32_t dir = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE), id[3];
+	for (int i = 0; i < 3; i++) {
+		id[i] = mm_dentry_negative(k, &x->task, &d, dir);
+		CHECK(id[i] != MM_DENT_NONE);
+		CHECK_EQ(d.e[id[i]].ino, PFN_NONE);
+	}
+	CHECK_EQ(d.dentry.objs, 4);
+	CHECK_EQ(d.inode.objs, 1);
+	CHECK_EQ(d.negatives, 3);
+	CHECK_EQ(d.e[dir].children, 3);
+	mm_inode_dirty(k, &x->task, &d, id[0]);
+	CHECK_EQ(d.dirtied, 0);
+	CHECK_EQ(d.sdirty.n, 0);
+	CHECK_EQ(k->shrinkers[0].shrink(k, &x->task, k->shrinkers[0].arg, 128), 0);
+	CHECK_EQ(d.pruned_dentries, 4);
+	CHECK_EQ(d.dentry.objs, 0);
+	CHECK_EQ(d.inode.objs, 1);
+	CHECK_EQ(d.iunused.n, 1);
+	CHECK_EQ(d.iunused.head, dir);
+	CHECK_EQ(d.held, 0);
+	CHECK_EQ(d.e[dir].children, 0);
+	CHECK(mm_dentry_lookup(k, &x->task, &d, id[1]) == 0);
+	CHECK_EQ(d.negatives, 4);
+	CHECK_EQ(d.recreated, 2);
+	CHECK_EQ(d.dentry.objs, 2);
+	CHECK_EQ(d.inode.objs, 1);
+	CHECK_EQ(d.iunused.n, 0);
+	CHECK_EQ(d.e[dir].children, 1);
+	CHECK(mm_dentry_lookup(k, &x->task, &d, id[1]) == 0);   /* cached: a hit */
+	CHECK_EQ(d.negatives, 4);
+	for (int i = 0; i < 3; i++)
+		mm_dentry_delete(k, &x->task, &d, id[i]);
+	mm_dentry_delete(k, &x->task, &d, dir);
+	CHECK_EQ(d.dentry.objs + d.inode.objs, 0);
+	mm_dcache_fini(&d);
+	k->nshrinkers = 0;
+	k->ninode_sbs = 0;
+	kh_drain_all(x);
+	return 0;
+}
+
 /* Page @pfn's objects out of the slab (in use or parked). */
 static uint32_t inuse(struct tctx *x, uint32_t pfn)
 {
@@ -870,6 +924,7 @@ static void test_dirs(void **state)
 {
 	(void)state;
 	run(MACHINE, K_BUDDY, b_dirs, NULL);
+	run(MACHINE, K_WB, b_negative, NULL);
 }
 
 static void test_counts(void **state)

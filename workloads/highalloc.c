@@ -46,6 +46,7 @@
 
 #include "emu/core/sim.h"
 #include "models/mm/census.h"
+#include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
 #include "models/fs/bufhead.h"
 #include "models/fs/dcache.h"
@@ -80,6 +81,12 @@ static const struct {
 	{ "mm_struct", 6 },   { "anon_vma", 290 },    { "filp", 25 },         { "names_cache", 1 },
 };
 
+/* The programs whose text a compile maps: cc1 and as (gcc -pipe runs them
+ * side by side), each with ld.so and libc, one page-cache file per binary
+ * (mm_fmap_create maps a file from its start). */
+enum { HA_BIN_CC1, HA_BIN_AS, HA_BIN_LIBS, HA_NBIN };
+static const char *const bin_names[HA_NBIN] = { "cc1", "as", "libc" };
+
 static const char *const pass_names[HA_PASSES] = { "pass1", "pass2", "rest" };
 
 struct ha_build {
@@ -91,6 +98,7 @@ struct ha_build {
 	struct mm_file *tree;
 	uint32_t *ent;             /* tree files, then .o/.cmd files (dcache ids) */
 	uint32_t *dir, root;       /* the tree's directories and its top directory */
+	uint32_t *neg;             /* negative dentries of include/ (dcache ids) */
 	uint32_t nobj, capobj;
 	uint64_t jobs;
 	bool copied, done;
@@ -110,9 +118,11 @@ struct ha_cfg {
 	double cc_cycles;
 	uint64_t cc_heap;
 	uint64_t make_heap;
+	int64_t cc_text_pages, as_text, as_data, lib_text;
 	int64_t vmas_per_proc;
 	int64_t sys_files;
 	int64_t sys_per_job;
+	int64_t neg_per_tree;
 	int64_t dentry_per_slab, inode_per_slab, vma_per_slab, task_per_slab;
 	double settle;
 	int64_t attempts;
@@ -136,8 +146,11 @@ struct ha_cfg {
 	uint64_t reaped;           /* slab pages cache_reap freed */
 	uint64_t drained;          /* objects cache_reap took from the object arrays */
 	struct mm_file *sys, *flush;
+	struct mm_file *bin[HA_NBIN];   /* cc1, as, ld.so + libc in the page cache */
 	struct mm_file *meta;      /* the block device's metadata pages (lowmem) */
 	uint64_t meta_at[2];       /* its cached pages [load, rest] */
+	uint64_t text_at[2];       /* the binaries' cached pages [load, rest] */
+	uint64_t text_faults, text_major;   /* faults on the binaries' mappings */
 	uint32_t *sys_ent;         /* dcache ids, MM_DENT_NONE until first looked up */
 	struct mm_dcache dc;       /* dentries and inodes (dcache.c) */
 	struct mm_kcache vma, taskc;
@@ -184,6 +197,16 @@ static const struct mm_param ha_params[] = {
 		 "anonymous memory each compile dirties (calibration)"),
 	MM_PARAM(struct ha_cfg, make_heap, "make_heap", MM_P_SIZE, 0, 1 << 30, "\"1MiB\"",
 		 "make's own heap, kept for the whole build"),
+	MM_PARAM(struct ha_cfg, cc_text_pages, "cc_text_pages", MM_P_INT, 0, 1 << 20, "0",
+		 "text pages of cc1 a compile faults in from its binary in the page cache "
+		 "(filemap_nopage: shared by every job that runs it); 0: cc1, as and the "
+		 "libraries' text and as's process are not modelled"),
+	MM_PARAM(struct ha_cfg, as_text, "as_text", MM_P_INT, 0, 1 << 20, "80",
+		 "text pages of as a compile faults in (with cc_text_pages)"),
+	MM_PARAM(struct ha_cfg, as_data, "as_data", MM_P_INT, 0, 1 << 20, "150",
+		 "anonymous pages as dirties beside cc1 (with cc_text_pages)"),
+	MM_PARAM(struct ha_cfg, lib_text, "lib_text", MM_P_INT, 0, 1 << 20, "55",
+		 "text pages of ld.so and libc that cc1 and as each fault in (with cc_text_pages)"),
 	MM_PARAM(struct ha_cfg, vmas_per_proc, "vmas_per_proc", MM_P_INT, 0, 1000, "24",
 		 "vm_area_structs of a process (text, data, libraries, stack)"),
 	MM_PARAM(struct ha_cfg, sys_files, "sys_files", MM_P_INT, 1, 1000000, "3000",
@@ -191,6 +214,11 @@ static const struct mm_param ha_params[] = {
 		 "inodes are created on first use and stay cached)"),
 	MM_PARAM(struct ha_cfg, sys_per_job, "sys_per_job", MM_P_INT, 0, 100000, "40",
 		 "system files one compile looks up"),
+	MM_PARAM(struct ha_cfg, neg_per_tree, "neg_per_tree", MM_P_INT, 0, 10000, "0",
+		 "names every compile's include search misses in the tree's include/ directory, "
+		 "each a negative dentry made at the first miss (2.6.16 i386: the 21 headers of "
+		 "include/asm-i386/mach-default, included with <>, are looked for in include/ "
+		 "first, as -Iinclude precedes -Iinclude/asm-i386/mach-default); 0: none"),
 	MM_PARAM(struct ha_cfg, dentry_per_slab, "dentry_per_slab", MM_P_INT, 1, 4096, "29",
 		 "dentries per slab page (i386 2.6.16: 136-byte struct dentry)"),
 	MM_PARAM(struct ha_cfg, inode_per_slab, "inode_per_slab", MM_P_INT, 1, 4096, "7",
@@ -237,6 +265,22 @@ static uint64_t tree_bytes(const struct ha_cfg *c)
 
 static uint64_t meta_bytes(const struct ha_cfg *c);
 
+/* Pages of binary @i's file (0: not modelled). */
+static uint64_t bin_pages(const struct ha_cfg *c, int i)
+{
+	if (c->cc_text_pages == 0)
+		return 0;
+	return (uint64_t)(i == HA_BIN_CC1 ? c->cc_text_pages : i == HA_BIN_AS ? c->as_text : c->lib_text);
+}
+
+static uint64_t bins_bytes(const struct ha_cfg *c)
+{
+	uint64_t b = 0;
+	for (int i = 0; i < HA_NBIN; i++)
+		b += mib_round(bin_pages(c, i) * 4096);
+	return b;
+}
+
 static int ha_check(void *cfgp, const struct machine_cfg *m, const char *file, const char *path,
 		    struct mm_err *e)
 {
@@ -244,7 +288,13 @@ static int ha_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 	char sub[256];
 	uint64_t total = MIB + (uint64_t)c->builds * mib_round(tree_bytes(c)) +
 			 mib_round((uint64_t)c->sys_files * c->header_size) + mib_round(c->flush_size) +
-			 mib_round(meta_bytes(c));
+			 mib_round(meta_bytes(c)) + bins_bytes(c);
+	int files = (int)c->builds + 3 + (c->cc_text_pages ? HA_NBIN : 0);
+	if (files > MM_MAX_FILES) {
+		snprintf(sub, sizeof sub, "%s.builds", path);
+		return mm_errf(e, file, sub, "expected at most %d builds with cc_text_pages",
+			       MM_MAX_FILES - 3 - HA_NBIN);
+	}
 	if (m->ndisks < 1)
 		return mm_errf(e, file, "machine.disks", "the highalloc workload needs a disk");
 	if (total > m->disks[0].size)
@@ -289,6 +339,32 @@ static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
 {
 	const struct mm_kproc_caches kc = HA_KPROC_CACHES(c);
 	mm_kproc_exit(&c->w.k, t, p, &kc);
+}
+
+/* exec's mmap of binary @i and its text faulted in through filemap_nopage
+ * (page-cache hits once a first run has read it); nothing when the binaries
+ * are not modelled. */
+static void text_map(struct ha_cfg *c, struct mm_task *t, struct mm_fmap **m, int i)
+{
+	uint32_t n = (uint32_t)bin_pages(c, i);
+	*m = NULL;
+	if (!c->bin[i] || n == 0)
+		return;
+	*m = mm_fmap_create(&c->w.k, t, c->bin[i], n, 0);
+	int64_t faults = *m ? mm_fmap_touch(&c->w.k, t, *m, 0, n, false) : -1;
+	if (faults < 0)
+		c->ooms++;
+	else
+		c->text_faults += (uint64_t)faults;
+}
+
+/* munmap at exit of a mapping text_map() made (NULL: none). */
+static void text_unmap(struct ha_cfg *c, struct mm_task *t, struct mm_fmap *m)
+{
+	if (!m)
+		return;
+	c->text_major += m->majflt;
+	mm_fmap_destroy(&c->w.k, t, m);
 }
 
 /* ---- the block device's metadata: ext3 inode tables and directory blocks ----
@@ -595,6 +671,13 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 		c->ooms++;
 	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
 		b->dir[d] = MM_DENT_NONE;
+	if (c->neg_per_tree) {
+		b->neg = malloc((size_t)c->neg_per_tree * sizeof *b->neg);
+		if (!b->neg)
+			c->ooms++;
+		for (int64_t n = 0; b->neg && n < c->neg_per_tree; n++)
+			b->neg[n] = MM_DENT_NONE;
+	}
 	uint64_t made = 0;
 	for (uint64_t i = 0; i < chunks; i++) {
 		uint64_t pos = i * MIB, len = c->tree_size - pos < MIB ? c->tree_size - pos : MIB;
@@ -639,17 +722,43 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 		mm_inode_dirty(k, t, &c->dc, c->sys_ent[i]);
 }
 
+/* cc1's include search for the names tree @b's include/ does not have: a
+ * cached negative dentry is a hit; a missing one (first search, or pruned
+ * since) is ext3_lookup reading the directory's block and d_add(NULL). */
+static void neg_lookups(struct ha_cfg *c, struct mm_task *t, struct ha_build *b)
+{
+	struct mm_kernel *k = &c->w.k;
+	if (!b->neg)
+		return;
+	uint64_t dblk = (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c);
+	for (int64_t n = 0; n < c->neg_per_tree; n++) {
+		uint64_t made = c->dc.negatives;
+		if (b->neg[n] == MM_DENT_NONE) {
+			b->neg[n] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
+			b->neg[n] = mm_dentry_negative(k, t, &c->dc, dir_of(c, b, 0, 1));   /* may sleep */
+		} else if (b->neg[n] != MM_DENT_NONE - 1) {
+			mm_dentry_lookup(k, t, &c->dc, b->neg[n]);
+		}
+		if (c->dc.negatives != made)
+			meta(c, t, dblk, true, false);
+	}
+}
+
 static void compile(struct ha_cfg *c, struct ha_build *b)
 {
 	struct mm_kernel *k = &c->w.k;
 	struct mm_task *t = &b->task;
 	uint64_t j = b->jobs++;
-	struct mm_kproc p;
+	struct mm_kproc p, asp;
+	struct mm_fmap *map[4] = { NULL };   /* cc1's text and libraries, as's */
 	proc_start(c, t, &p, c->cc_heap);
+	text_map(c, t, &map[0], HA_BIN_CC1);
+	text_map(c, t, &map[1], HA_BIN_LIBS);
 	/* a deterministic spread of system files and tree headers over the jobs */
 	uint64_t seed = j * 7919 + (uint64_t)b->idx * 104729;
 	for (int64_t n = 0; n < c->sys_per_job; n++)
 		sys_lookup(c, t, (seed + (uint64_t)n * 31) % (uint64_t)c->sys_files);
+	neg_lookups(c, t, b);
 	uint64_t srcs = (c->tree_size - c->include_size) / c->src_size;
 	uint64_t src = c->include_size + (j % srcs) * c->src_size;
 	/* the source stays open (its dentry in use) while cc1 runs */
@@ -676,6 +785,11 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 		tmp = MM_DENT_NONE;
 	mm_inode_dirty(k, t, &c->dc, tmp);
 	meta_tmp(c, t);
+	if (c->cc_text_pages) {   /* gcc -pipe: as runs beside cc1, reading its output */
+		proc_start(c, t, &asp, (uint64_t)c->as_data * c->w.k.phys.page_size);
+		text_map(c, t, &map[2], HA_BIN_AS);
+		text_map(c, t, &map[3], HA_BIN_LIBS);
+	}
 	mm_user(t, c->cc_cycles);
 	uint64_t slot = j % (uint64_t)c->obj_slots;
 	nm = name_get(c, t);   /* as opens the .o (O_TRUNC), writes it, closes it */
@@ -684,6 +798,11 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	if (j >= (uint64_t)c->obj_slots)   /* the .o's mtime and ctime */
 		meta_atime(c, t, b, (uint64_t)c->tree_files + 2 * slot);
 	filp_close(c, t, obj_fp);
+	if (c->cc_text_pages) {   /* as exits, then cc1 (the driver waits for both) */
+		text_unmap(c, t, map[2]);
+		text_unmap(c, t, map[3]);
+		proc_exit(c, t, &asp);
+	}
 	filp_close(c, t, tmp_fp);
 	filp_close(c, t, src_fp);
 	if (src_ent != MM_DENT_NONE)
@@ -698,6 +817,8 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 		file_create(c, b, dir);
 		file_create(c, b, dir);
 	}
+	text_unmap(c, t, map[0]);
+	text_unmap(c, t, map[1]);
 	proc_exit(c, t, &p);
 }
 
@@ -718,6 +839,12 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 		meta_ialloc(c, &b->task, b->idx, ino);
 	}
 	b->nobj = 0;
+	/* the negative dentries go with their directory (shrink_dcache_parent) */
+	for (int64_t n = 0; b->neg && n < c->neg_per_tree; n++)
+		if (b->neg[n] < MM_DENT_NONE - 1) {
+			mm_dentry_delete(k, &b->task, &c->dc, b->neg[n]);
+			b->neg[n] = MM_DENT_NONE;
+		}
 	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
 		if (b->dir[d] < MM_DENT_NONE - 1) {
 			mm_dentry_delete(k, &b->task, &c->dc, b->dir[d]);
@@ -837,6 +964,9 @@ static void slab_counts(struct ha_cfg *c, int when)
 		c->slabs_at[when][1] += c->oc[i].slabs;
 	c->slabs_at[when][2] = c->w.k.pcobj ? c->w.k.pcobj->bh.slabs + c->w.k.pcobj->radix.slabs : 0;
 	c->meta_at[when] = c->meta ? c->meta->nr_cached : 0;
+	c->text_at[when] = 0;
+	for (int i = 0; i < HA_NBIN; i++)
+		c->text_at[when] += c->bin[i] ? c->bin[i]->nr_cached : 0;
 }
 
 static void tester_main(int argc, char **argv)
@@ -977,6 +1107,14 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	c->meta = mm_file_create(k, "bdev", meta_bytes(c), 0, off);
 	if (c->meta)
 		c->meta->bdev = true;   /* GFP_USER: lowmem, not easily reclaimable */
+	off += mib_round(meta_bytes(c));
+	for (int i = 0; i < HA_NBIN; i++) {   /* the binaries: on disk, not yet cached */
+		uint64_t bytes = bin_pages(c, i) * 4096;
+		if (bytes && !(c->bin[i] = mm_file_create(k, bin_names[i], bytes, 0, off)))
+			return mm_errf(e, s->file, "workload", "out of memory for the page cache of %s",
+				       bin_names[i]);
+		off += mib_round(bytes);
+	}
 	c->sys_ent = malloc((size_t)c->sys_files * sizeof *c->sys_ent);
 	if (!c->sys || (c->flush_size && !c->flush) || !c->meta || !c->sys_ent || mm_pcobj_enable(k) ||
 	    mm_jbd_init(&c->jbd, k, c->meta))
@@ -1050,6 +1188,12 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "slab_pages_pagecache_rest", (double)c->slabs_at[1][2]);
 	sim_metric(s, "metadata_pages_load", (double)c->meta_at[0]);
 	sim_metric(s, "metadata_pages_rest", (double)c->meta_at[1]);
+	if (c->cc_text_pages) {
+		sim_metric(s, "text_pages_load", (double)c->text_at[0]);
+		sim_metric(s, "text_pages_rest", (double)c->text_at[1]);
+		sim_metric(s, "text_faults", (double)c->text_faults);
+		sim_metric(s, "text_major_faults", (double)c->text_major);
+	}
 	const struct mm_pcobj *pc = k->pcobj;
 	sim_metric(s, "kernel_object_failures",
 		   (double)(c->dc.dentry.failed + c->dc.inode.failed + c->vma.failed +
@@ -1058,6 +1202,7 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "dentries_pruned", (double)c->dc.pruned_dentries);
 	sim_metric(s, "inodes_pruned", (double)c->dc.pruned_inodes);
 	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
+	sim_metric(s, "negative_dentries_made", (double)c->dc.negatives);
 	sim_metric(s, "inodes_dirtied", (double)c->dc.dirtied);
 	sim_metric(s, "inodes_cleaned", (double)c->dc.cleaned);
 	sim_metric(s, "dirty_inodes_held_max", (double)c->dc.held_max);
@@ -1088,7 +1233,8 @@ static void ha_fini(void *cfgp)
 		sched_task_destroy(&c->b[i].st);
 		free(c->b[i].ent);
 		free(c->b[i].dir);
-		c->b[i].ent = c->b[i].dir = NULL;
+		free(c->b[i].neg);
+		c->b[i].ent = c->b[i].dir = c->b[i].neg = NULL;
 	}
 	c->nb_init = 0;
 	if (c->tester_init)

@@ -8,6 +8,10 @@
  * with array elements as decimal indices; an override of an element inside an
  * array is expressed as an override of the whole array (the form
  * scenario_load_set() understands), so the rerun is validated like any --set.
+ * A `*` component stands for every member of an object ("kernels.*.vm.swap":
+ * one constant that every kernel of the scenario shares, as a judgement about
+ * the machine must be): its value is the members' common value, and setting it
+ * sets every member's, so the kernels compared never differ in it.
  */
 #include "emu/engine/judgement.h"
 
@@ -29,18 +33,45 @@ static json_t *child(json_t *v, const char *tok)
 	return json_array_get(v, strtoul(tok, NULL, 10));
 }
 
+/* The value at @path below @v (a `*` component: every member of an object,
+ * all with the same value).  Returns: it (borrowed), or NULL. */
+static json_t *value_at(json_t *v, const char *path, int depth)
+{
+	while (*path == '.')
+		path++;
+	if (!*path || !v)
+		return v;
+	if (depth > 32)
+		return NULL;
+	const char *dot = strchr(path, '.');
+	size_t len = dot ? (size_t)(dot - path) : strlen(path);
+	char tok[256];
+	if (len >= sizeof tok)
+		return NULL;
+	memcpy(tok, path, len);
+	tok[len] = 0;
+	const char *rest = path + len;
+	if (strcmp(tok, "*"))
+		return value_at(child(v, tok), rest, depth + 1);
+	if (!json_is_object(v) || !json_object_size(v))
+		return NULL;
+	json_t *first = NULL, *c;
+	const char *key;
+	json_object_foreach(v, key, c) {
+		json_t *x = value_at(c, rest, depth + 1);
+		if (!x || (first && !json_equal(first, x)))
+			return NULL;
+		if (!first)
+			first = x;
+	}
+	return first;
+}
+
 json_t *judgement_value(json_t *root, const char *path)
 {
-	char buf[256];
-	if (!path || snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+	if (!path || strlen(path) >= 256)
 		return NULL;
-	json_t *v = root;
-	char *save, *tok = strtok_r(buf, ".", &save);
-	while (v && tok) {
-		v = child(v, tok);
-		tok = strtok_r(NULL, ".", &save);
-	}
-	return tok ? NULL : v;
+	return value_at(root, path, 0);
 }
 
 int judgement_check(json_t *root, const char *file, struct mm_err *e)
@@ -61,7 +92,7 @@ int judgement_check(json_t *root, const char *file, struct mm_err *e)
 		snprintf(sub, sizeof sub, "judgement.%zu.path", i);
 		json_t *v = json_is_string(p) ? judgement_value(root, json_string_value(p)) : NULL;
 		if (!v || !(json_is_number(v) || json_is_string(v)))
-			return mm_errf(e, file, sub, "expected the dotted path of a number or string the scenario sets");
+			return mm_errf(e, file, sub, "expected the dotted path of a number or string the scenario sets (with *, the same in every member)");
 		snprintf(sub, sizeof sub, "judgement.%zu.range", i);
 		json_t *lo = json_array_get(r, 0), *hi = json_array_get(r, 1);
 		if (json_array_size(r) != 2 || (json_is_number(v) ? !json_is_number(lo) || !json_is_number(hi)
@@ -78,11 +109,56 @@ int judgement_check(json_t *root, const char *file, struct mm_err *e)
 	return 0;
 }
 
+/* judgement_set() of a path with a `*` component: each member's override,
+ * keyed from @root.  Returns: a new object, or NULL. */
+static json_t *set_each(json_t *root, const char *path, const char *star, json_t *v)
+{
+	char prefix[256];
+	snprintf(prefix, sizeof prefix, "%.*s", (int)(star - path), path);   /* "a.b." or "" */
+	size_t pl = strlen(prefix);
+	if (pl && prefix[pl - 1] == '.')
+		prefix[--pl] = 0;
+	const char *rest = star[1] == '.' ? star + 2 : star + 1;
+	json_t *obj = pl ? judgement_value(root, prefix) : root;
+	json_t *out = json_object(), *c;
+	const char *key;
+	json_object_foreach(obj, key, c) {
+		json_t *sub = *rest ? judgement_set(c, rest, v) : json_pack("{s:O}", "", v);
+		const char *k2;
+		json_t *x;
+		if (!sub) {
+			json_decref(out);
+			return NULL;
+		}
+		json_object_foreach(sub, k2, x) {
+			char full[768];
+			snprintf(full, sizeof full, "%s%s%s%s%s", prefix, pl ? "." : "", key, *k2 ? "." : "", k2);
+			json_object_set(out, full, x);
+		}
+		json_decref(sub);
+	}
+	return out;
+}
+
 json_t *judgement_set(json_t *root, const char *path, json_t *v)
 {
 	char buf[256], prefix[256] = "";
 	if (!judgement_value(root, path) || snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
 		return NULL;
+	const char *star = strstr(path, "*");
+	if (star && (star == path || star[-1] == '.') && (star[1] == 0 || star[1] == '.')) {
+		/* no array before the star: the override of an array element is the whole array */
+		char pre[256];
+		snprintf(pre, sizeof pre, "%.*s", (int)(star - path), path);
+		json_t *cur = root;
+		char *s0, *t0 = strtok_r(pre, ".", &s0);
+		for (; t0 && cur; t0 = strtok_r(NULL, ".", &s0)) {
+			if (json_is_array(cur))
+				return NULL;
+			cur = child(cur, t0);
+		}
+		return json_is_object(cur) ? set_each(root, path, star, v) : NULL;
+	}
 	json_t *cur = root;
 	char *save, *tok = strtok_r(buf, ".", &save);
 	size_t pl = 0;

@@ -34,8 +34,10 @@
  * them otherwise).
  * An open file's reference (mm_dentry_get/put) keeps its dentry in use as a
  * child's does.
+ * A negative dentry (a name a lookup did not find: gcc's include search) is a
+ * dentry without an inode; pruned, it is simply gone until looked up again.
  * Not modelled: prune_icache's invalidation of a pruned inode's clean page
- * cache, negative dentries, the __GFP_FS test (every reclaimer here may enter the file system), I_LOCK
+ * cache, the __GFP_FS test (every reclaimer here may enter the file system), I_LOCK
  * (an inode under write is cleaned at once: ext3 writes no inode without wait).
  * Costs: one page_op per object allocated or freed (kobj.c), one atomic per
  * dentry or inode looked at by a prune or a writeback (the dcache_lock /
@@ -128,11 +130,15 @@ static void prune_dcache(struct mm_kernel *k, struct mm_task *t, struct mm_dcach
 		}
 		uint32_t dent = e->dent;
 		e->dent = PFN_NONE;
-		e->state = D_INODE;
-		if (e->dirty)
-			hold(d);   /* generic_forget_inode: I_DIRTY stays on s_dirty */
-		else
-			list_add_head(d, &d->iunused, U, id);
+		if (e->negative) {
+			e->state = D_GONE;   /* no inode to put */
+		} else {
+			e->state = D_INODE;
+			if (e->dirty)
+				hold(d);   /* generic_forget_inode: I_DIRTY stays on s_dirty */
+			else
+				list_add_head(d, &d->iunused, U, id);
+		}
 		d->pruned_dentries++;
 		if (e->parent != MM_DENT_NONE)
 			put_parent(d, e->parent);
@@ -178,7 +184,8 @@ static long shrink_icache_memory(struct mm_kernel *k, struct mm_task *t, void *a
 
 void mm_inode_dirty(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id)
 {
-	if (!k->cfg.dirty_writeback || id >= d->n || d->e[id].state != D_CACHED || d->e[id].dirty)
+	if (!k->cfg.dirty_writeback || id >= d->n || d->e[id].state != D_CACHED || d->e[id].dirty ||
+	    d->e[id].negative)
 		return;
 	struct mm_dent *e = &d->e[id];
 	e->dirty = true;
@@ -290,7 +297,7 @@ static int make(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uin
 	}
 	/* an allocation may sleep and another task's mm_dentry_new move d->e:
 	 * index it again after each */
-	if (d->e[id].ino == PFN_NONE) {
+	if (d->e[id].ino == PFN_NONE && !d->e[id].negative) {
 		uint32_t ino = mm_kobj_alloc(k, t, &d->inode);
 		d->e[id].ino = ino;
 	}
@@ -299,7 +306,7 @@ static int make(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uin
 		d->e[id].dent = dent;
 	}
 	struct mm_dent *e = &d->e[id];
-	if (e->ino == PFN_NONE || e->dent == PFN_NONE) {
+	if ((e->ino == PFN_NONE && !e->negative) || e->dent == PFN_NONE) {
 		e->state = D_GONE;
 		if (e->dent != PFN_NONE) {   /* keep the invariant: a dentry-less entry holds no parent */
 			uint32_t dent = e->dent;
@@ -316,11 +323,15 @@ static int make(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uin
 	e->referenced = true;
 	list_add_head(d, &d->dunused, U, id);
 	e->lru = true;
+	if (e->negative)
+		d->negatives++;
 	return 0;
 }
 
-uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
-		       uint32_t parent)
+/* A new entry in @parent, a negative one with @negative, made (make()).
+ * Returns: its id, or MM_DENT_NONE. */
+static uint32_t new_entry(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
+			  uint32_t parent, bool negative)
 {
 	if (parent != MM_DENT_NONE && parent >= d->n)
 		return MM_DENT_NONE;
@@ -345,11 +356,24 @@ uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache 
 	e->children = e->users = 0;
 	e->dirtied_when = 0;
 	e->referenced = e->lru = e->dirty = false;
+	e->negative = negative;
 	if (make(k, t, d, id, 0)) {
 		mm_dentry_delete(k, t, d, id);
 		return MM_DENT_NONE;
 	}
 	return id;
+}
+
+uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
+		       uint32_t parent)
+{
+	return new_entry(k, t, d, parent, false);
+}
+
+uint32_t mm_dentry_negative(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
+			    uint32_t parent)
+{
+	return new_entry(k, t, d, parent, true);
 }
 
 int mm_dentry_lookup(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id)

@@ -29,6 +29,7 @@ struct mm_dent {
 	bool referenced;           /* DCACHE_REFERENCED */
 	bool lru;                  /* on dentry_unused (d_lru not empty) */
 	bool dirty;                /* I_DIRTY: on s_dirty; off inode_unused once unused */
+	bool negative;             /* a name that does not exist: a dentry, no inode */
 };
 
 struct mm_dlist {
@@ -45,6 +46,7 @@ struct mm_dcache {
 	uint64_t pruned_dentries, pruned_inodes, recreated;
 	uint64_t dirtied, cleaned; /* inodes made dirty, cleaned by writeback */
 	uint64_t held_max;         /* the most unused dirty inodes held at once */
+	uint64_t negatives;        /* negative dentries made (again after a prune too) */
 };
 
 /** mm_dcache_init() - empty dentry ("dentry_cache") and inode
@@ -67,6 +69,15 @@ void mm_dcache_fini(struct mm_dcache *d);
  * Returns: the file's id, or MM_DENT_NONE when an object could not be had. */
 uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
 		       uint32_t parent);
+
+/** mm_dentry_negative() - a lookup of a name that does not exist in directory
+ * @parent (an id, or MM_DENT_NONE): d_alloc and d_add(dentry, NULL), a negative
+ * dentry with no inode, which holds its parent and goes on dentry_unused like
+ * any other; a later lookup of the name (mm_dentry_lookup) finds it, or makes
+ * it again once prune_dcache has freed it.  mm_inode_dirty() ignores it.
+ * Returns: the name's id, or MM_DENT_NONE when the dentry could not be had. */
+uint32_t mm_dentry_negative(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
+			    uint32_t parent);
 
 /** mm_dentry_lookup() - path lookup of file @id: a cached dentry is left as it
  * is (2.6.16's lookup does not move it on the unused list); a pruned one is
