@@ -373,6 +373,74 @@ static int b_negative(struct tctx *x)
 	return 0;
 }
 
+static int written_back(struct tctx *x, struct mm_file *f, uint32_t pfn);
+
+/* The pages hook for b_inode_pages: file 0's inode is tagged owner 0 and
+ * keeps pages 2 and 5 of the file (dirty, mapped); owner 1's has none. */
+static struct mm_file *inv_file;
+static uint32_t inv_pages(void *arg, struct mm_kernel *k, struct mm_task *t, uint32_t owner)
+{
+	(void)arg;
+	return owner == 0 ? mm_file_invalidate(k, t, inv_file, 0, 8) : 0;
+}
+
+/* prune_icache with page cache: an 8-page file read in, page 2 dirtied and
+ * page 5 mapped; mm_file_invalidate drops the 6 clean unmapped pages and
+ * leaves 2.  Two unused inodes: the one whose file keeps pages goes back to
+ * the head of inode_unused (kept_for_pages 1), the other is freed; a second
+ * prune keeps it again; once its pages are clean and unmapped it is freed. */
+static int b_inode_pages(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	static struct mm_dcache d;
+	struct mm_read_stats rst = { 0 };
+	inv_file = mm_file_create(k, "inv", 8 * 4096, 0, 1 << 20);
+	CHECK(inv_file);
+	mm_file_read(k, &x->task, inv_file, 0, 8 * 4096, &rst);
+	mm_lru_add_drain(k, &x->task);
+	CHECK_EQ(inv_file->nr_cached, 8);
+	uint32_t p2 = inv_file->pfn[2], p5 = inv_file->pfn[5];
+	page_set(kh_page(x, p2), PG_dirty);
+	k->nr_dirty++;
+	inv_file->nr_dirty++;
+	kh_page(x, p5)->mapcount = 1;
+	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	mm_dcache_set_pages(&d, inv_pages, NULL);
+	uint32_t a = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
+	uint32_t b = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
+	mm_dentry_set_owner(&d, a, 0);
+	mm_dentry_set_owner(&d, b, 1);
+	CHECK_EQ(k->shrinkers[0].shrink(k, &x->task, k->shrinkers[0].arg, 128), 0);
+	CHECK_EQ(d.iunused.n, 2);
+	CHECK_EQ(d.iunused.tail, a);   /* freed first, so pruned first */
+	k->shrinkers[1].shrink(k, &x->task, k->shrinkers[1].arg, 2);
+	CHECK_EQ(inv_file->nr_cached, 2);
+	CHECK(inv_file->pfn[2] == p2 && inv_file->pfn[5] == p5);
+	CHECK_EQ(d.kept_for_pages, 1);
+	CHECK_EQ(d.pruned_inodes, 1);
+	CHECK_EQ(d.e[b].ino, PFN_NONE);
+	CHECK(d.e[a].ino != PFN_NONE);
+	CHECK_EQ(d.iunused.head, a);
+	/* alone on the list, it is the tail again at every step: each looks at
+	 * it (and invalidates again), as 2.6.16's loop does */
+	k->shrinkers[1].shrink(k, &x->task, k->shrinkers[1].arg, 5);
+	CHECK_EQ(d.kept_for_pages, 6);
+	CHECK_EQ(d.pruned_inodes, 1);
+	CHECK(written_back(x, inv_file, p2) == 0);
+	kh_page(x, p5)->mapcount = 0;
+	k->shrinkers[1].shrink(k, &x->task, k->shrinkers[1].arg, 128);
+	CHECK_EQ(d.pruned_inodes, 2);
+	CHECK_EQ(inv_file->nr_cached, 0);
+	CHECK_EQ(d.inode.objs, 0);
+	mm_dentry_delete(k, &x->task, &d, a);
+	mm_dentry_delete(k, &x->task, &d, b);
+	mm_dcache_fini(&d);
+	k->nshrinkers = 0;
+	k->ninode_sbs = 0;
+	kh_drain_all(x);
+	return 0;
+}
+
 /* Page @pfn's objects out of the slab (in use or parked). */
 static uint32_t inuse(struct tctx *x, uint32_t pfn)
 {
@@ -925,6 +993,7 @@ static void test_dirs(void **state)
 	(void)state;
 	run(MACHINE, K_BUDDY, b_dirs, NULL);
 	run(MACHINE, K_WB, b_negative, NULL);
+	run(MACHINE, K_BUDDY, b_inode_pages, NULL);
 }
 
 static void test_counts(void **state)

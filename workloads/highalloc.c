@@ -574,6 +574,46 @@ static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_
 	return b->dir[d] == MM_DENT_NONE - 1 ? b->root : b->dir[d];
 }
 
+/* The owner tag of a file's dcache entry (dcache.c mm_dentry_set_owner):
+ * entry @i of build @idx's list, or (@idx HA_SYS_OWNER) system file @i. */
+#define HA_OWNER_SHIFT 22
+#define HA_SYS_OWNER (HA_MAX_BUILDS + 1)
+static uint32_t owner_of(int64_t idx, uint64_t i)
+{
+	return ((uint32_t)(idx + 1) << HA_OWNER_SHIFT) | (uint32_t)i;
+}
+
+/* prune_icache's invalidate_inode_pages of the file tagged @owner: the pages
+ * that start inside its bytes (a tree's files lie end to end in one page-cache
+ * file here).  Returns: the pages that stay cached (dirty, under I/O, busy). */
+static uint32_t ha_inode_pages(void *arg, struct mm_kernel *k, struct mm_task *t, uint32_t owner)
+{
+	struct ha_cfg *c = arg;
+	uint64_t who = owner >> HA_OWNER_SHIFT, i = owner & ((1u << HA_OWNER_SHIFT) - 1), off, len;
+	struct mm_file *f;
+	if (who == HA_SYS_OWNER + 1) {
+		f = c->sys;
+		off = i * c->header_size;
+		len = c->header_size;
+	} else if (who >= 1 && who <= (uint64_t)c->builds) {
+		f = c->b[who - 1].tree;
+		uint64_t nf = (uint64_t)c->tree_files;
+		if (i < nf) {
+			off = i * c->tree_size / nf;
+			len = (i + 1) * c->tree_size / nf - off;
+		} else if ((i - nf) % 2 == 0) {   /* a .o; its .cmd has no data here */
+			off = c->tree_size + (i - nf) / 2 * c->obj_size;
+			len = c->obj_size;
+		} else {
+			return 0;
+		}
+	} else {
+		return 0;
+	}
+	uint64_t ps = k->phys.page_size, first = (off + ps - 1) / ps, end = (off + len + ps - 1) / ps;
+	return f && end > first ? mm_file_invalidate(k, t, f, (uint32_t)first, (uint32_t)(end - first)) : 0;
+}
+
 /* A new file of build @b in directory @parent: dentry and inode, kept in the
  * build's list. */
 static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
@@ -591,6 +631,7 @@ static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 	uint32_t n = b->nobj++;
 	uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, parent);   /* may sleep */
 	b->ent[n] = id;
+	mm_dentry_set_owner(&c->dc, id, owner_of(b->idx, n));
 	mm_inode_dirty(&c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
 	uint64_t ino;
 	int64_t d;
@@ -707,6 +748,7 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 		c->sys_ent[i] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
 		uint32_t id = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* may sleep */
 		c->sys_ent[i] = id;
+		mm_dentry_set_owner(&c->dc, id, owner_of(HA_SYS_OWNER, i));
 		meta_sysfile(c, t, i);
 	} else if (c->sys_ent[i] != MM_DENT_NONE - 1) {
 		uint64_t made = c->dc.recreated;
@@ -1085,6 +1127,7 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	    mm_kcache_init(&c->vma, k, "vm_area_struct", (uint32_t)c->vma_per_slab, MM_GFP_KERNEL) ||
 	    mm_kcache_init(&c->taskc, k, "task_struct", (uint32_t)c->task_per_slab, MM_GFP_KERNEL))
 		return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
+	mm_dcache_set_pages(&c->dc, ha_inode_pages, c);   /* prune_icache's invalidate_inode_pages */
 	for (int i = 0; i < HA_NOC; i++)
 		if (mm_kcache_init(&c->oc[i], k, ha_oc[i].name, ha_oc[i].per_slab, MM_GFP_KERNEL))
 			return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
@@ -1203,6 +1246,7 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "inodes_pruned", (double)c->dc.pruned_inodes);
 	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
 	sim_metric(s, "negative_dentries_made", (double)c->dc.negatives);
+	sim_metric(s, "inodes_kept_for_pages", (double)c->dc.kept_for_pages);
 	sim_metric(s, "inodes_dirtied", (double)c->dc.dirtied);
 	sim_metric(s, "inodes_cleaned", (double)c->dc.cleaned);
 	sim_metric(s, "dirty_inodes_held_max", (double)c->dc.held_max);

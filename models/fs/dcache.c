@@ -36,8 +36,10 @@
  * child's does.
  * A negative dentry (a name a lookup did not find: gcc's include search) is a
  * dentry without an inode; pruned, it is simply gone until looked up again.
- * Not modelled: prune_icache's invalidation of a pruned inode's clean page
- * cache, the __GFP_FS test (every reclaimer here may enter the file system), I_LOCK
+ * prune_icache invalidates an unused inode's clean page cache first (through
+ * the creator's mm_dcache_set_pages hook) and frees the inode only when no
+ * page is left: dirty, mapped or busy pages keep it.
+ * Not modelled: the __GFP_FS test (every reclaimer here may enter the file system), I_LOCK
  * (an inode under write is cleaned at once: ext3 writes no inode without wait).
  * Costs: one page_op per object allocated or freed (kobj.c), one atomic per
  * dentry or inode looked at by a prune or a writeback (the dcache_lock /
@@ -146,7 +148,11 @@ static void prune_dcache(struct mm_kernel *k, struct mm_task *t, struct mm_dcach
 	}
 }
 
-/* prune_icache(@nr).  Returns: nothing. */
+/* prune_icache(@nr).  An inode with page cache (mm_dcache_set_pages) is
+ * taken (__iget) and put back at the head of inode_unused by its iput while
+ * its clean pages are invalidated; it is freed only if it is still there,
+ * unused, with no page left (can_unuse), else it stays for a later pass.
+ * Returns: nothing. */
 static void prune_icache(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, long nr)
 {
 	for (; nr > 0 && d->iunused.n; nr--) {
@@ -155,6 +161,16 @@ static void prune_icache(struct mm_kernel *k, struct mm_task *t, struct mm_dcach
 			break;
 		uint32_t id = d->iunused.tail;
 		struct mm_dent *e = &d->e[id];
+		if (d->pages && e->owner != MM_DENT_NONE) {
+			list_del(d, &d->iunused, U, id);
+			list_add_head(d, &d->iunused, U, id);
+			uint32_t left = d->pages(d->pages_arg, k, t, e->owner);   /* may sleep */
+			e = &d->e[id];
+			if (d->iunused.head != id || e->state != D_INODE || left) {
+				d->kept_for_pages += left > 0;
+				continue;   /* wrong inode, or it still has pages */
+			}
+		}
 		list_del(d, &d->iunused, U, id);
 		uint32_t ino = e->ino;
 		e->ino = PFN_NONE;
@@ -353,6 +369,7 @@ static uint32_t new_entry(struct mm_kernel *k, struct mm_task *t, struct mm_dcac
 	e->dent = e->ino = PFN_NONE;
 	e->prev[U] = e->next[U] = e->prev[MM_DL_DIRTY] = e->next[MM_DL_DIRTY] = MM_DENT_NONE;
 	e->parent = parent;
+	e->owner = MM_DENT_NONE;
 	e->children = e->users = 0;
 	e->dirtied_when = 0;
 	e->referenced = e->lru = e->dirty = false;
@@ -368,6 +385,21 @@ uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache 
 		       uint32_t parent)
 {
 	return new_entry(k, t, d, parent, false);
+}
+
+void mm_dcache_set_pages(struct mm_dcache *d,
+			 uint32_t (*pages)(void *arg, struct mm_kernel *k, struct mm_task *t,
+					   uint32_t owner),
+			 void *arg)
+{
+	d->pages = pages;
+	d->pages_arg = arg;
+}
+
+void mm_dentry_set_owner(struct mm_dcache *d, uint32_t id, uint32_t owner)
+{
+	if (id < d->n)
+		d->e[id].owner = owner;
 }
 
 uint32_t mm_dentry_negative(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,

@@ -22,6 +22,7 @@ struct mm_dent {
 	 * free ids' list), [MM_DL_DIRTY] on the superblock's s_dirty */
 	uint32_t prev[2], next[2];
 	uint32_t parent;           /* the directory's id, MM_DENT_NONE: none modelled */
+	uint32_t owner;            /* the creator's name for its data (mm_dentry_set_owner) */
 	uint32_t children;         /* child dentries alive: each holds a reference */
 	uint32_t users;            /* other references: open files (mm_dentry_get) */
 	double dirtied_when;       /* when the inode became dirty */
@@ -47,6 +48,11 @@ struct mm_dcache {
 	uint64_t dirtied, cleaned; /* inodes made dirty, cleaned by writeback */
 	uint64_t held_max;         /* the most unused dirty inodes held at once */
 	uint64_t negatives;        /* negative dentries made (again after a prune too) */
+	uint64_t kept_for_pages;   /* prune_icache passes that left an inode for its pages */
+	/* the inodes' page cache (mm_dcache_set_pages): invalidate the clean pages
+	 * of @owner's data and return how many stay cached */
+	uint32_t (*pages)(void *arg, struct mm_kernel *k, struct mm_task *t, uint32_t owner);
+	void *pages_arg;
 };
 
 /** mm_dcache_init() - empty dentry ("dentry_cache") and inode
@@ -60,6 +66,20 @@ int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_s
 
 /** mm_dcache_fini() - free the bookkeeping (the slab pages stay allocated). */
 void mm_dcache_fini(struct mm_dcache *d);
+
+/** mm_dcache_set_pages() - how prune_icache reaches an inode's page cache:
+ * @pages(@arg, k, t, owner) invalidates the clean pages of the data of the file
+ * whose owner tag is @owner (invalidate_inode_pages) and returns the pages left.
+ * Without it, or for an entry with no owner tag, an inode has no pages.
+ * Returns: nothing. */
+void mm_dcache_set_pages(struct mm_dcache *d,
+			 uint32_t (*pages)(void *arg, struct mm_kernel *k, struct mm_task *t,
+					   uint32_t owner),
+			 void *arg);
+
+/** mm_dentry_set_owner() - tag file @id with @owner, the creator's name for
+ * its data (MM_DENT_NONE: none, the default).  Returns: nothing. */
+void mm_dentry_set_owner(struct mm_dcache *d, uint32_t id, uint32_t owner);
 
 /** mm_dentry_new() - a new file or directory in directory @parent (an id, or
  * MM_DENT_NONE: no directory modelled) (d_alloc + new_inode): dentry and inode;

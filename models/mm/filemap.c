@@ -808,6 +808,37 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 	}
 }
 
+uint32_t mm_file_invalidate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
+			    uint32_t n)
+{
+	uint32_t end = first + n > f->npages || first + n < first ? f->npages : first + n;
+	uint32_t rel[PAGEVEC_SIZE], left = 0;
+	unsigned nrel = 0;
+	for (uint32_t i = first; i < end; i++) {
+		uint32_t pfn = f->pfn[i];
+		if (pfn == PFN_NONE)
+			continue;
+		struct page *p = &k->phys.pages[pfn];
+		mm_charge(t, k->costs->atomic + k->costs->pc_lookup);   /* TestSetPageLocked */
+		/* a page on a pagevec or isolated by reclaim has another reference
+		 * in the kernel (invalidate_complete_page: page_count != 2) */
+		if (page_test(p, PG_locked) || page_test(p, PG_dirty) || page_test(p, PG_writeback) ||
+		    p->mapcount > 0 || p->count != 1 || !page_test(p, PG_lru)) {
+			left++;
+			continue;
+		}
+		mm_pagecache_remove(k, t, pfn);   /* may sleep: the page is out of the cache */
+		rel[nrel++] = pfn;
+		if (nrel == PAGEVEC_SIZE) {
+			mm_release_pages(k, t, rel, nrel);
+			nrel = 0;
+		}
+	}
+	if (nrel)
+		mm_release_pages(k, t, rel, nrel);
+	return left;
+}
+
 void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
 		      uint32_t n)
 {

@@ -723,6 +723,16 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 		  uint32_t n);
 
 /**
+ * mm_file_invalidate() - invalidate_mapping_pages() of [@first, @first+@n) of
+ * @f (prune_icache's invalidate_inode_pages of an unused inode): every cached
+ * page that is clean, not under writeback or read, not mapped and held by
+ * nobody but the page cache leaves the cache and is released; the others stay.
+ * Returns: the pages of the range still cached afterwards.
+ */
+uint32_t mm_file_invalidate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
+			    uint32_t n);
+
+/**
  * mm_file_truncate() - truncate_inode_pages() of [@first, @first+@n) of @f (unlink
  * of a file living there): each cached page waits for its writeback, loses its
  * dirty bit, leaves the page cache and is released (release_pages: lru_lock,
