@@ -808,6 +808,20 @@ void mm_file_sync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 	}
 }
 
+/* The page cache lets go of @pfn: out of the radix tree (may sleep), its
+ * reference queued on @rel for release_pages, which runs when PAGEVEC_SIZE are
+ * queued (the caller releases the rest). */
+static void cache_release(struct mm_kernel *k, struct mm_task *t, uint32_t pfn, uint32_t *rel,
+			  unsigned *nrel)
+{
+	mm_pagecache_remove(k, t, pfn);
+	rel[(*nrel)++] = pfn;
+	if (*nrel == PAGEVEC_SIZE) {
+		mm_release_pages(k, t, rel, *nrel);
+		*nrel = 0;
+	}
+}
+
 uint32_t mm_file_invalidate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uint32_t first,
 			    uint32_t n)
 {
@@ -827,12 +841,7 @@ uint32_t mm_file_invalidate(struct mm_kernel *k, struct mm_task *t, struct mm_fi
 			left++;
 			continue;
 		}
-		mm_pagecache_remove(k, t, pfn);   /* may sleep: the page is out of the cache */
-		rel[nrel++] = pfn;
-		if (nrel == PAGEVEC_SIZE) {
-			mm_release_pages(k, t, rel, nrel);
-			nrel = 0;
-		}
+		cache_release(k, t, pfn, rel, &nrel);
 	}
 	if (nrel)
 		mm_release_pages(k, t, rel, nrel);
@@ -865,14 +874,9 @@ void mm_file_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 			f->nr_dirty--;
 		}
 		mm_charge(t, 2 * k->costs->atomic + k->costs->pc_lookup);
-		mm_pagecache_remove(k, t, pfn);
 		/* the page cache's reference goes through release_pages: the page
 		 * leaves the LRU under lru_lock and is freed */
-		rel[nrel++] = pfn;
-		if (nrel == PAGEVEC_SIZE) {
-			mm_release_pages(k, t, rel, nrel);
-			nrel = 0;
-		}
+		cache_release(k, t, pfn, rel, &nrel);
 	}
 	if (nrel)
 		mm_release_pages(k, t, rel, nrel);
