@@ -14,7 +14,8 @@
  * constants; at 4000 frames every page fits, OPT's advantage vanishes and the
  * direction claim flips, while a claim that OPT is never slower stays robust.
  * The marks are kept with the results and shown by a later `reproduce
- * --no-run`.  Last, the retyped seed claims against the threads' own figures.
+ * --no-run`.  A `*` path (kernels.*.vm.swappiness) reruns with the value set
+ * in every kernel.  Last, the retyped seed claims against the threads' own figures.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -219,7 +220,8 @@ static void write_sens(const char *judgement)
 		 "{ \"name\": \"sens\", \"machine\": { \"arch\": \"x86_64\", \"cpus\": 1, \"clock\": \"1GHz\", \"memory\": \"64MiB\",\n"
 		 "    \"disks\": [ { \"name\": \"sda\", \"read\": \"60MB/s\", \"write\": \"50MB/s\", \"seek_avg\": \"8ms\",\n"
 		 "                 \"track_to_track\": \"1ms\", \"rpm\": 7200, \"size\": \"40GB\" } ] },\n"
-		 "  \"kernels\": { \"fifo\": { \"reclaim\": \"fifo\" }, \"opt\": { \"reclaim\": \"opt\" } },\n"
+		 "  \"kernels\": { \"fifo\": { \"reclaim\": \"fifo\", \"vm\": { \"swappiness\": 60 } },\n"
+		 "               \"opt\": { \"reclaim\": \"opt\", \"vm\": { \"swappiness\": 60 } } },\n"
 		 "  \"workload\": { \"type\": \"trace\", \"file\": \"%s/scenarios/teaching/zipf-20k.trace\", \"frames\": 250 },\n"
 		 "  \"sweep\": { \"machine.clock\": [\"1GHz\"] },\n"
 		 "  \"runs\": 2, \"seed\": 1,\n"
@@ -349,6 +351,33 @@ static void sensitivity_flip(void **state)
 	c = claim(d, "opt-faster");
 	assert_string_equal(str(c, "robustness"), "untested");
 	assert_string_equal(str(c, "robustness_detail"), "the verdict changed since the sensitivity run");
+	json_decref(d);
+}
+
+/* A constant every kernel shares (`*`): each rerun sets it in both kernels,
+ * and the record names the path as declared. */
+static void sensitivity_star(void **state)
+{
+	(void)state;
+	write_sens("[ {\"path\": \"kernels.*.vm.swappiness\", \"range\": [10, 100], \"source\": \"crafted\"} ]");
+	assert_int_equal(sh("reproduce 920 --sensitivity -j 2 -q --published %s/pub2 --runs %s/runs7 --out %s/o7", dir, dir, dir), 0);
+	json_t *s = load("runs7/sensitivity.json");
+	json_t *rec = json_object_get(json_object_get(s, "seeds"), "920"), *runs = json_object_get(rec, "runs");
+	assert_non_null(json_object_get(json_object_get(rec, "constants"), "kernels.*.vm.swappiness"));
+	assert_int_equal(json_array_size(runs), 2);   /* 10 and 100 (60 is the scenario's) */
+	for (size_t i = 0; i < 2; i++) {
+		json_t *r = json_array_get(runs, i);
+		assert_string_equal(str(r, "path"), "kernels.*.vm.swappiness");
+		assert_int_equal(json_array_size(json_object_get(r, "flips")), 0);   /* a trace has no anonymous pages */
+	}
+	json_decref(s);
+	json_t *d = load("runs7/sensitivity/sens.kernels._.vm.swappiness=10.json"), *r;
+	size_t i;
+	assert_int_equal(json_array_size(json_object_get(d, "runs")), 4);   /* two kernels, two runs */
+	json_array_foreach(json_object_get(d, "runs"), i, r) {
+		json_t *vm = json_object_get(json_object_get(json_object_get(r, "params"), "kernel"), "vm");
+		assert_int_equal(json_integer_value(json_object_get(vm, "swappiness")), 10);
+	}
 	json_decref(d);
 }
 
@@ -533,6 +562,7 @@ int main(void)
 		cmocka_unit_test(basis_rules),
 		cmocka_unit_test(basis_errors),
 		cmocka_unit_test(sensitivity_flip),
+		cmocka_unit_test(sensitivity_star),
 		cmocka_unit_test(sensitivity_errors),
 		cmocka_unit_test(retyped_claims),
 	};
