@@ -70,15 +70,22 @@
  * (61), sighand_cache 1,312 (3), signal_cache 256 (15), mm_struct 608 (6),
  * anon_vma 12 (290), filp 160 (25), names_cache 4,096 (1).  None is
  * __GFP_KERNRCLM (the series types only the shrinkable dentry and inode
- * caches so). */
+ * caches so).  An exec also kmallocs, and frees before it returns (2.6.16
+ * fs/exec.c do_execve, fs/binfmt_elf.c load_elf_binary): the linux_binprm
+ * (about 320 bytes: size-512), the binary's and the interpreter's program
+ * headers (8 and 5 of 32 bytes: size-256 each) and the interpreter's name
+ * (size-32); objects per page from 2.6.16 mm/slab.c cache_estimate (the slab
+ * descriptor and its bufctls on the page below 512 bytes, off the page from
+ * 512): size-32 113, size-256 15, size-512 8. */
 enum { HA_OC_FILES, HA_OC_FS, HA_OC_SIGHAND, HA_OC_SIGNAL, HA_OC_MM, HA_OC_ANON_VMA, HA_OC_FILP,
-       HA_OC_NAMES, HA_NOC };
+       HA_OC_NAMES, HA_OC_K32, HA_OC_K256, HA_OC_K512, HA_NOC };
 static const struct {
 	const char *name;
 	uint32_t per_slab;
 } ha_oc[HA_NOC] = {
 	{ "files_cache", 9 }, { "fs_cache", 61 },     { "sighand_cache", 3 }, { "signal_cache", 15 },
 	{ "mm_struct", 6 },   { "anon_vma", 290 },    { "filp", 25 },         { "names_cache", 1 },
+	{ "size-32", 113 },   { "size-256", 15 },     { "size-512", 8 },
 };
 
 /* The programs whose text a compile maps: cc1 and as (gcc -pipe runs them
@@ -151,6 +158,7 @@ struct ha_cfg {
 	uint64_t meta_at[2];       /* its cached pages [load, rest] */
 	uint64_t text_at[2];       /* the binaries' cached pages [load, rest] */
 	uint64_t text_faults, text_major;   /* faults on the binaries' mappings */
+	uint64_t exec_kmallocs;    /* exec's kmalloc objects (allocated and freed) */
 	uint32_t *sys_ent;         /* dcache ids, MM_DENT_NONE until first looked up */
 	struct mm_dcache dc;       /* dentries and inodes (dcache.c) */
 	struct mm_kcache vma, taskc;
@@ -328,11 +336,20 @@ static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
 	  &(c)->oc[HA_OC_SIGHAND], &(c)->oc[HA_OC_SIGNAL], &(c)->oc[HA_OC_MM],                \
 	  &(c)->oc[HA_OC_ANON_VMA] }
 
+/* A new process made by fork and exec: its objects, then exec's kmallocs,
+ * freed before the exec returns (the per-CPU arrays keep them). */
 static void proc_start(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p, uint64_t heap)
 {
 	const struct mm_kproc_caches kc = HA_KPROC_CACHES(c);
 	if (mm_kproc_start(&c->w.k, t, p, &kc, (uint32_t)c->vmas_per_proc, pages_of(&c->w.k, heap), NULL))
 		c->ooms++;
+	static const int km[4] = { HA_OC_K512, HA_OC_K256, HA_OC_K32, HA_OC_K256 };   /* bprm, phdrs, interp */
+	uint32_t obj[4];
+	for (int i = 0; i < 4; i++)
+		obj[i] = mm_kobj_alloc(&c->w.k, t, &c->oc[km[i]]);
+	c->exec_kmallocs += 4;
+	for (int i = 3; i >= 0; i--)
+		mm_kobj_free(&c->w.k, t, &c->oc[km[i]], obj[i]);
 }
 
 static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
@@ -1247,6 +1264,9 @@ static void ha_finish(struct sim *s)
 	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
 	sim_metric(s, "negative_dentries_made", (double)c->dc.negatives);
 	sim_metric(s, "inodes_kept_for_pages", (double)c->dc.kept_for_pages);
+	sim_metric(s, "exec_kmallocs", (double)c->exec_kmallocs);
+	sim_metric(s, "exec_kmalloc_objects_end",
+		   (double)(c->oc[HA_OC_K32].objs + c->oc[HA_OC_K256].objs + c->oc[HA_OC_K512].objs));
 	sim_metric(s, "inodes_dirtied", (double)c->dc.dirtied);
 	sim_metric(s, "inodes_cleaned", (double)c->dc.cleaned);
 	sim_metric(s, "dirty_inodes_held_max", (double)c->dc.held_max);
