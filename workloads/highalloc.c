@@ -592,9 +592,10 @@ static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_
 }
 
 /* The owner tag of a file's dcache entry (dcache.c mm_dentry_set_owner):
- * entry @i of build @idx's list, or (@idx HA_SYS_OWNER) system file @i. */
+ * entry @i of build @idx's list, or (@idx HA_SYS_OWNER) system file @i; the
+ * build index is stored plus one, so no tag is 0. */
 #define HA_OWNER_SHIFT 22
-#define HA_SYS_OWNER (HA_MAX_BUILDS + 1)
+#define HA_SYS_OWNER HA_MAX_BUILDS
 static uint32_t owner_of(int64_t idx, uint64_t i)
 {
 	return ((uint32_t)(idx + 1) << HA_OWNER_SHIFT) | (uint32_t)i;
@@ -606,14 +607,15 @@ static uint32_t owner_of(int64_t idx, uint64_t i)
 static uint32_t ha_inode_pages(void *arg, struct mm_kernel *k, struct mm_task *t, uint32_t owner)
 {
 	struct ha_cfg *c = arg;
-	uint64_t who = owner >> HA_OWNER_SHIFT, i = owner & ((1u << HA_OWNER_SHIFT) - 1), off, len;
+	int64_t idx = (int64_t)(owner >> HA_OWNER_SHIFT) - 1;   /* owner_of()'s inverse */
+	uint64_t i = owner & ((1u << HA_OWNER_SHIFT) - 1), off, len;
 	struct mm_file *f;
-	if (who == HA_SYS_OWNER + 1) {
+	if (idx == HA_SYS_OWNER) {
 		f = c->sys;
 		off = i * c->header_size;
 		len = c->header_size;
-	} else if (who >= 1 && who <= (uint64_t)c->builds) {
-		f = c->b[who - 1].tree;
+	} else if (idx >= 0 && idx < c->builds) {
+		f = c->b[idx].tree;
 		uint64_t nf = (uint64_t)c->tree_files;
 		if (i < nf) {
 			off = i * c->tree_size / nf;
