@@ -44,8 +44,10 @@ run scenarios/seeds/002-kmap-dbench.json --set workload.loadfile=workloads/dbenc
 	--set 'sweep={"workload.clients":[1,9,64]}'
 run scenarios/seeds/002-kmap-dbench-sensitivity.json --set workload.loadfile=workloads/dbench/client-small.txt
 run scenarios/seeds/002-kmap-dbench-bus.json --set workload.loadfile=workloads/dbench/client-small.txt --set 'sweep={"machine.bus.bandwidth":[0,"420MB/s"],"workload.clients":[9]}'
-run scenarios/seeds/003-antifrag.json --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
-run scenarios/seeds/003-antifrag-kernelcore.json --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
+# one boot: the extract, build and aim9 steps shortened as their own scenarios below
+steps003='steps=[{"type":"untar","tree_size":"16MiB","tree_files":1300,"tarball_size":"3MiB"},{"type":"kernbench","files":64,"cc_cycles":1e8,"cc_text_pages":512,"cc_heap":"4MiB","jobs":1},{"type":"aim9","test":"creat-clo","duration":"20ms"},{"type":"aim9","test":"exec_test","duration":"20ms"},{"type":"aim9","test":"fork_test","duration":"20ms"},{}]'
+run scenarios/seeds/003-antifrag.json --set "$steps003" --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
+run scenarios/seeds/003-antifrag-kernelcore.json --set "$steps003" --set workload.settle=10s --set workload.attempts=10 --set workload.tree_size=40MiB --set workload.tree_files=2000 --set workload.flush_size=64MiB --set workload.sys_files=300 --set workload.obj_slots=200 --set workload.include_size=8MiB
 run scenarios/seeds/003-antifrag-build.json --set workload.files=64 --set workload.cc_cycles=1e8
 run scenarios/seeds/003-antifrag-aim9.json --set workload.duration=20ms
 run scenarios/seeds/003-antifrag-extract.json --set workload.tree_size=16MiB --set workload.tree_files=1300 --set workload.tarball_size=3MiB

@@ -191,6 +191,54 @@ static void chain_bad_steps(void **state)
 	assert_bad_scenario("test_chain_bad.json", "steps");
 }
 
+/* Lookahead lives on past a step of another workload: the aim9 task, alone on
+ * its CPU, pays 4 times in a chain of its own and 44 times after a kernbench
+ * step (pdflush writing the build's pages back wakes beside it); before the
+ * chain actor was a lookahead peer, make's exit was watched and the finished
+ * step's balancer retired, it paid 20,069 times (every quantum).  Steps of
+ * different workloads name their type in their points. */
+static void chain_lookahead_mixed(void **state)
+{
+	(void)state;
+	const char *scn = "test_chain_mixed.json";
+	const char *steps[2] = {
+		"[{}]",
+		"[{\"type\": \"kernbench\", \"files\": 6, \"headers\": 32, \"headers_per_job\": 8, "
+		"\"cc_cycles\": 2e7, \"link_cycles\": 2e7, \"jobs\": 2}, {}]",
+	};
+	double pay[2];
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(scn, "w");
+		assert_non_null(f);
+		fprintf(f,
+			"{\"name\": \"mixed\",\n"
+			" \"machine\": {\"arch\": \"i386\", \"cpus\": 4, \"clock\": \"1.6GHz\", \"memory\": \"256MiB\",\n"
+			"   \"copy_bw\": \"1GB/s\", \"disks\": [{\"name\": \"sda\", \"size\": \"1GB\", \"read\": \"50MB/s\",\n"
+			"   \"write\": \"50MB/s\", \"seek_avg\": \"5ms\", \"track_to_track\": \"0.5ms\", \"rpm\": 10000,\n"
+			"   \"queue\": \"fifo\"}]},\n"
+			" \"kernels\": {\"buddy\": {\"reclaim\": \"lru2q\", \"alloc\": \"buddy\"}},\n"
+			" \"workload\": {\"type\": \"aim9\", \"test\": \"creat-clo\", \"duration\": \"20ms\"},\n"
+			" \"steps\": %s, \"runs\": 1, \"seed\": 1}\n",
+			steps[i]);
+		fclose(f);
+		json_t *r = run_results(scn, (size_t)i + 1);
+		json_t *last = run_n(r, (size_t)i);
+		pay[i] = num(last, "metrics", "cpu_payments");
+		assert_true(num(last, "metrics", "ops") > 0);
+		if (i == 1) {
+			json_t *p0 = json_object_get(run_n(r, 0), "point");
+			json_t *p1 = json_object_get(json_object_get(last, "point"), "workload.type");
+			assert_string_equal(json_string_value(json_object_get(p0, "workload.type")), "kernbench");
+			assert_string_equal(json_string_value(p1), "aim9");
+		} else {
+			assert_null(json_object_get(json_object_get(last, "point"), "workload.type"));
+		}
+		json_decref(r);
+	}
+	assert_true(pay[0] > 0);
+	assert_true(pay[1] < 20 * pay[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +247,7 @@ int main(void)
 		cmocka_unit_test(chain_stopped),
 		cmocka_unit_test(chain_deterministic),
 		cmocka_unit_test(chain_bad_steps),
+		cmocka_unit_test(chain_lookahead_mixed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,8 +87,8 @@ struct a9_cfg {
 	struct ext2_costs fsc;
 	bool check;
 	/* run-time state */
-	struct mm_kernel k;
-	bool k_up, fs_up, caches_up;
+	struct mm_kernel *k;        /* the booted kernel (mm_kernel_boot): a chain's steps share it */
+	bool fs_up, caches_up;
 	struct ext2_fs fs;
 	struct mm_task task;
 	struct mm_kcache dentry, inode, filp, vma, taskc, sigq;
@@ -156,7 +156,7 @@ static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
 
 static uint32_t kobj(struct a9_cfg *c, struct mm_kcache *kc, uint64_t *count)
 {
-	uint32_t pfn = mm_kobj_alloc(&c->k, &c->task, kc);
+	uint32_t pfn = mm_kobj_alloc(c->k, &c->task, kc);
 	if (pfn == PFN_NONE)
 		c->ooms++;
 	(*count)++;
@@ -165,7 +165,7 @@ static uint32_t kobj(struct a9_cfg *c, struct mm_kcache *kc, uint64_t *count)
 
 static void syscall_entry(struct a9_cfg *c)
 {
-	mm_charge(&c->task, c->k.costs->syscall);
+	mm_charge(&c->task, c->k->costs->syscall);
 }
 
 /* ---- the tests: one call each; Returns: nothing ---- */
@@ -175,7 +175,7 @@ static void syscall_entry(struct a9_cfg *c)
  * empty file (an inode update); a struct file. */
 static void do_creat(struct a9_cfg *c, uint32_t *filp)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	struct mm_task *t = &c->task;
 	syscall_entry(c);
 	ext2_walk(k, t, &c->fs, 2);
@@ -195,14 +195,14 @@ static void do_creat(struct a9_cfg *c, uint32_t *filp)
 static void do_close(struct a9_cfg *c, uint32_t filp)
 {
 	syscall_entry(c);
-	mm_kobj_free(&c->k, &c->task, &c->filp, filp);
+	mm_kobj_free(c->k, &c->task, &c->filp, filp);
 }
 
 /* unlink(): the entry goes, the inode is freed when its last link goes; the
  * dentry stays negative. */
 static void do_unlink(struct a9_cfg *c, uint32_t *ino)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	struct mm_task *t = &c->task;
 	syscall_entry(c);
 	ext2_walk(k, t, &c->fs, 2);
@@ -230,7 +230,7 @@ static void test_creat(struct a9_cfg *c)
 /* brk calls of page_test (@touch) and brk_test: @iters x (down 64 KB, 16 x up 4 KB). */
 static void brk_pattern(struct a9_cfg *c, int iters, bool touch)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	struct mm_task *t = &c->task;
 	struct mm_as *as = c->self.as;
 	uint32_t base = as->npages;
@@ -268,7 +268,7 @@ static void test_jmp(struct a9_cfg *c)
  * sys_sigreturn, which reads it back. */
 static void test_signal(struct a9_cfg *c)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	struct mm_task *t = &c->task;
 	double frame = SIGFRAME_BYTES * k->copy_cycles_per_byte;
 	for (int i = 0; i < 1000; i++) {
@@ -286,7 +286,7 @@ static void test_signal(struct a9_cfg *c)
 /* fork, then @child_exec (exec `true`) or the child's stack write, exit, wait. */
 static void fork_one(struct a9_cfg *c, bool child_exec)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	struct mm_task *t = &c->task;
 	struct mm_kproc ch;
 	syscall_entry(c);                                       /* fork */
@@ -318,7 +318,7 @@ static void fork_one(struct a9_cfg *c, bool child_exec)
  * updated; the name's negative dentry is reused. */
 static void do_link(struct a9_cfg *c)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	struct mm_task *t = &c->task;
 	syscall_entry(c);
 	ext2_walk(k, t, &c->fs, 2);
@@ -385,7 +385,7 @@ static void aim9_main(int argc, char **argv)
 	(void)argv;
 	struct mm_task *t = sg_actor_self_get_data();
 	struct a9_cfg *c = t->wl;
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	/* the aim9 process, its standard files; a sigqueue object stands in for the
 	 * slab's per-CPU array of free objects, which keeps the sigqueue slab page
 	 * between signals (kmem_cache_free does not give the page back at once) */
@@ -437,10 +437,9 @@ static void aim9_main(int argc, char **argv)
 static int a9_start(struct sim *s, struct mm_err *e)
 {
 	struct a9_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->k;
-	if (mm_kernel_init(k, s, e))
+	struct mm_kernel *k = c->k;
+	if (!(k = c->k = mm_kernel_boot(s, e)))
 		return -1;
-	c->k_up = true;
 	if (k->phys.page_size != 4096)
 		return mm_errf(e, s->file, "machine.page_size", "the aim9 workload expects 4 KiB pages");
 	ext2_init(&c->fs, &c->fsc);
@@ -488,8 +487,8 @@ static void a9_finish(struct sim *s)
 	sim_metric(s, "elapsed", el);
 	sim_metric(s, "calls", (double)c->calls);
 	sim_metric(s, "ops", (double)c->ops);
-	sim_metric(s, "user_s", c->user_c / c->k.clock);
-	sim_metric(s, "system_s", c->sys_c / c->k.clock);
+	sim_metric(s, "user_s", c->user_c / c->k->clock);
+	sim_metric(s, "system_s", c->sys_c / c->k->clock);
 	sim_metric(s, "minor_faults", (double)c->task.minflt);
 	sim_metric(s, "major_faults", (double)c->task.majflt);
 	sim_metric(s, "brk_calls", (double)c->brks);
@@ -502,7 +501,8 @@ static void a9_finish(struct sim *s)
 	sim_metric(s, "filp_allocs", (double)c->filp_allocs);
 	sim_metric(s, "sigqueue_allocs", (double)c->sigq_allocs);
 	sim_metric(s, "oom_kills", (double)c->ooms);
-	mm_proc_metrics(&c->k, s);
+	sim_metric(s, "cpu_payments", (double)c->task.tm.executes);   /* SimGrid payments (timemodel.h) */
+	mm_proc_metrics(c->k, s);
 	ext2_metrics(&c->fs, s);
 	if (c->check)
 		sim_invariants(s, c->check_failed ? c->check_msg : NULL);
@@ -523,9 +523,6 @@ static void a9_fini(void *cfgp)
 	if (c->fs_up)
 		ext2_fini(&c->fs);
 	c->fs_up = false;
-	if (c->k_up)
-		mm_kernel_fini(&c->k);
-	c->k_up = false;
 }
 
 const struct workload_ops workload_aim9 = {
@@ -538,6 +535,7 @@ const struct workload_ops workload_aim9 = {
 	.unit = "ops/s",
 	.higher_is_better = 1,
 	.kernel = 1,
+	.chainable = 1,
 	.check = a9_check,
 	.start = a9_start,
 	.finish = a9_finish,

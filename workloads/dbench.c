@@ -240,7 +240,7 @@ static void dir_search_op(struct db_cfg *c, struct db_client *cl, int32_t path, 
 	int32_t par = c->lf.paths[path].parent;
 	if (par < 0)
 		return;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	uint32_t idx = (uint32_t)(page_base(c, cl, cl->region[par]) / 4096);
 	if (readdir)
 		ext2_readdir(k, &cl->task, &c->fs, c->f, idx);
@@ -258,7 +258,7 @@ static void dir_change(struct db_cfg *c, struct db_client *cl, int32_t path)
 	int32_t par = c->lf.paths[path].parent;
 	if (par < 0)
 		return;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	uint32_t idx = (uint32_t)(page_base(c, cl, cl->region[par]) / 4096);
 	ext2_dir_change(k, &cl->task, &c->fs, c->f, idx, &c->rst);
 }
@@ -268,7 +268,7 @@ static uint64_t drop_pages(struct db_cfg *c, struct db_client *cl, int32_t r)
 {
 	uint64_t pages = (cl->size[r] + 4095) / 4096;
 	if (pages)
-		mm_file_truncate(&c->w.k, &cl->task, c->f, (uint32_t)(page_base(c, cl, r) / 4096),
+		mm_file_truncate(c->w.k, &cl->task, c->f, (uint32_t)(page_base(c, cl, r) / 4096),
 				 (uint32_t)pages);
 	return pages;
 }
@@ -277,7 +277,7 @@ static uint64_t drop_pages(struct db_cfg *c, struct db_client *cl, int32_t r)
 static void drop_blocks(struct db_cfg *c, struct db_client *cl, int32_t r, uint64_t pages)
 {
 	if (pages)
-		ext2_blocks_free(&c->w.k, &cl->task, &c->fs, pages);
+		ext2_blocks_free(c->w.k, &cl->task, &c->fs, pages);
 	cl->size[r] = 0;
 }
 
@@ -289,7 +289,7 @@ static void drop_data(struct db_cfg *c, struct db_client *cl, int32_t r)
 
 static void new_object(struct db_cfg *c, struct db_client *cl, int32_t p, bool dir)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	dir_search(c, cl, p);   /* the lookup that missed */
 	dir_change(c, cl, p);   /* ext2_add_link */
 	ext2_inode_new(k, &cl->task, &c->fs);
@@ -305,7 +305,7 @@ static void new_object(struct db_cfg *c, struct db_client *cl, int32_t p, bool d
 
 static void write_data(struct db_cfg *c, struct db_client *cl, int32_t r, uint64_t off, uint64_t len)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	uint64_t cap = (uint64_t)c->reg_pages[r] * 4096;
 	if (off >= cap || len == 0)
 		return;
@@ -344,12 +344,12 @@ static uint64_t read_data(struct db_cfg *c, struct db_client *cl, int32_t r, uin
 		return 0;
 	if (off + len > sz)
 		len = sz - off;
-	return mm_file_read(&c->w.k, &cl->task, c->f, page_base(c, cl, r) + off, len, &c->rst);
+	return mm_file_read(c->w.k, &cl->task, c->f, page_base(c, cl, r) + off, len, &c->rst);
 }
 
 static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	struct mm_task *t = &cl->task;
 	int32_t p = op->path, q = op->path2;
 	int32_t h = op->handle;
@@ -478,7 +478,7 @@ static void client_main(int argc, char **argv)
 	struct mm_task *t = sg_actor_self_get_data();
 	struct db_client *cl = t->wl;
 	struct db_cfg *c = cl->s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	wl_smp_enter(&c->w, t);
 	c->running++;
 	if (c->client_anon) {
@@ -525,7 +525,7 @@ static int db_start(struct sim *s, struct mm_err *e)
 	 * wake times, so an uncontended lock or a charge that no other actor can see
 	 * before it ends costs no SimGrid call (a full world leaves it off) */
 	sched_join(&c->w.sched, &s->world);
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	if (k->phys.page_size != 4096)
 		return mm_errf(e, s->file, "machine.page_size", "the dbench workload expects 4 KiB pages");
 	ext2_init(&c->fs, &c->fsc);
@@ -566,7 +566,7 @@ static int db_start(struct sim *s, struct mm_err *e)
 static void db_finish(struct sim *s)
 {
 	struct db_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	bool complete = c->running == 0 && c->ncl_init == c->clients;
 	double end = complete ? c->t_end : simgrid_get_clock();
 	double elapsed = end - c->t0;

@@ -297,12 +297,6 @@ static int ha_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 	uint64_t total = MIB + (uint64_t)c->builds * mib_round(tree_bytes(c)) +
 			 mib_round((uint64_t)c->sys_files * c->header_size) + mib_round(c->flush_size) +
 			 mib_round(meta_bytes(c)) + bins_bytes(c);
-	int files = (int)c->builds + 3 + (c->cc_text_pages ? HA_NBIN : 0);
-	if (files > MM_MAX_FILES) {
-		snprintf(sub, sizeof sub, "%s.builds", path);
-		return mm_errf(e, file, sub, "expected at most %d builds with cc_text_pages",
-			       MM_MAX_FILES - 3 - HA_NBIN);
-	}
 	if (m->ndisks < 1)
 		return mm_errf(e, file, "machine.disks", "the highalloc workload needs a disk");
 	if (total > m->disks[0].size)
@@ -341,21 +335,21 @@ static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
 static void proc_start(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p, uint64_t heap)
 {
 	const struct mm_kproc_caches kc = HA_KPROC_CACHES(c);
-	if (mm_kproc_start(&c->w.k, t, p, &kc, (uint32_t)c->vmas_per_proc, pages_of(&c->w.k, heap), NULL))
+	if (mm_kproc_start(c->w.k, t, p, &kc, (uint32_t)c->vmas_per_proc, pages_of(c->w.k, heap), NULL))
 		c->ooms++;
 	static const int km[4] = { HA_OC_K512, HA_OC_K256, HA_OC_K32, HA_OC_K256 };   /* bprm, phdrs, interp */
 	uint32_t obj[4];
 	for (int i = 0; i < 4; i++)
-		obj[i] = mm_kobj_alloc(&c->w.k, t, &c->oc[km[i]]);
+		obj[i] = mm_kobj_alloc(c->w.k, t, &c->oc[km[i]]);
 	c->exec_kmallocs += 4;
 	for (int i = 3; i >= 0; i--)
-		mm_kobj_free(&c->w.k, t, &c->oc[km[i]], obj[i]);
+		mm_kobj_free(c->w.k, t, &c->oc[km[i]], obj[i]);
 }
 
 static void proc_exit(struct ha_cfg *c, struct mm_task *t, struct mm_kproc *p)
 {
 	const struct mm_kproc_caches kc = HA_KPROC_CACHES(c);
-	mm_kproc_exit(&c->w.k, t, p, &kc);
+	mm_kproc_exit(c->w.k, t, p, &kc);
 }
 
 /* exec's mmap of binary @i and its text faulted in through filemap_nopage
@@ -367,8 +361,8 @@ static void text_map(struct ha_cfg *c, struct mm_task *t, struct mm_fmap **m, in
 	*m = NULL;
 	if (!c->bin[i] || n == 0)
 		return;
-	*m = mm_fmap_create(&c->w.k, t, c->bin[i], n, 0);
-	int64_t faults = *m ? mm_fmap_touch(&c->w.k, t, *m, 0, n, false) : -1;
+	*m = mm_fmap_create(c->w.k, t, c->bin[i], n, 0);
+	int64_t faults = *m ? mm_fmap_touch(c->w.k, t, *m, 0, n, false) : -1;
 	if (faults < 0)
 		c->ooms++;
 	else
@@ -381,7 +375,7 @@ static void text_unmap(struct ha_cfg *c, struct mm_task *t, struct mm_fmap *m)
 	if (!m)
 		return;
 	c->text_major += m->majflt;
-	mm_fmap_destroy(&c->w.k, t, m);
+	mm_fmap_destroy(c->w.k, t, m);
 }
 
 /* ---- the block device's metadata: ext3 inode tables and directory blocks ----
@@ -478,9 +472,9 @@ static uint64_t meta_bytes(const struct ha_cfg *c)
 static void meta(struct ha_cfg *c, struct mm_task *t, uint64_t blk, bool read, bool dirty)
 {
 	if (c->meta && blk < c->meta->npages &&
-	    mm_file_getblk(&c->w.k, t, c->meta, (uint32_t)blk, read) != PFN_NONE && dirty &&
+	    mm_file_getblk(c->w.k, t, c->meta, (uint32_t)blk, read) != PFN_NONE && dirty &&
 	    c->journal)
-		mm_jbd_dirty(&c->w.k, t, &c->jbd, (uint32_t)blk);   /* ext3_journal_dirty_metadata */
+		mm_jbd_dirty(c->w.k, t, &c->jbd, (uint32_t)blk);   /* ext3_journal_dirty_metadata */
 }
 
 /* Group @g's descriptor, changed. */
@@ -552,7 +546,7 @@ static void meta_atime(struct ha_cfg *c, struct mm_task *t, const struct ha_buil
 	entry_ino(c, i, &ino, &d);
 	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + ino / HA_INODES_PER_BLOCK, true, true);
 	if (i < b->nobj)   /* __mark_inode_dirty: the VFS inode too */
-		mm_inode_dirty(&c->w.k, t, &c->dc, b->ent[i]);
+		mm_inode_dirty(c->w.k, t, &c->dc, b->ent[i]);
 }
 
 /* The system file @i's inode and directory blocks, read. */
@@ -579,9 +573,9 @@ static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_
 		return b->root;
 	if (b->dir[d] == MM_DENT_NONE) {   /* mkdir */
 		b->dir[d] = MM_DENT_NONE - 1;
-		uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, b->root);
+		uint32_t id = mm_dentry_new(c->w.k, &b->task, &c->dc, b->root);
 		b->dir[d] = id;
-		mm_inode_dirty(&c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
+		mm_inode_dirty(c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
 		/* its inode, the top directory's block, its own new block */
 		meta_tree(c, &b->task, b, (uint64_t)c->tree_files + d, c->tree_dirs, true);
 		meta_ialloc(c, &b->task, b->idx, (uint64_t)c->tree_files + d);
@@ -648,10 +642,10 @@ static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 		b->capobj = cap;
 	}
 	uint32_t n = b->nobj++;
-	uint32_t id = mm_dentry_new(&c->w.k, &b->task, &c->dc, parent);   /* may sleep */
+	uint32_t id = mm_dentry_new(c->w.k, &b->task, &c->dc, parent);   /* may sleep */
 	b->ent[n] = id;
 	mm_dentry_set_owner(&c->dc, id, owner_of(b->idx, n));
-	mm_inode_dirty(&c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
+	mm_inode_dirty(c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
 	uint64_t ino;
 	int64_t d;
 	entry_ino(c, n, &ino, &d);
@@ -668,7 +662,7 @@ static uint32_t tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build
 	if (off >= c->tree_size || i >= tb->nobj || tb->ent[i] == MM_DENT_NONE)
 		return MM_DENT_NONE;
 	uint64_t made = c->dc.recreated;
-	mm_dentry_lookup(&c->w.k, t, &c->dc, tb->ent[i]);
+	mm_dentry_lookup(c->w.k, t, &c->dc, tb->ent[i]);
 	if (c->dc.recreated != made) {   /* ext3_lookup: the directory block, iget */
 		uint64_t ino;
 		int64_t d;
@@ -685,19 +679,19 @@ static uint32_t tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build
  * objects' pfns. */
 static uint32_t name_get(struct ha_cfg *c, struct mm_task *t)
 {
-	return mm_kobj_alloc(&c->w.k, t, &c->oc[HA_OC_NAMES]);
+	return mm_kobj_alloc(c->w.k, t, &c->oc[HA_OC_NAMES]);
 }
 
 static uint32_t filp_open(struct ha_cfg *c, struct mm_task *t, uint32_t name)
 {
-	uint32_t f = mm_kobj_alloc(&c->w.k, t, &c->oc[HA_OC_FILP]);
-	mm_kobj_free(&c->w.k, t, &c->oc[HA_OC_NAMES], name);
+	uint32_t f = mm_kobj_alloc(c->w.k, t, &c->oc[HA_OC_FILP]);
+	mm_kobj_free(c->w.k, t, &c->oc[HA_OC_NAMES], name);
 	return f;
 }
 
 static void filp_close(struct ha_cfg *c, struct mm_task *t, uint32_t f)
 {
-	mm_kobj_free(&c->w.k, t, &c->oc[HA_OC_FILP], f);
+	mm_kobj_free(c->w.k, t, &c->oc[HA_OC_FILP], f);
 }
 
 /* ---- the builds ---- */
@@ -711,13 +705,13 @@ static void filp_close(struct ha_cfg *c, struct mm_task *t, uint32_t f)
 static void write_back(struct ha_cfg *c, struct mm_task *t, struct mm_file *f, int64_t idx,
 		       uint64_t pos, uint64_t len)
 {
-	mm_file_extend(&c->w.k, t, f, pos, len, &c->rst);
+	mm_file_extend(c->w.k, t, f, pos, len, &c->rst);
 	meta_balloc(c, t, idx, pos, len);   /* ext3_get_block: the blocks allocated */
 }
 
 static void make_tree(struct ha_cfg *c, struct ha_build *b)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	struct mm_task *t = &b->task;
 	uint64_t chunks = (c->tree_size + MIB - 1) / MIB;
 	b->root = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
@@ -761,7 +755,7 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 /* Look up system file @i: its dentry and inode stay once created. */
 static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	uint32_t nm = name_get(c, t);
 	if (c->sys_ent[i] == MM_DENT_NONE) {
 		c->sys_ent[i] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
@@ -788,7 +782,7 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
  * since) is ext3_lookup reading the directory's block and d_add(NULL). */
 static void neg_lookups(struct ha_cfg *c, struct mm_task *t, struct ha_build *b)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	if (!b->neg)
 		return;
 	uint64_t dblk = (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c);
@@ -807,7 +801,7 @@ static void neg_lookups(struct ha_cfg *c, struct mm_task *t, struct ha_build *b)
 
 static void compile(struct ha_cfg *c, struct ha_build *b)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	struct mm_task *t = &b->task;
 	uint64_t j = b->jobs++;
 	struct mm_kproc p, asp;
@@ -847,7 +841,7 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	mm_inode_dirty(k, t, &c->dc, tmp);
 	meta_tmp(c, t);
 	if (c->cc_text_pages) {   /* gcc -pipe: as runs beside cc1, reading its output */
-		proc_start(c, t, &asp, (uint64_t)c->as_data * c->w.k.phys.page_size);
+		proc_start(c, t, &asp, (uint64_t)c->as_data * c->w.k->phys.page_size);
 		text_map(c, t, &map[2], HA_BIN_AS);
 		text_map(c, t, &map[3], HA_BIN_LIBS);
 	}
@@ -886,7 +880,7 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 /* rm -rf of the tree: page cache, dentries, inodes. */
 static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	mm_file_truncate(k, &b->task, b->tree, 0, b->tree->npages);
 	meta_balloc(c, &b->task, b->idx, 0, tree_bytes(c));   /* ext3_free_blocks */
 	/* ext3_unlink / ext3_rmdir: the directory block, the inode, its bitmap */
@@ -949,7 +943,7 @@ static void build_main(int argc, char **argv)
 /* The fragmentation series of every zone at @now (census.c). */
 static void sample_frag(struct sim *s, struct ha_cfg *c, double now)
 {
-	mm_frag_series(&c->w.k, s, now - c->t0, (unsigned)c->order);
+	mm_frag_series(c->w.k, s, now - c->t0, (unsigned)c->order);
 }
 
 /* Sleep @sec, sampling the fragmentation series on the way. */
@@ -974,7 +968,7 @@ static void check_now(struct ha_cfg *c)
 	if (!c->check || c->check_failed)
 		return;
 	struct mm_err e = { "" };
-	if (mm_kernel_check(&c->w.k, &e)) {
+	if (mm_kernel_check(c->w.k, &e)) {
 		c->check_failed = 1;
 		snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
 	}
@@ -982,7 +976,7 @@ static void check_now(struct ha_cfg *c)
 
 static void pass(struct sim *s, struct ha_cfg *c, struct mm_task *t, int p)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	uint32_t *got = calloc((size_t)c->attempts, sizeof *got);
 	unsigned order = (unsigned)c->order;
 	char key[64];
@@ -1023,7 +1017,7 @@ static void slab_counts(struct ha_cfg *c, int when)
 	c->slabs_at[when][1] = c->vma.slabs + c->taskc.slabs;
 	for (int i = 0; i < HA_NOC; i++)
 		c->slabs_at[when][1] += c->oc[i].slabs;
-	c->slabs_at[when][2] = c->w.k.pcobj ? c->w.k.pcobj->bh.slabs + c->w.k.pcobj->radix.slabs : 0;
+	c->slabs_at[when][2] = c->w.k->pcobj ? c->w.k->pcobj->bh.slabs + c->w.k->pcobj->radix.slabs : 0;
 	c->meta_at[when] = c->meta ? c->meta->nr_cached : 0;
 	c->text_at[when] = 0;
 	for (int i = 0; i < HA_NBIN; i++)
@@ -1038,14 +1032,14 @@ static void tester_main(int argc, char **argv)
 	struct ha_build *me = t->wl;
 	struct sim *s = me->s;
 	struct ha_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	wl_smp_enter(&c->w, t);
 	while (c->copies_done < c->builds)
 		mm_sleep(t, 1.0, NULL);
 	c->t_load = simgrid_get_clock();
 	sample_frag(s, c, c->t_load);
 	nap(s, c, t, c->settle);
-	mm_buddyinfo_series(&c->w.k, s, "load");
+	mm_buddyinfo_series(c->w.k, s, "load");
 	slab_counts(c, 0);
 	pass(s, c, t, 0);
 	nap(s, c, t, c->pass_gap);
@@ -1065,7 +1059,7 @@ static void tester_main(int argc, char **argv)
 	/* drop the page cache (the system files' dentries and inodes stay) */
 	mm_file_truncate(k, t, c->sys, 0, c->sys->npages);
 	sample_frag(s, c, simgrid_get_clock());
-	mm_buddyinfo_series(&c->w.k, s, "rest");
+	mm_buddyinfo_series(c->w.k, s, "rest");
 	slab_counts(c, 1);
 	pass(s, c, t, 2);
 	sample_frag(s, c, simgrid_get_clock());
@@ -1078,7 +1072,7 @@ static void tester_main(int argc, char **argv)
 #define HA_NCACHES (7 + HA_NOC)
 static int ha_caches(struct ha_cfg *c, struct mm_kcache *cc[HA_NCACHES])
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	int n = 0;
 	cc[n++] = &c->dc.dentry;
 	cc[n++] = &c->dc.inode;
@@ -1105,7 +1099,7 @@ static void reaper_main(int argc, char **argv)
 	struct mm_task *t = sg_actor_self_get_data();
 	struct ha_build *me = t->wl;
 	struct ha_cfg *c = me->s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	wl_smp_enter(&c->w, t);
 	struct mm_kcache *cc[HA_NCACHES];
 	int n = ha_caches(c, cc);
@@ -1139,7 +1133,7 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	struct ha_cfg *c = s->wl_cfg;
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	c->dc_init = true;
 	if (mm_dcache_init(&c->dc, k, (uint32_t)c->dentry_per_slab, (uint32_t)c->inode_per_slab,
 			   true) ||
@@ -1214,7 +1208,7 @@ static int ha_start(struct sim *s, struct mm_err *e)
 static void ha_finish(struct sim *s)
 {
 	struct ha_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	char key[64];
 	double end = c->t_end > 0 ? c->t_end : simgrid_get_clock();
 	for (int p = 0; p < HA_PASSES; p++) {
@@ -1333,6 +1327,7 @@ const struct workload_ops workload_highalloc = {
 	.unit = "allocations",
 	.higher_is_better = 1,
 	.kernel = 1,
+	.chainable = 1,
 	.check = ha_check,
 	.start = ha_start,
 	.finish = ha_finish,

@@ -298,7 +298,7 @@ static uint64_t kb_asm(const struct kb_cfg *c, int i)
 static void start_as(struct kb_cfg *c, struct kb_job *j)
 {
 	struct kb_job *a = &c->asj[j->idx];
-	mm_pipe_init(&j->out, (uint32_t)c->w.k.phys.page_size);
+	mm_pipe_init(&j->out, (uint32_t)c->w.k->phys.page_size);
 	mm_pipe_init(&j->exited, 0);
 	a->s = j->s;
 	a->idx = j->idx;
@@ -331,7 +331,7 @@ static uint32_t pages_of(struct mm_kernel *k, uint64_t bytes)
  * page-cache hits once the first job has read it).  Returns: 0, or -1 (OOM). */
 static int job_exec(struct kb_cfg *c, struct mm_task *t, struct mm_as **as, struct mm_fmap **text)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	struct mm_as *child = mm_as_fork(k, t, c->make_as);
 	if (!child)
 		return -1;
@@ -375,7 +375,7 @@ static void job_pipeline(struct kb_cfg *c, struct kb_job *j)
  * a deterministic spread of the shared headers over the jobs. */
 static void job_read(struct kb_cfg *c, struct mm_task *t, int idx)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	uint64_t i = (uint64_t)idx;
 	mm_file_read(k, t, c->src, c->src_off[i], c->src_off[i + 1] - c->src_off[i], &c->rst);
 	uint64_t h0 = (i * 37) % (uint64_t)c->headers;
@@ -394,7 +394,7 @@ static void job_read(struct kb_cfg *c, struct mm_task *t, int idx)
 static void job_rule(struct kb_cfg *c, struct kb_job *j)
 {
 	struct mm_task *t = &j->task;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	const struct kb_libs *l = &c->libs;
 	struct kb_proc sh, gcc, cc1, fd;
 	if (kb_fork_exec(k, t, l, NULL, &c->make_sleeps, &c->prog[KB_SH], &sh))   /* make's vfork */
@@ -448,14 +448,14 @@ static void as_main(int argc, char **argv)
 	struct kb_job *j = &c->job[a->idx];
 	wl_smp_enter(&c->w, t);
 	struct kb_proc pr = { 0 };
-	if (c->rule_procs && kb_exec(&c->w.k, t, &c->libs, &c->prog[KB_AS], &pr))
+	if (c->rule_procs && kb_exec(c->w.k, t, &c->libs, &c->prog[KB_AS], &pr))
 		c->ooms++;
 	uint32_t n;
 	double size = (double)kb_asm(c, a->idx), cycles = c->as_cycles * c->work[a->idx];
 	while ((n = mm_pipe_read(t, &j->out, 32768)) > 0)
 		mm_user(t, cycles * (double)n / size);
-	mm_file_extend(&c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
-	kb_exit(&c->w.k, t, &pr);
+	mm_file_extend(c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
+	kb_exit(c->w.k, t, &pr);
 	a->runs++;
 	sched_exit(&c->w.sched, &a->st);
 	mm_pipe_close(t, &j->exited);
@@ -468,7 +468,7 @@ static void job_main(int argc, char **argv)
 	struct mm_task *t = sg_actor_self_get_data();
 	struct kb_job *j = t->wl;
 	struct kb_cfg *c = j->s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	wl_smp_enter(&c->w, t);
 	if (++c->running > c->max_running)
 		c->max_running = c->running;
@@ -532,9 +532,11 @@ static void make_main(int argc, char **argv)
 	struct sim *s = sg_actor_self_get_data();
 	struct kb_cfg *c = s->wl_cfg;
 	c->t0 = simgrid_get_clock();
+	if (c->make_task.tm.w)   /* make's exit is watched: a chain's next step may look ahead */
+		tm_world_hook(c->make_task.tm.w, c->make_task.tm.slot);
 	if (c->cc_text_pages > 0) {
 		/* make's process: its heap, which every job inherits */
-		struct mm_kernel *k = &c->w.k;
+		struct mm_kernel *k = c->w.k;
 		c->make_as = mm_as_new(k, &c->make_task);
 		if (c->make_as && !mm_brk(k, &c->make_task, c->make_as, pages_of(k, c->make_heap)))
 			mm_touch(k, &c->make_task, c->make_as, 0, c->make_as->npages, true);
@@ -553,7 +555,7 @@ static void make_main(int argc, char **argv)
 	start_job(s, c, (int)c->files);
 	sg_sem_acquire(c->done);
 	if (c->make_as) {
-		mm_as_exit(&c->w.k, &c->make_task, c->make_as);
+		mm_as_exit(c->w.k, &c->make_task, c->make_as);
 		c->make_as = NULL;
 		mm_sync(&c->make_task);
 	}
@@ -561,8 +563,8 @@ static void make_main(int argc, char **argv)
 	c->complete = true;
 	if (c->check) {
 		struct mm_err e = { "" };
-		if (mm_kernel_check(&c->w.k, &e) || mm_proc_check(&c->w.k, &e) ||
-		    mm_fmap_check(&c->w.k, &e)) {
+		if (mm_kernel_check(c->w.k, &e) || mm_proc_check(c->w.k, &e) ||
+		    mm_fmap_check(c->w.k, &e)) {
 			c->check_failed = 1;
 			snprintf(c->check_msg, sizeof c->check_msg, "%s", e.msg);
 		}
@@ -586,7 +588,7 @@ static void make_main(int argc, char **argv)
  * Returns: that count, at least 1 and at most files. */
 static int64_t kb_fit_jobs(const struct kb_cfg *c)
 {
-	const struct mm_phys *ph = &c->w.k.phys;
+	const struct mm_phys *ph = &c->w.k->phys;
 	uint64_t ps = ph->page_size, sz[5], need = 0, fr = 0;
 	kb_sizes(c, sz);
 	for (int i = 0; i < 5; i++)
@@ -611,7 +613,7 @@ static int64_t kb_fit_jobs(const struct kb_cfg *c)
  * Returns: 0, or -1 if the page cache could not take one. */
 static int kb_programs(struct kb_cfg *c, uint64_t off)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	static const char *const names[KB_NPROG - 1] = { "sh", "gcc", "as", "fixdep", "rm", "mv" };
 	const int64_t text[KB_NPROG - 1] = { c->sh_text, c->gcc_text, c->as_text, c->fixdep_text,
 					     c->util_text, c->util_text };
@@ -655,9 +657,9 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	struct mm_file **fp[5] = { &c->src, &c->inc, &c->obj, &c->out, &c->cc1 };
 	uint64_t sz[5], off = MIB;
 	kb_sizes(c, sz);
-	mm_task_init(&c->make_task, &c->w.k, 0, "make");
+	mm_task_init(&c->make_task, c->w.k, 0, "make");
 	for (int i = 0; i < (c->cc_text_pages > 0 ? 5 : 4); i++) {
-		*fp[i] = mm_file_create(&c->w.k, names[i], sz[i], 0, off);
+		*fp[i] = mm_file_create(c->w.k, names[i], sz[i], 0, off);
 		if (!*fp[i])
 			return mm_errf(e, s->file, "workload", "out of memory for the page cache of %s",
 				       names[i]);
@@ -667,10 +669,10 @@ static int kb_start(struct sim *s, struct mm_err *e)
 		return mm_errf(e, s->file, "workload", "out of memory for the page cache of the programs");
 	/* ext3: the sources, headers and objects are files of their own */
 	if (c->fs == MM_FS_EXT3 &&
-	    (mm_ext3_enable(&c->w.k, s->file, "workload.fs", e) ||
-	     mm_ext3_members(&c->w.k, c->src, c->src_size) ||
-	     mm_ext3_members(&c->w.k, c->inc, c->header_size) ||
-	     mm_ext3_members(&c->w.k, c->obj, c->obj_size)))
+	    (mm_ext3_enable(c->w.k, s->file, "workload.fs", e) ||
+	     mm_ext3_members(c->w.k, c->src, c->src_size) ||
+	     mm_ext3_members(c->w.k, c->inc, c->header_size) ||
+	     mm_ext3_members(c->w.k, c->obj, c->obj_size)))
 		return e->msg[0] ? -1 : mm_errf(e, s->file, "workload.fs", "out of memory");
 	if (c->jobs > 0)
 		c->slots = sg_sem_init((unsigned)c->jobs);
@@ -688,7 +690,7 @@ static void kb_finish(struct sim *s)
 	if (((struct kb_cfg *)s->wl_cfg)->max_jobs > 0)
 		sim_metric(s, "maximal_jobs", (double)((struct kb_cfg *)s->wl_cfg)->max_jobs);
 	struct kb_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	double end = c->complete ? c->t_end : simgrid_get_clock();
 	double elapsed = end - c->t0;
 	double user = 0, sys = 0, io = 0, nap = 0;
@@ -816,6 +818,7 @@ const struct workload_ops workload_kernbench = {
 	.unit = "s",
 	.higher_is_better = 0,
 	.kernel = 1,
+	.chainable = 1,
 	.check = kb_check,
 	.start = kb_start,
 	.finish = kb_finish,

@@ -312,14 +312,14 @@ static int t_page(struct mm_kernel *k, struct mm_task *t, struct mm_as *as, bool
 /* A FILESIZE file of user @slot: region @which (0 its file, 1 its copy). */
 static uint32_t region(struct ru_cfg *c, int slot, int which)
 {
-	return (uint32_t)(((uint64_t)slot * 2 + (uint64_t)which) * pages_of(&c->w.k, c->dsz));
+	return (uint32_t)(((uint64_t)slot * 2 + (uint64_t)which) * pages_of(c->w.k, c->dsz));
 }
 
 /* @n calls of 1 KiB read or write at offsets from @off (sequential or random). */
 static void io_1k(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, uint32_t first_page,
 		  bool write, bool random, bool osync, struct mm_read_stats *rs)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	uint64_t base = (uint64_t)first_page * k->phys.page_size;
 	uint64_t nblk = c->dsz / KIB;
 	for (uint64_t b = 0; b < nblk; b++) {
@@ -338,18 +338,18 @@ static void io_1k(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, uint32
 
 static void user_sync(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, int slot)
 {
-	mm_file_sync(&c->w.k, t, f, region(c, slot, 0), 2 * pages_of(&c->w.k, c->dsz));
+	mm_file_sync(c->w.k, t, f, region(c, slot, 0), 2 * pages_of(c->w.k, c->dsz));
 }
 
 static void user_unlink(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, int slot, int which)
 {
-	mm_file_truncate(&c->w.k, t, f, region(c, slot, which), pages_of(&c->w.k, c->dsz));
+	mm_file_truncate(c->w.k, t, f, region(c, slot, which), pages_of(c->w.k, c->dsz));
 }
 
 /* Run test @id as user @u.  Returns: 0, or -1 if it was killed (OOM). */
 static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	struct mm_task *t = &u->task;
 	const struct workfile_known *kt = workfile_known(id);
 	const char *n = kt->name;
@@ -475,7 +475,7 @@ static void user_main(int argc, char **argv);
 static int start_user(struct sim *s, struct ru_cfg *c, int i)
 {
 	struct ru_user *u = &c->user[i];
-	struct mm_as *as = mm_as_fork(&c->w.k, &c->drv, c->drv_as);
+	struct mm_as *as = mm_as_fork(c->w.k, &c->drv, c->drv_as);
 	if (!as)
 		return -1;
 	int *job = u->job;
@@ -538,8 +538,8 @@ static void user_main(int argc, char **argv)
 		ts->calls++;
 		ts->lru_acq += t->lru_acq - acq;
 		ts->lru_hold_s += t->lru_hold_s - hold;
-		ts->sys_s += (t->tm.paid - sys) / c->w.k.clock;
-		uint64_t fr = mm_phys_free_pages(&c->w.k.phys);
+		ts->sys_s += (t->tm.paid - sys) / c->w.k->clock;
+		uint64_t fr = mm_phys_free_pages(&c->w.k->phys);
 		if (fr < c->min_free)
 			c->min_free = fr;
 		if (rc) {
@@ -548,11 +548,11 @@ static void user_main(int argc, char **argv)
 		}
 		u->tests_run++;
 	}
-	mm_as_exit(&c->w.k, t, u->as);
+	mm_as_exit(c->w.k, t, u->as);
 	u->as = NULL;
 	mm_sync(t);
-	c->user_s += t->user_cycles / c->w.k.clock;
-	c->sys_s += t->tm.paid / c->w.k.clock + t->spin_s;
+	c->user_s += t->user_cycles / c->w.k->clock;
+	c->sys_s += t->tm.paid / c->w.k->clock + t->spin_s;
 	sched_exit(&c->w.sched, st);
 	c->nvcsw += st->nvcsw;
 	c->nivcsw += st->nivcsw;
@@ -564,7 +564,7 @@ static void user_main(int argc, char **argv)
  * (reaim's disk_create_all_files() and "sync;sync;sync" before the step). */
 static void step_files(struct ru_cfg *c, int n)
 {
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	uint64_t old = c->dsz;
 	c->dsz = step_file_bytes(c, (uint64_t)n);
 	for (int d = 0; d < c->dirs; d++) {
@@ -616,7 +616,7 @@ static void driver_main(int argc, char **argv)
 	(void)argv;
 	struct sim *s = sg_actor_self_get_data();
 	struct ru_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	c->t0 = simgrid_get_clock();
 	/* the driver process: its heap, which every user inherits */
 	c->drv_as = mm_as_new(k, &c->drv);
@@ -673,7 +673,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
 	c->w.sched.cfg.wake_preempt = c->wake_preempt;
-	mm_task_init(&c->drv, &c->w.k, 0, "reaim");
+	mm_task_init(&c->drv, c->w.k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");
 	c->user = calloc((size_t)ru_max_users(c), sizeof *c->user);
 	c->mix = build_mix(&c->wf, c->jobs, &c->tests_per_job);
@@ -685,13 +685,13 @@ static int ru_start(struct sim *s, struct mm_err *e)
 			return mm_errf(e, s->file, "workload", "out of memory");
 	uint64_t tsz = tmp_bytes(c);
 	for (int d = 0; d < c->dirs; d++) {
-		c->tmp[d] = mm_file_create(&c->w.k, "tmp", tsz, d, MIB);
-		c->shared[d] = mm_file_create(&c->w.k, "shared", step_file_bytes(c, 1), d,
+		c->tmp[d] = mm_file_create(c->w.k, "tmp", tsz, d, MIB);
+		c->shared[d] = mm_file_create(c->w.k, "shared", step_file_bytes(c, 1), d,
 					      MIB + mib_round(tsz));
 		if (!c->tmp[d] || !c->shared[d])
 			return mm_errf(e, s->file, "workload", "out of memory for the page cache");
 	}
-	if (c->fs == MM_FS_EXT3 && mm_ext3_enable(&c->w.k, s->file, "workload.fs", e))
+	if (c->fs == MM_FS_EXT3 && mm_ext3_enable(c->w.k, s->file, "workload.fs", e))
 		return -1;
 	c->done = sg_sem_init(0);
 	c->go = sg_sem_init(0);
@@ -705,7 +705,7 @@ static int ru_start(struct sim *s, struct mm_err *e)
 static void ru_finish(struct sim *s)
 {
 	struct ru_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->w.k;
+	struct mm_kernel *k = c->w.k;
 	double best = 0, best_users = 0;
 	for (int i = 0; i < c->nsteps; i++) {
 		if (c->step_jpm[i] > best) {

@@ -19,9 +19,8 @@
 
 int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_err *e)
 {
-	if (mm_kernel_init(&w->k, s, e))
+	if (!(w->k = mm_kernel_boot(s, e)))
 		return -1;
-	w->k_up = true;
 	struct sched_cfg sc;
 	sched_cfg_default(&sc, (int)s->machine->cpus, s->machine->clock);
 	sc.cs_cycles = cs_cycles;
@@ -30,7 +29,7 @@ int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_er
 		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
 	w->sched_up = true;
 	w->sched.bound = s->cpu_actors;
-	w->k.sched = &w->sched;
+	w->k->sched = &w->sched;
 	return 0;
 }
 
@@ -55,7 +54,7 @@ void wl_smp_spawn(struct wl_smp *w, struct mm_task *t, struct sched_task *st, co
 	int cpu = pick_cpu(w);
 	w->reserved[cpu]++;
 	sched_task_init(&w->sched, st, cpu, name);
-	mm_task_init_sched(t, &w->k, st, name);
+	mm_task_init_sched(t, w->k, st, name);
 	t->wl = wl;
 	char host[16];
 	snprintf(host, sizeof host, "cpu%d", cpu);
@@ -75,7 +74,7 @@ void wl_smp_enter(struct wl_smp *w, struct mm_task *t)
 
 void wl_smp_metrics(struct wl_smp *w, struct sim *s, double end)
 {
-	struct mm_kernel *k = &w->k;
+	struct mm_kernel *k = w->k;
 	double busy = 0;
 	for (int i = 0; i < w->sched.cfg.ncpu; i++)
 		busy += w->sched.cpu[i].busy_s;   /* closed once every task exited */
@@ -109,13 +108,11 @@ void wl_smp_metrics(struct wl_smp *w, struct sim *s, double end)
 	sim_metric(s, "lru_lock_cpu_share", busy > 0 ? hold / busy : 0);
 	if (k->kops->finish)
 		k->kops->finish(k->rc, k, s);
+	sched_retire(&w->sched);   /* in a chain: this step is over */
 }
 
 void wl_smp_fini(struct wl_smp *w)
 {
-	if (w->k_up)
-		mm_kernel_fini(&w->k);
-	w->k_up = false;
 	if (w->sched_up)
 		sched_destroy(&w->sched);
 	w->sched_up = false;

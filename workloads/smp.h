@@ -18,17 +18,18 @@ struct sim;
 /* The kernel and scheduler of one simulation, and the tasks placed on a CPU but
  * not started yet (they count as load when the next one is placed). */
 struct wl_smp {
-	struct mm_kernel k;
-	bool k_up;
+	struct mm_kernel *k;       /* the booted kernel (mm_kernel_boot): a chain's steps share it */
 	struct sched sched;
 	bool sched_up;
 	int reserved[MACHINE_MAX_CPUS];
 };
 
 /**
- * wl_smp_start() - mm_kernel_init() and a scheduler on every CPU of @s, with
- * @cs_cycles per context switch and this run's tick phase (machine.variation);
- * tasks of @w->k are then scheduled by @w->sched.
+ * wl_smp_start() - the booted kernel of @s (mm_kernel_boot(): in a chain, the
+ * one the first step booted) and a scheduler of this workload's own on every
+ * CPU, with @cs_cycles per context switch and this run's tick phase
+ * (machine.variation); tasks of @w->k are then scheduled by @w->sched (a later
+ * step's scheduler takes over once this one's tasks have all exited).
  * Returns: 0, or -1 with @e set.
  */
 int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_err *e);
@@ -48,14 +49,15 @@ void wl_smp_enter(struct wl_smp *w, struct mm_task *t);
 /**
  * wl_smp_metrics() - the metrics every SMP workload reports: idle_s over
  * [sched start, @end], disk reads (and writes), kswapd CPU, lock counters, and the
- * reclaim module's own.
+ * reclaim module's own; then retires the scheduler (sched_retire: in a chained
+ * run this step is over; after a plain run nothing is left to tick).
  */
 void wl_smp_metrics(struct wl_smp *w, struct sim *s, double end);
 
 /**
- * wl_smp_fini() - free the kernel and the scheduler, their SimGrid objects
- * included (after the simulation, no actor left; the tasks' sched entities are
- * the workload's to destroy).  Returns: nothing.
+ * wl_smp_fini() - free the scheduler, its SimGrid objects included (after the
+ * simulation, no actor left; the tasks' sched entities are the workload's to
+ * destroy; the kernel is the boot's: mm_kernel_shutdown).  Returns: nothing.
  */
 void wl_smp_fini(struct wl_smp *w);
 

@@ -58,8 +58,8 @@ struct ut_cfg {
 	struct ext2_costs fsc;
 	bool check;
 	/* run-time state */
-	struct mm_kernel k;
-	bool k_up, fs_up, caches_up, pipe_up;
+	struct mm_kernel *k;        /* the booted kernel (mm_kernel_boot): a chain's steps share it */
+	bool fs_up, caches_up, pipe_up;
 	struct ext2_fs fs;
 	struct mm_task bz, tar;
 	struct mm_kcache dentry, inode;
@@ -132,7 +132,7 @@ static void bz_main(int argc, char **argv)
 		uint64_t out = c->tree_size - i * MIB < MIB ? c->tree_size - i * MIB : MIB;
 		uint64_t in0 = c->tarball_size * i / chunks, in1 = c->tarball_size * (i + 1) / chunks;
 		if (in1 > in0)
-			mm_file_read(&c->k, t, c->tarball, in0, in1 - in0, &c->rst);
+			mm_file_read(c->k, t, c->tarball, in0, in1 - in0, &c->rst);
 		mm_user(t, c->bunzip2_cycles * (double)out);
 		mm_pipe_write(t, &c->pipe, out, 4096);
 	}
@@ -146,7 +146,7 @@ static void bz_main(int argc, char **argv)
  * page-cache page (ext2_make_empty), never read from disk. */
 static void make_dir(struct ut_cfg *c, struct mm_task *t, uint32_t dir)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	mm_charge(t, k->costs->syscall);
 	ext2_walk(k, t, &c->fs, (int)c->depth - 1);
 	if (mm_kobj_alloc(k, t, &c->dentry) == PFN_NONE || mm_kobj_alloc(k, t, &c->inode) == PFN_NONE)
@@ -160,7 +160,7 @@ static void make_dir(struct ut_cfg *c, struct mm_task *t, uint32_t dir)
 /* tar: one open/create + close for each file starting in [@pos, @pos + @n). */
 static void create_files(struct ut_cfg *c, struct mm_task *t, uint64_t pos, uint64_t n)
 {
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	uint64_t upto = (uint64_t)c->tree_files * (pos + n) / c->tree_size;
 	for (; c->files_made < upto && c->files_made < (uint64_t)c->tree_files; c->files_made++) {
 		uint32_t dir = (uint32_t)(c->files_made * (uint64_t)c->tree_dirs / (uint64_t)c->tree_files);
@@ -182,7 +182,7 @@ static void tar_main(int argc, char **argv)
 	(void)argv;
 	struct mm_task *t = sg_actor_self_get_data();
 	struct ut_cfg *c = t->wl;
-	struct mm_kernel *k = &c->k;
+	struct mm_kernel *k = c->k;
 	uint32_t n;
 	while ((n = mm_pipe_read(t, &c->pipe, RECORD)) > 0) {
 		uint64_t pos = c->bytes_out;
@@ -213,7 +213,7 @@ static void spawn(struct ut_cfg *c, struct mm_task *t, int cpu, const char *name
 {
 	char host[16];
 	snprintf(host, sizeof host, "cpu%d", cpu);
-	mm_task_init(t, &c->k, cpu, name);
+	mm_task_init(t, c->k, cpu, name);
 	t->wl = c;
 	sg_actor_t a = sg_actor_init(name, sg_host_by_name(host));
 	sg_actor_set_data(a, t);
@@ -223,10 +223,9 @@ static void spawn(struct ut_cfg *c, struct mm_task *t, int cpu, const char *name
 static int ut_start(struct sim *s, struct mm_err *e)
 {
 	struct ut_cfg *c = s->wl_cfg;
-	struct mm_kernel *k = &c->k;
-	if (mm_kernel_init(k, s, e))
+	struct mm_kernel *k = c->k;
+	if (!(k = c->k = mm_kernel_boot(s, e)))
 		return -1;
-	c->k_up = true;
 	if (k->phys.page_size != 4096)
 		return mm_errf(e, s->file, "machine.page_size", "the untar workload expects 4 KiB pages");
 	ext2_init(&c->fs, &c->fsc);
@@ -264,9 +263,9 @@ static void ut_finish(struct sim *s)
 	sim_metric(s, "files", (double)c->files_made);
 	sim_metric(s, "dirs", (double)c->dirs_made);
 	sim_metric(s, "bytes", (double)c->bytes_out);
-	sim_metric(s, "bzip2_user_s", c->bz.user_cycles / c->k.clock);
-	sim_metric(s, "bzip2_system_s", c->bz.tm.paid / c->k.clock);
-	sim_metric(s, "tar_system_s", c->tar.tm.paid / c->k.clock);
+	sim_metric(s, "bzip2_user_s", c->bz.user_cycles / c->k->clock);
+	sim_metric(s, "bzip2_system_s", c->bz.tm.paid / c->k->clock);
+	sim_metric(s, "tar_system_s", c->tar.tm.paid / c->k->clock);
 	sim_metric(s, "tar_io_wait_s", c->tar.io_wait_s);
 	sim_metric(s, "bzip2_io_wait_s", c->bz.io_wait_s);
 	sim_metric(s, "pipe_reader_sleeps", (double)c->pipe.reader_sleeps);
@@ -294,9 +293,6 @@ static void ut_fini(void *cfgp)
 	if (c->fs_up)
 		ext2_fini(&c->fs);
 	c->fs_up = false;
-	if (c->k_up)
-		mm_kernel_fini(&c->k);
-	c->k_up = false;
 }
 
 const struct workload_ops workload_untar = {
@@ -309,6 +305,7 @@ const struct workload_ops workload_untar = {
 	.unit = "s",
 	.higher_is_better = 0,
 	.kernel = 1,
+	.chainable = 1,
 	.check = ut_check,
 	.start = ut_start,
 	.finish = ut_finish,

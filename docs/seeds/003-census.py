@@ -17,8 +17,8 @@ KINDS = ["reserved", "stack", "pagetable", "kernel", "slab", "slab_rclm", "journ
 COLOURS = ["#000000", "#7f0000", "#b22222", "#ff4500", "#8b008b", "#da70d6", "#ff8c00",
            "#1e90ff", "#8fbc8f", "#9acd32", "#c0d890", "#ffffff"]
 PASSES = [("pass1", "under load"), ("pass2", "pass 2"), ("rest", "at rest")]
-with open(f"{runs}/003-antifrag.json") as f:
-    rs = json.load(f)["runs"]
+with open(f"{runs}/003-antifrag.json") as f:   # HighAlloc's step of the one-boot runs
+    rs = [r for r in json.load(f)["runs"] if r["point"].get("workload.type", "highalloc") == "highalloc"]
 kernels = []
 for r in rs:
     if r["kernel"] not in kernels:

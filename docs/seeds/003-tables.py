@@ -16,9 +16,13 @@ PASSES = [("pass1", "under load"), ("pass2", "pass 2"), ("rest", "at rest")]
 ZONES = [("dma", "DMA"), ("normal", "Normal"), ("highmem", "HighMem"), ("easyrclm", "EasyRclm")]
 
 
-def load(name):
+def load(name, step=None):
+    """The runs of results/runs/NAME.json; with @step, only a chained run's
+    steps of that workload (003-antifrag and -kernelcore are one boot: untar,
+    kernbench, aim9 x 8, then highalloc)."""
     with open(f"{runs}/{name}.json") as f:
-        return json.load(f)["runs"]
+        rs = json.load(f)["runs"]
+    return [r for r in rs if step is None or r["point"].get("workload.type", step) == step]
 
 
 def by(rs, key):
@@ -33,7 +37,7 @@ def cell(vals):
     return f"{m:.0f} ({min(vals):.0f}-{max(vals):.0f})" if min(vals) != max(vals) else f"{m:.0f}"
 
 
-main = by(load("003-antifrag"), lambda r: r["kernel"])
+main = by(load("003-antifrag", "highalloc"), lambda r: r["kernel"])
 kernels = ["clean", "mbuddy", "zbuddy"]
 print("| pass | " + " | ".join(kernels) + " |")
 print("|---|" + "---|" * len(kernels))
@@ -79,14 +83,29 @@ for k in kernels:
             fmt = lambda s: " ".join(f"{v:.0f}" for v in s["v"])
             print(f"| {k} | {zn} | {fmt(a)} | {fmt(b)} |")
 print()
-kc = by(load("003-antifrag-kernelcore"), lambda r: json.dumps(r["point"]))
+kc = by(load("003-antifrag-kernelcore", "highalloc"), lambda r: r["point"]["machine.kernelcore"])
 print("| kernelcore | under load | pass 2 | at rest | EasyRclm under load | Normal under load |")
 print("|---|---|---|---|---|---|")
-for pt, rs in kc.items():
-    v = list(json.loads(pt).values())[0]
+for v, rs in kc.items():
     g = lambda n: cell([r["metrics"][n] for r in rs])
     print(f"| {v} | {g('pass1_success')} | {g('pass2_success')} | {g('rest_success')} |"
           f" {g('pass1_easyrclm')} | {g('pass1_normal')} |")
+print()
+# the steps before HighAlloc on its boot (003-antifrag.json), per kernel
+print("| kernel | extract s | build s | creat-clo | page_test | brk_test | jmp_test | signal_test | exec_test |"
+      " fork_test | link_test | HighAlloc starts at s |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+with open(f"{runs}/003-antifrag.json") as f:
+    chain = json.load(f)["runs"]
+for k in kernels:
+    rs = [r for r in chain if r["kernel"] == k]
+    st = by(rs, lambda r: r["chain"]["step"])
+    cells = [cell([r["primary"]["value"] for r in st[i]]) for i in sorted(st) if i < len(st) - 1]
+    cells = [f"{statistics.mean(r['primary']['value'] for r in st[0]):.2f}",
+             f"{statistics.mean(r['primary']['value'] for r in st[1]):.1f}"] + \
+            [f"{statistics.mean(r['primary']['value'] for r in st[i]):,.0f}" for i in range(2, 10)] + \
+            [f"{statistics.mean(r['chain']['sim_time'][0] for r in st[10]):.0f}"]
+    print(f"| {k} | " + " | ".join(cells) + " |")
 print()
 # aim9 (results/runs/003-antifrag-aim9.json) beside the published rates
 with open("results/published/003.json") as f:

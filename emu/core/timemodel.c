@@ -36,6 +36,8 @@ void tm_world_init(struct tm_world *w, double end)
 	w->ndead = 0;
 	w->off = 0;
 	w->slack = 0;
+	w->on_death = NULL;
+	w->death_arg = NULL;
 	w->end = end > 0 ? end : INFINITY;
 }
 
@@ -57,6 +59,8 @@ static void peer_exit(int failed, void *data)
 	(void)failed;
 	p->dead = 1;
 	p->w->ndead++;
+	if (p->w->on_death)
+		p->w->on_death(p->w->death_arg);
 }
 
 void tm_world_hook(struct tm_world *w, int i)
@@ -100,9 +104,15 @@ static void unbind_exit(int failed, void *data)
 
 /* Spend @c cycles on the actor's CPU, then wait @w more seconds: through the pay
  * hook or an execution when the CPU is shared (then a separate sleep for @w), else
- * one sleep for both, whose end is published as the actor's wake time. */
+ * one sleep for both, whose end is published as the actor's wake time.  The first
+ * payment also watches the actor's exit in its lookahead world: a registered actor
+ * that never looked ahead (kernbench's make) would otherwise count as alive after
+ * it ended, and lookahead would stay off for every actor after it (a chained
+ * run's later steps). */
 static void spend(struct tm *t, double c, double w)
 {
+	if (t->w)   /* a registered actor's death is seen from its first payment */
+		tm_world_hook(t->w, t->slot);
 	if (t->sharers && !t->unbind_hooked) {
 		t->unbind_hooked = 1;
 		sg_actor_on_exit(unbind_exit, t);

@@ -102,6 +102,8 @@ void tm_pay_pending(struct tm *t);
 /** tm_sync() - pay all pending cycles now (call before blocking or waking anyone). */
 static inline void tm_sync(struct tm *t)
 {
+	if (t->w)   /* a registered actor's exit is watched from its first sync */
+		tm_world_hook(t->w, t->slot);
 	t->ahead = 0;
 	t->check = t->quantum;
 	if (!(t->pending <= 0) || t->wait > 0)   /* the old test, NaN included, or waits */

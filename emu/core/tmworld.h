@@ -28,6 +28,11 @@ struct tm_world {
 	int off;                      /* lookahead switched off (engine.lookahead) */
 	double slack;                 /* seconds an actor may run ahead of the others
 				       * (engine.slack; 0: exact, docs/architecture.md) */
+	/* called inside each hooked actor as it exits, after it is marked dead
+	 * (a chained run's driver lowers its own wake when the actor it joins
+	 * ends: emu/engine/chain.c); NULL: none */
+	void (*on_death)(void *arg);
+	void *death_arg;
 };
 
 /** tm_world_init() - an empty world; @end: the run's time limit (0 = none). */

@@ -23,6 +23,7 @@
  */
 #include "emu/engine/chain.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,11 @@ struct chain {
 	double t0;            /* when the running step started */
 	struct mm_vmstat total;
 	char *error;          /* a step's start() failed: its message */
+	/* the chain actor in the lookahead world (emu/core/timemodel.h): +inf while
+	 * it waits for a step's actor to end, lowered to now by that actor's exit */
+	double wake;
+	int slot;
+	aid_t target;         /* the actor it joins, or -1 */
 };
 
 int chain_load(struct sim_state *st, json_t *spec, const char *file, struct mm_err *e)
@@ -79,7 +85,7 @@ int chain_load(struct sim_state *st, json_t *spec, const char *file, struct mm_e
 			char tpath[80];
 			snprintf(tpath, sizeof tpath, "%s.type", path);
 			return mm_errf(e, file, tpath,
-				       "the %s workload cannot run as a step yet (a step must share the booted kernel: 2read, lmbench and fft do)",
+				       "the %s workload cannot run as a step yet (a step must share the booted kernel: 2read, lmbench, fft, untar, kernbench, aim9 and highalloc do)",
 				       ops->name);
 		}
 		c->wl[i] = workload_load(step, s->machine, &c->cfg[i], file, path, e);
@@ -141,7 +147,18 @@ static void step_finish(struct sim_state *st)
 	s->metrics = s->series = NULL;
 }
 
-/* The chain actor: each step in turn, on the one kernel the first step boots. */
+/* The world's on_death hook, inside an exiting actor: when it is the one the
+ * chain actor joins, the chain can act from now on. */
+static void chain_peer_died(void *arg)
+{
+	struct chain *c = arg;
+	if (c->target >= 0 && sg_actor_self_get_pid() == c->target)
+		c->wake = simgrid_get_clock();
+}
+
+/* The chain actor: each step in turn, on the one kernel the first step boots.
+ * It is a peer of the lookahead world, so the steps' actors may look ahead: it
+ * acts only when the actor it joins has ended, and publishes that. */
 static void chain_actor(int argc, char **argv)
 {
 	(void)argc;
@@ -149,6 +166,11 @@ static void chain_actor(int argc, char **argv)
 	struct sim_state *st = sg_actor_self_get_data();
 	struct sim *s = &st->s;
 	struct chain *c = st->chain;
+	if (c->slot >= 0) {
+		tm_world_hook(&s->world, c->slot);
+		s->world.on_death = chain_peer_died;
+		s->world.death_arg = c;
+	}
 	for (int i = 0; i < c->n; i++) {
 		struct mm_err e = { "" };
 		s->step = i;
@@ -163,8 +185,13 @@ static void chain_actor(int argc, char **argv)
 		}
 		sg_actor_yield();   /* the new daemons daemonize themselves */
 		sg_actor_t a;
-		while (step_actor_left(&a))
+		while (step_actor_left(&a)) {
+			c->target = sg_actor_get_pid(a);
+			c->wake = INFINITY;   /* until a ends (chain_peer_died) */
 			sg_actor_join(a, -1);
+			c->target = -1;
+			c->wake = simgrid_get_clock();
+		}
 		step_finish(st);
 	}
 }
@@ -172,6 +199,10 @@ static void chain_actor(int argc, char **argv)
 int chain_start(struct sim_state *st, struct mm_err *e)
 {
 	(void)e;
+	struct chain *c = st->chain;
+	c->wake = simgrid_get_clock();
+	c->target = -1;
+	c->slot = tm_world_add(&st->s.world, &c->wake);   /* -1: full, lookahead stays off */
 	sg_actor_t a = sg_actor_init("chain", sg_host_by_name("cpu0"));
 	sg_actor_set_data(a, st);
 	sg_actor_start(a, chain_actor, 0, NULL);
@@ -225,7 +256,47 @@ void chain_free(struct sim_state *st)
 	st->chain = NULL;
 }
 
-json_t *chain_step_points(json_t *steps)
+/* The type of merged step @st ("" when it has none). */
+static const char *step_type(json_t *st)
+{
+	return json_string_value(json_object_get(st, "type")) ?: "";
+}
+
+/* Steps of different workloads: each point names its step's type, and the
+ * keys whose values differ between the steps of one type (seed 003's eight
+ * aim9 steps differ by "test"). */
+static void typed_points(json_t *points, json_t *merged)
+{
+	size_t i, j;
+	json_t *st, *o;
+	int mixed = 0;
+	json_array_foreach(merged, i, st) mixed |= strcmp(step_type(st), step_type(json_array_get(merged, 0))) != 0;
+	if (!mixed)
+		return;
+	json_array_foreach(merged, i, st) {
+		json_t *pt = json_array_get(points, i);
+		json_object_set_new(pt, "workload.type", json_string(step_type(st)));
+		const char *k;
+		json_t *v;
+		json_object_foreach(st, k, v) {
+			int same_type = 0, differs = 0, all = 1;
+			json_array_foreach(merged, j, o) {
+				if (strcmp(step_type(o), step_type(st)))
+					continue;
+				same_type++;
+				json_t *ov = json_object_get(o, k);
+				all &= ov != NULL;
+				differs |= ov && !json_equal(ov, v);
+			}
+			char key[300];
+			snprintf(key, sizeof key, "workload.%s", k);
+			if (strcmp(k, "type") && same_type > 1 && all && differs)
+				json_object_set(pt, key, v);
+		}
+	}
+}
+
+json_t *chain_step_points(json_t *steps, json_t *merged)
 {
 	json_t *points = json_array();
 	json_t *first = json_array_get(steps, 0);
@@ -244,5 +315,6 @@ json_t *chain_step_points(json_t *steps)
 		json_array_foreach(steps, i, st)
 			json_object_set(json_array_get(points, i), key, json_object_get(st, k));
 	}
+	typed_points(points, merged);
 	return points;
 }

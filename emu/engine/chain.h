@@ -41,9 +41,12 @@ void chain_free(struct sim_state *st);
 
 /**
  * chain_step_points() - each step's part of its point: "workload.KEY": value for
- * every KEY (but "type") that every step of @steps (the scenario's raw steps) sets.
+ * every KEY (but "type") that every step of @steps (the scenario's raw steps) sets;
+ * when the steps run different workloads (@merged: each step's full section),
+ * also "workload.type" and the keys whose values differ between the steps of
+ * one type.
  * Returns: a new array of one object per step.
  */
-json_t *chain_step_points(json_t *steps);
+json_t *chain_step_points(json_t *steps, json_t *merged);
 
 #endif

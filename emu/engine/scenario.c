@@ -210,6 +210,21 @@ static int check_steps(json_t *steps, const char *file, struct mm_err *e)
 	}
 	return 0;
 }
+/* Does the workload section of @spec ask for the invariant checker (run
+ * --check) while the typed step @w, whose workload has that parameter, does not
+ * say?  Returns: 1 or 0. */
+static int check_wanted(json_t *spec, json_t *w)
+{
+	if (!json_is_true(json_object_get(json_object_get(spec, "workload"), "check")) ||
+	    json_object_get(w, "check"))
+		return 0;
+	const struct workload_ops *ops = workload_find(json_string_value(json_object_get(w, "type")) ?: "");
+	for (const struct mm_param *p = ops ? ops->params : NULL; p && p->key; p++)
+		if (!strcmp(p->key, "check"))
+			return 1;
+	return 0;
+}
+
 
 /*
  * Build the spec of (kernel @kname, point @pi, run @run).  Order of application:
@@ -321,10 +336,12 @@ static json_t *make_spec(json_t *root, const char *kname, json_t *kobj, int pi, 
 							      : json_deep_copy(json_object_get(spec, "workload"));
 			if (!json_object_get(st, "type"))
 				merge(w, st);
+			else if (check_wanted(spec, w))   /* run --check: every step checks */
+				json_object_set_new(w, "check", json_true());
 			json_array_append_new(ms, w);
 		}
+		json_object_set_new(spec, "step_points", chain_step_points(steps, ms));
 		json_object_set_new(spec, "steps", ms);
-		json_object_set_new(spec, "step_points", chain_step_points(steps));
 	}
 	goto out;
 notobj: {

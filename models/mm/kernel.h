@@ -35,7 +35,7 @@
 #include "models/mm/zone.h"
 #include "models/reclaim/reclaim.h"
 
-#define MM_MAX_FILES 16
+#define MM_MAX_FILES 64   /* page-cache files of one boot: a chain's steps add theirs */
 #define MM_MAX_KCACHES 32   /* slab caches named in page->aux (kobj.c, census.c) */
 #define MM_HZ_S(x) ((double)(x) / 1000.0)   /* jiffies at HZ=1000 -> seconds */
 

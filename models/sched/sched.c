@@ -356,6 +356,10 @@ static void balancer(int argc, char **argv)
 	for (;;) {
 		s->bal_wake = now() + d;
 		sg_actor_sleep_for(d);
+		if (s->retired) {
+			s->bal_wake = INFINITY;
+			return;
+		}
 		balance(s);
 		d = s->cfg.balance_s;
 	}
@@ -367,6 +371,7 @@ int sched_init(struct sched *s, const struct sched_cfg *c)
 	s->switches = s->migrations = s->balance_moves = s->preempt_wakeups = 0;
 	s->affine_wakeups = s->fork_preempts = s->exec_moves = 0;
 	s->balancer = NULL;
+	s->retired = 0;
 	s->world = NULL;
 	s->bal_slot = -1;
 	s->bal_wake = 0;
@@ -406,6 +411,11 @@ int sched_join(struct sched *s, struct tm_world *w)
 		return -1;
 	s->world = w;
 	return 0;
+}
+
+void sched_retire(struct sched *s)
+{
+	s->retired = 1;
 }
 
 void sched_destroy(struct sched *s)

@@ -95,6 +95,7 @@ struct sched {
 	struct tm_world *world;   /* lookahead world the balancer is registered in, or NULL */
 	int bal_slot;             /* the balancer's index in world */
 	double bal_wake;          /* the balancer's next tick (its published wake) */
+	int retired;              /* sched_retire(): the balancer ends at its next tick */
 	const int *bound;         /* [ncpu]: the unscheduled actors bound to each CPU
 				     (struct sim's cpu_actors), or NULL: unknown */
 };
@@ -121,6 +122,15 @@ int sched_init(struct sched *s, const struct sched_cfg *c);
  * Returns: 0, or -1 if the world is full (lookahead then stays off).
  */
 int sched_join(struct sched *s, struct tm_world *w);
+
+/**
+ * sched_retire() - the workload whose tasks @s schedules has ended: the
+ * balancer ends at its next tick instead of balancing (a chained run's next
+ * step brings a scheduler of its own, and a balancer ticking every
+ * millisecond over nothing would cut every other actor's lookahead short).
+ * Returns: nothing.
+ */
+void sched_retire(struct sched *s);
 
 /** sched_destroy() - free @s and its mutex (no actor left). Returns: nothing. */
 void sched_destroy(struct sched *s);
