@@ -377,7 +377,15 @@ static int series_mode(json_t *res, const char *file, const char *name, long poi
 		return 2;
 	}
 	if (!nl) {
-		fprintf(stderr, "mmemu plot: --series: no series \"%s\" in %s\n", name, file);
+		/* a chained run's steps are points of their own: name one that has it */
+		long at = -1;
+		json_array_foreach(runs, i, r) if (at < 0 && json_object_get(json_object_get(r, "series"), name))
+			at = (long)json_integer_value(json_object_get(r, "point_index"));
+		if (at >= 0)
+			fprintf(stderr, "mmemu plot: --series: no series \"%s\" at --point %ld in %s (it is at --point %ld)\n",
+				name, point, file, at);
+		else
+			fprintf(stderr, "mmemu plot: --series: no series \"%s\" in %s\n", name, file);
 		return 2;
 	}
 	char ttl[700];
