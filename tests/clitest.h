@@ -48,6 +48,20 @@ static char *slurp_path(const char *path)
 	return buf;
 }
 
+/* Write @text to DIR/@name (a scenario or results file a test builds;
+ * test_shard's helper, shared).
+ * Returns: 0, or -1 if it cannot be written. */
+static inline int put(const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	int rc = fputs(text, f) < 0 ? -1 : 0;
+	return fclose(f) ? -1 : rc;
+}
+
 /* Returns: DIR/@name's contents (malloc'ed), "" if it does not exist. */
 static char *slurp(const char *name)
 {

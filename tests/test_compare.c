@@ -324,16 +324,13 @@ static void plot_svg(void **state)
 	}
 	/* a chained run's steps are points of their own: a series only the second
 	 * step has is named with its point */
-	char path[600];
-	snprintf(path, sizeof path, "%s/chain.json", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("{\"format\": \"mmemu-results/1\", \"runs\": ["
-	      "{\"kernel\": \"k\", \"point\": {\"workload.type\": \"untar\"}, \"point_index\": 0, \"run\": 0,"
-	      " \"primary\": {\"value\": 1}, \"series\": {}},"
-	      "{\"kernel\": \"k\", \"point\": {\"workload.type\": \"highalloc\"}, \"point_index\": 1, \"run\": 0,"
-	      " \"primary\": {\"value\": 2}, \"series\": {\"ok\": {\"t\": [1, 2], \"v\": [3, 4]}}}]}\n", f);
-	fclose(f);
+	assert_int_equal(put("chain.json",
+			     "{\"format\": \"mmemu-results/1\", \"runs\": ["
+			     "{\"kernel\": \"k\", \"point\": {\"workload.type\": \"untar\"}, \"point_index\": 0, \"run\": 0,"
+			     " \"primary\": {\"value\": 1}, \"series\": {}},"
+			     "{\"kernel\": \"k\", \"point\": {\"workload.type\": \"highalloc\"}, \"point_index\": 1, \"run\": 0,"
+			     " \"primary\": {\"value\": 2}, \"series\": {\"ok\": {\"t\": [1, 2], \"v\": [3, 4]}}}]}\n"),
+			 0);
 	assert_int_equal(sh("plot %s/chain.json --series ok -o %s/c.svg", dir, dir), 2);
 	char *err = slurp("err");
 	assert_non_null(strstr(err, "no series \"ok\" at --point 0"));

@@ -213,17 +213,6 @@ static void order_is(const char *const *want, int n)
 	free(err);
 }
 
-/* Write DIR/@name with @text. */
-static void put(const char *name, const char *text)
-{
-	char p[512];
-	snprintf(p, sizeof p, "%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void longest_first(void **state)
 {
 	assert_int_equal(sh("tracegen --kind zipf --refs 3000 --pages 900 --seed 1 -o %s/o.trace", dir), 0);

@@ -124,16 +124,12 @@ static void resume_after_lost_files(void **state)
 static void resume_sees_changed_inputs(void **state)
 {
 	(void)state;
-	char p[512];
 	assert_int_equal(sh("tracegen --kind zipf --refs 3000 --pages 900 --seed 1 -o %s/inp.trace", dir), 0);
-	snprintf(p, sizeof p, "%s/inp.json", dir);
-	FILE *f = fopen(p, "w");
-	fputs("{ \"name\": \"inp\", \"machine\": { \"arch\": \"x86_64\", \"cpus\": 1, \"clock\": \"1GHz\","
+	assert_int_equal(put("inp.json", "{ \"name\": \"inp\", \"machine\": { \"arch\": \"x86_64\", \"cpus\": 1, \"clock\": \"1GHz\","
 	      " \"memory\": \"64MiB\", \"disks\": [ { \"name\": \"sda\", \"read\": \"60MB/s\", \"write\": \"50MB/s\","
 	      " \"seek_avg\": \"8ms\", \"track_to_track\": \"1ms\", \"rpm\": 7200, \"size\": \"40GB\" } ] },"
 	      " \"kernels\": { \"fifo\": { \"reclaim\": \"fifo\" }, \"lru\": { \"reclaim\": \"lru\" } },"
-	      " \"workload\": { \"type\": \"trace\", \"file\": \"inp.trace\", \"frames\": 100 }, \"runs\": 1 }\n", f);
-	fclose(f);
+	      " \"workload\": { \"type\": \"trace\", \"file\": \"inp.trace\", \"frames\": 100 }, \"runs\": 1 }\n"), 0);
 	assert_int_equal(sh("sweep -j 2 --out %s/inp %s/inp.json", dir, dir), 0);
 	char *out = slurp("out");
 	assert_non_null(strstr(out, "2 simulations: 2 ran, 0 reused"));
