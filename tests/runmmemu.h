@@ -73,6 +73,14 @@ static inline double metric(json_t *r, const char *name)
 	return run0_number(r, "metrics", name);
 }
 
+/* Returns: a metric of the first run, or @dflt when it has none. */
+static inline double metric_or(json_t *r, const char *name, double dflt)
+{
+	json_t *m = json_object_get(json_array_get(json_object_get(r, "runs"), 0), "metrics");
+	json_t *v = json_object_get(m, name);
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
 /* The sum of the first run's metrics whose names start with @prefix. */
 static inline double metric_sum(json_t *r, const char *prefix)
 {

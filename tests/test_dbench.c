@@ -80,6 +80,13 @@ static void test_counts(void **state)
 	assert_int_equal((int)metric(d, "kmap_flushes"), 0);
 	assert_int_equal((int)metric(d, "complete"), 1);
 	assert_int_equal((int)metric(d, "invariants_ok"), 1);
+	/* the dcache at the end: \clients, client1, ~dmtmp and WORD positive
+	 * (dentry and inode); CHAP1.DOC and CHAP2.DOC negative after their
+	 * unlinks, GONE.DOC negative from the failed open; TMP.DOC's dentry moved
+	 * to CHAP2.DOC by the rename; FIND_FIRST's pattern makes none */
+	assert_int_equal((int)metric(d, "dentries"), 7);
+	assert_int_equal((int)metric(d, "inodes"), 4);
+	assert_int_equal((int)metric(d, "dentries_pruned"), 0);
 	/* 1.x: clients x loadfile bytes / 1e6 / elapsed */
 	double t = metric(d, "elapsed");
 	assert_true(t > 0);
@@ -97,6 +104,8 @@ static void test_counts(void **state)
 	assert_int_equal((int)metric(d, "kmap_atomic"), 2 * 36);
 	assert_int_equal((int)metric(d, "kmap_lock_acquisitions"), 4 * 67);
 	assert_int_equal((int)metric(d, "invariants_ok"), 1);
+	assert_int_equal((int)metric(d, "dentries"), 2 * 7);   /* each client's own tree */
+	assert_int_equal((int)metric(d, "inodes"), 2 * 4);
 	json_decref(d);
 }
 
@@ -199,17 +208,11 @@ static void test_slack(void **state)
  * each 2 bus bytes, plus the shared lines the kmap paths move (64 bytes each,
  * metric bus_line_bytes).  At 1 MB/s per bus (and copies at 1 GB/s) the run is bound by
  * the bus: two clients on one bus take twice as long as one client alone, two
- * clients on two buses as long as one; a bus that keeps up charges no stall.
+ * clients on two buses as long as one; a bus that keeps up charges a stall no longer than its bus time.
  */
 static double bus0, bus1;   /* the last bus_run's per-bus bus time (-1: no such metric) */
 static double lines, line_moves;   /* its shared-line bytes on the bus; pkmap's line moves */
 
-static double metric_or(json_t *d, const char *name, double dflt)
-{
-	json_t *m = json_object_get(json_object_get(json_array_get(json_object_get(d, "runs"), 0),
-						    "metrics"), name);
-	return m ? json_number_value(m) : dflt;
-}
 
 static double bus_run(int clients, int per_bus, const char *bw, double *busy, double *stall)
 {
@@ -259,10 +262,12 @@ static void test_bus(void **state)
 	near(bus0 + bus1, busy, 1e-9);             /* one client's copies on each bus */
 	assert_true(bus0 >= copy1 / 1e6 && bus0 <= (copy1 + lines) / 1e6);
 	assert_true(bus1 >= copy1 / 1e6 && bus1 <= (copy1 + lines) / 1e6);
-	/* a bus that keeps up (copy_bytes 2 x 1 GB/s < 100 GB/s): no stall at all */
+	/* a bus that keeps up (copy_bytes 2 x 1 GB/s < 100 GB/s): a batch waits
+	 * only when it arrives while the other CPU's is in service, so the stall
+	 * is at most the bus time itself (a slow bus above: 90% of it) */
 	bus_run(2, 2, "100GB/s", &busy, &stall);
 	near(busy, (2 * copy1 + lines) / 100e9, 1e-12);
-	assert_true(stall == 0);
+	assert_true(stall <= busy);
 	/* no bus declared: nothing booked */
 	json_t *d = run_db("pkmap", "\"clients\": 2");
 	assert_true(metric(d, "bus_busy_s") == 0 && metric(d, "bus_stall_s") == 0);

@@ -314,11 +314,12 @@ static void test_pipeline(void **state)
 static void test_rule_procs(void **state)
 {
 	(void)state;
-	static const int files[2] = { 1, 2 };
-	for (int i = 0; i < 2; i++) {
+	static const int files[2] = { 1, 2 };   /* [i % 2] */
+	for (int i = 0; i < 3; i++) {
 		char buf[1024];
+		/* the third run: two files again, on ext3, with the dcache */
 		snprintf(buf, sizeof buf,
-			 "\"files\": %d, \"jobs\": %d, " SMALL_TREE ", \"cc_cycles\": 1e7, "
+			 "\"files\": %d, \"jobs\": %d, %s" SMALL_TREE ", \"cc_cycles\": 1e7, "
 			 "\"link_cycles\": 1e7, \"cc_text_pages\": 8, \"cc_heap\": \"64KiB\", "
 			 "\"make_heap\": \"32KiB\", \"asm_size\": \"12KiB\", \"as_cycles\": 3e6, "
 			 "\"rule_procs\": true, \"sh_text\": 6, \"sh_data\": 5, \"gcc_text\": 4, "
@@ -326,9 +327,23 @@ static void test_rule_procs(void **state)
 			 "\"fixdep_data\": 2, \"util_text\": 3, \"util_data\": 1, \"ldso_text\": 2, "
 			 "\"libc_text\": 5, \"sh_cycles\": 1e6, \"gcc_cycles\": 1e6, "
 			 "\"fixdep_cycles\": 1e6, \"util_cycles\": 1e5, \"wake_affine\": true",
-			 files[i], files[i]);
+			 files[i % 2], files[i % 2], i == 2 ? "\"fs\": \"ext3\", " : "");
 		json_t *r = run_kb(4, buf);
-		int n = files[i];
+		int n = files[i % 2];
+		if (i < 2) {
+			assert_true(metric_or(r, "dentries", -1) == -1);   /* no file system: none */
+		} else {
+			/* per file: its C file, its 4 headers (file 0 reads headers 0-3,
+			 * file 1 headers 5-8: h0 = 37 i mod 16), its .o and its .cmd
+			 * (the depfile is made and unlinked); vmlinux: 7 n + 1, every one
+			 * with its inode.  Opens: cc1 and fixdep each open the C file
+			 * and 4 headers (10), the .o, the depfile and .cmd.tmp (3); the
+			 * link opens every .o and vmlinux: 13 n + n + 1 */
+			near(metric(r, "dentries"), 7 * n + 1, 0);
+			near(metric(r, "inodes"), 7 * n + 1, 0);
+			near(metric(r, "dcache_opens"), 14 * n + 1, 0);
+			near(metric(r, "dentries_pruned"), 0, 0);
+		}
 		near(metric(r, "invariants_ok"), 1, 0);
 		near(metric(r, "oom_kills"), 0, 0);
 		near(metric(r, "execs"), 2 + 7 * n, 0);

@@ -170,8 +170,20 @@ static void test_disk_variants(void **state)
 		invariants(r);
 		near(metric(r, "disk_writes"), i == 0 ? 2 : 1, 0);
 		near(metric(r, "disk_reads"), 0, 0);   /* the shared file is still cached */
+		assert_true(metric_or(r, "dentries", -1) == -1);   /* no file system: no dcache */
 		json_decref(r);
 	}
+	/* on ext3, the dcache: the copy and the user's own file are made and
+	 * unlinked, the shared file stays cached: one dentry, one inode, each in
+	 * a slab page of its cache (the freed objects' pages stay: their objects
+	 * are parked in the CPU's array) */
+	json_t *r = run_ru(1, wf[0], "\"mode\": \"fixed\", \"users\": 1, \"fs\": \"ext3\", "
+			   "\"jobs\": 1, \"heap\": 0, \"filesize\": \"16KiB\"");
+	invariants(r);
+	near(metric(r, "dentries"), 1, 0);
+	near(metric(r, "inodes"), 1, 0);
+	near(metric(r, "dcache_slab_pages"), 2, 0);
+	json_decref(r);
 }
 
 /* reaim's job at -j 100 for new_dbase (570 hits): 20 hits -> 3.51 -> 4 runs,

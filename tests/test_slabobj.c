@@ -173,7 +173,7 @@ static int b_shrink(struct tctx *x)
 {
 	struct mm_kernel *k = &x->k;
 	static struct mm_dcache d;
-	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK(mm_dcache_init(&d, k, &mm_dgeom_ext3_26, true) == 0);
 	CHECK_EQ(k->nshrinkers, 2);
 	uint32_t id[300];
 	for (int i = 0; i < 300; i++) {
@@ -269,7 +269,7 @@ static int b_dirs(struct tctx *x)
 {
 	struct mm_kernel *k = &x->k;
 	static struct mm_dcache d;
-	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK(mm_dcache_init(&d, k, &mm_dgeom_ext3_26, true) == 0);
 	uint32_t dir = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE), id[200];
 	CHECK(dir != MM_DENT_NONE);
 	for (int i = 0; i < 200; i++) {
@@ -331,7 +331,7 @@ static int b_negative(struct tctx *x)
 {
 	struct mm_kernel *k = &x->k;
 	static struct mm_dcache d;
-	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK(mm_dcache_init(&d, k, &mm_dgeom_ext3_26, true) == 0);
 	uint32_t dir = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE), id[3];
 	for (int i = 0; i < 3; i++) {
 		id[i] = mm_dentry_negative(k, &x->task, &d, dir);
@@ -404,7 +404,7 @@ static int b_inode_pages(struct tctx *x)
 	k->nr_dirty++;
 	inv_file->nr_dirty++;
 	kh_page(x, p5)->mapcount = 1;
-	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK(mm_dcache_init(&d, k, &mm_dgeom_ext3_26, true) == 0);
 	mm_dcache_set_pages(&d, inv_pages, NULL);
 	uint32_t a = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
 	uint32_t b = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
@@ -535,7 +535,7 @@ static int b_dirty_inodes(struct tctx *x)
 {
 	struct mm_kernel *k = &x->k;
 	static struct mm_dcache d;
-	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK(mm_dcache_init(&d, k, &mm_dgeom_ext3_26, true) == 0);
 	CHECK_EQ(k->ninode_sbs, 1);
 	uint32_t id[11];
 	for (int i = 0; i < 11; i++)
@@ -600,7 +600,7 @@ static int b_open(struct tctx *x)
 {
 	struct mm_kernel *k = &x->k;
 	static struct mm_dcache d;
-	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK(mm_dcache_init(&d, k, &mm_dgeom_ext3_26, true) == 0);
 	uint32_t id[10];
 	for (int i = 0; i < 10; i++)
 		id[i] = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
@@ -678,7 +678,7 @@ static int b_dirty_off(struct tctx *x)
 {
 	struct mm_kernel *k = &x->k;
 	static struct mm_dcache d;
-	CHECK(mm_dcache_init(&d, k, 29, 7, true) == 0);
+	CHECK(mm_dcache_init(&d, k, &mm_dgeom_ext3_26, true) == 0);
 	CHECK_EQ(k->ninode_sbs, 0);
 	uint32_t id = mm_dentry_new(k, &x->task, &d, MM_DENT_NONE);
 	mm_inode_dirty(k, &x->task, &d, id);
@@ -1025,10 +1025,37 @@ static void test_zbuddy_never_easyrclm(void **state)
 	assert_int_equal((int)o[4], 4000);
 }
 
+/* The kernel's caches (mm_dcache_of): made once, with both shrinkers and the
+ * per-CPU arrays; a second caller with the same geometry gets the same
+ * caches, one with another geometry gets a message and nothing; what one
+ * caller made, the kernel's shrink_slab prunes (mm_kernel_fini frees it: the
+ * sanitizer build checks). */
+static int b_kernel_dcache(struct tctx *x)
+{
+	struct mm_kernel *k = &x->k;
+	const char *why = NULL;
+	struct mm_dcache *d = mm_dcache_of(k, &mm_dgeom_ext3_26, &why);
+	CHECK(d != NULL && k->dcache == d);
+	CHECK_EQ(k->nshrinkers, 2);
+	CHECK_EQ(d->dentry.ncpus, k->phys.ncpus);
+	CHECK_EQ(d->inode.ncpus, k->phys.ncpus);
+	CHECK(strcmp(d->inode.name, "ext3_inode_cache") == 0);
+	CHECK(mm_dcache_of(k, &mm_dgeom_ext3_26, &why) == d);
+	CHECK_EQ(k->nshrinkers, 2);
+	CHECK(mm_dcache_of(k, &mm_dgeom_ext2_25, &why) == NULL);
+	CHECK(strstr(why, "29 dentries and 7 ext3_inode_cache") != NULL);
+	for (int i = 0; i < 300; i++)
+		CHECK(mm_dentry_new(k, &x->task, d, MM_DENT_NONE) != MM_DENT_NONE);
+	CHECK(mm_shrink_slab(k, &x->task, 32, 0) > 0);
+	CHECK(d->pruned_dentries > 0 && d->pruned_inodes > 0);
+	return 0;
+}
+
 static void test_shrink_slab(void **state)
 {
 	(void)state;
 	run(MACHINE, K_BUDDY, b_shrink, NULL);
+	run(MACHINE, K_BUDDY, b_kernel_dcache, NULL);
 }
 
 int main(void)

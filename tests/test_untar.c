@@ -23,8 +23,9 @@
 
 static char scn[128];
 
-/* Write the scenario: @cpus CPUs, workload keys @wl (JSON members). */
-static void write_scn(int cpus, const char *wl)
+/* Write the scenario: @mem of memory, @cpus CPUs, workload keys @wl (JSON
+ * members), and @steps (a JSON array, or NULL: one run of the workload). */
+static void write_scn_on(const char *mem, int cpus, const char *wl, const char *steps)
 {
 	snprintf(scn, sizeof scn, "/tmp/mmemu-test-untar-%d.json", (int)getpid());
 	FILE *f = fopen(scn, "w");
@@ -32,15 +33,20 @@ static void write_scn(int cpus, const char *wl)
 	fprintf(f,
 		"{ \"name\": \"untar test\",\n"
 		"  \"machine\": { \"arch\": \"i386\", \"cpus\": %d, \"clock\": \"1GHz\",\n"
-		"    \"memory\": \"128MiB\", \"copy_bw\": \"1GB/s\",\n"
+		"    \"memory\": \"%s\", \"copy_bw\": \"1GB/s\",\n"
 		"    \"disks\": [ { \"name\": \"sda\", \"size\": \"256MB\", \"read\": \"50MB/s\",\n"
 		"      \"write\": \"50MB/s\", \"seek_avg\": \"5ms\", \"track_to_track\": \"0.5ms\",\n"
 		"      \"rpm\": 10000, \"queue\": \"fifo\" } ] },\n"
 		"  \"kernels\": { \"k\": { \"reclaim\": \"lru2q\", \"alloc\": \"mbuddy\", \"vm\": { \"dirty_writeback\": true } } },\n"
-		"  \"workload\": { \"type\": \"untar\", \"check\": true, %s },\n"
+		"  \"workload\": { \"type\": \"untar\", \"check\": true, %s },%s%s\n"
 		"  \"runs\": 1, \"seed\": 1 }\n",
-		cpus, wl);
+		cpus, mem, wl, steps ? "\n  \"steps\": " : "", steps ? steps : "");
 	fclose(f);
+}
+
+static void write_scn(int cpus, const char *wl)
+{
+	write_scn_on("128MiB", cpus, wl, NULL);
 }
 
 #define TINY "\"tarball_size\": \"64KiB\", \"tree_size\": \"1MiB\", \"tree_files\": 100, " \
@@ -73,6 +79,33 @@ static void test_tiny_tree(void **state)
 	if (!(metric(r, "extract_s") >= metric(r, "bzip2_user_s")))
 		fail_msg("the extract cannot end before bzip2 has decompressed everything");
 	json_decref(r);
+}
+
+/* One boot, two extracts on a 32 MiB box: the first leaves 2,020 dentries
+ * and inodes in the kernel's caches; the second (48 MiB through 32) reclaims,
+ * and shrink_slab prunes what the first step left (a fresh boot's second
+ * extract would find the caches empty). */
+static void test_chain_prunes(void **state)
+{
+	(void)state;
+	write_scn_on("32MiB", 4,
+		     "\"depth\": 3, \"bunzip2_cycles\": 10, \"tarball_size\": \"64KiB\"",
+		     "[ { \"tree_size\": \"1MiB\", \"tree_files\": 2000, \"tree_dirs\": 20 },\n"
+		     "    { \"tree_size\": \"48MiB\", \"tree_files\": 10, \"tree_dirs\": 1 } ],");
+	json_t *r = run_results(scn, 2);
+	json_t *runs = json_object_get(r, "runs");
+	json_t *a = json_object_get(json_array_get(runs, 0), "metrics");
+	json_t *b = json_object_get(json_array_get(runs, 1), "metrics");
+	near(json_number_value(json_object_get(a, "dentries")), 2020, 0);
+	near(json_number_value(json_object_get(a, "dentries_pruned")), 0, 0);
+	near(json_number_value(json_object_get(b, "invariants_ok")), 1, 0);
+	near(json_number_value(json_object_get(b, "files")), 10, 0);
+	assert_true(json_number_value(json_object_get(b, "dentries_pruned")) > 11);
+	assert_true(json_number_value(json_object_get(b, "inodes_pruned")) > 0);
+	/* fewer cached now than the two steps made */
+	assert_true(json_number_value(json_object_get(b, "dentries")) < 11);
+	json_decref(r);
+	unlink(scn);
 }
 
 /* Two runs of the same scenario are identical apart from the host section. */
@@ -109,6 +142,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tiny_tree),
+		cmocka_unit_test(test_chain_prunes),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_bad_params),
 	};

@@ -37,7 +37,12 @@
  *
  * Not modelled: the 30 s dirty expiry (a 1.x run of up to 35 s writes back
  * only above the thresholds), a shared /clients directory page (each client has
- * its own copy), the dentry cache's memory.
+ * its own copy), the directory tree in the dcache (a dentry holds no parent).
+ * The dentry cache: every path walk finds or makes the path's dentry in the
+ * kernel's dentry and inode caches (models/fs/dcache.h; i386 2.4/2.5 sizes,
+ * ext2_inode_cache): a name that does not exist leaves a negative dentry, a
+ * create turns it positive with a new dirty inode, an unlink turns it
+ * negative again, a rename moves it, a deltree frees the dentries below.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -51,6 +56,7 @@
 #include "emu/core/sim.h"
 #include "models/hw/disk.h"
 #include "models/kmap/kmap.h"
+#include "models/fs/dcache.h"
 #include "models/fs/ext2.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
@@ -86,6 +92,7 @@ struct db_cfg {
 	struct wl_smp w;
 	struct ext2_fs fs;
 	bool fs_up;
+	struct mm_dcache *dc;      /* the kernel's dentries and inodes (dcache.c) */
 	struct mm_file *f;
 	struct db_client *cl;
 	int ncl_init;
@@ -104,6 +111,7 @@ struct db_client {
 	int idx;
 	char name[24];
 	uint8_t *exists;           /* [npaths] */
+	uint32_t *dent;            /* [npaths] dcache id (MM_DENT_NONE: not cached) */
 	int32_t *region;           /* [npaths] path -> region (a path index) */
 	uint64_t *size;            /* [npaths] region -> file size */
 	int32_t *handle;           /* [nhandles] -> region, -1 */
@@ -287,10 +295,47 @@ static void drop_data(struct db_cfg *c, struct db_client *cl, int32_t r)
 	drop_blocks(c, cl, r, drop_pages(c, cl, r));
 }
 
+/* The dcache side of a path walk to @p: a cached dentry is found (made again
+ * if pruned); an uncached name is looked up on disk, which leaves a positive
+ * dentry and inode (d_alloc, iget) for a file that exists and a negative
+ * dentry for one that does not. */
+static void dent_walk(struct db_cfg *c, struct db_client *cl, int32_t p)
+{
+	struct mm_kernel *k = c->w.k;
+	uint32_t *id = &cl->dent[p];
+	if (*id != MM_DENT_NONE && c->dc->e[*id].negative == !cl->exists[p]) {
+		if (mm_dentry_lookup(k, &cl->task, c->dc, *id))
+			c->ooms++;
+		return;
+	}
+	mm_dentry_delete(k, &cl->task, c->dc, *id);
+	*id = cl->exists[p] ? mm_dentry_new(k, &cl->task, c->dc, MM_DENT_NONE) :
+			      mm_dentry_negative(k, &cl->task, c->dc, MM_DENT_NONE);
+	if (*id == MM_DENT_NONE)
+		c->ooms++;
+}
+
+/* @p was created (d_instantiate of its negative dentry: here the negative
+ * entry goes and a positive one with a new, dirty inode comes) or unlinked
+ * (d_delete: the inode goes, the dentry stays as a negative one). */
+static void dent_set(struct db_cfg *c, struct db_client *cl, int32_t p, bool exists)
+{
+	struct mm_kernel *k = c->w.k;
+	uint32_t *id = &cl->dent[p];
+	mm_dentry_delete(k, &cl->task, c->dc, *id);
+	*id = exists ? mm_dentry_new(k, &cl->task, c->dc, MM_DENT_NONE) :
+		       mm_dentry_negative(k, &cl->task, c->dc, MM_DENT_NONE);
+	if (*id == MM_DENT_NONE)
+		c->ooms++;
+	else if (exists)
+		mm_inode_dirty(k, &cl->task, c->dc, *id);
+}
+
 static void new_object(struct db_cfg *c, struct db_client *cl, int32_t p, bool dir)
 {
 	struct mm_kernel *k = c->w.k;
 	dir_search(c, cl, p);   /* the lookup that missed */
+	dent_set(c, cl, p, true);
 	dir_change(c, cl, p);   /* ext2_add_link */
 	ext2_inode_new(k, &cl->task, &c->fs);
 	cl->exists[p] = 1;
@@ -356,10 +401,17 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 	mm_user(t, c->op_cycles);
 	if (op->verb != LF_READX && op->verb != LF_WRITEX)
 		mm_charge(t, k->costs->syscall);   /* filemap.c charges its own */
-	if (p >= 0)
+	if (p >= 0) {
 		ext2_walk(k, t, &c->fs, c->comps[p]);
-	if (q >= 0)
+		/* FIND_FIRST's pattern names no file: the walk ends at its directory */
+		int32_t w = op->verb == LF_FINDFIRST ? c->lf.paths[p].parent : p;
+		if (w >= 0)
+			dent_walk(c, cl, w);
+	}
+	if (q >= 0) {
 		ext2_walk(k, t, &c->fs, c->comps[q]);
+		dent_walk(c, cl, q);
+	}
 	switch (op->verb) {
 	case LF_NTCREATEX:
 		if (!op->ok) {
@@ -369,8 +421,10 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 		if (!cl->exists[p]) {
 			if (op->create || op->dir)
 				new_object(c, cl, p, op->dir || c->lf.paths[p].dir);
-			else
+			else {
 				cl->exists[p] = 1;   /* opened as the loadfile says it exists */
+				dent_walk(c, cl, p); /* (its dentry was negative) */
+			}
 		} else if ((op->disp == 4 || op->disp == 5) && !op->dir) {
 			/* overwrite dispositions truncate an existing file: O_TRUNC's
 			 * do_truncate -> inode_setattr took the big kernel lock around
@@ -417,6 +471,7 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 			drop_data(c, cl, cl->region[p]);
 			ext2_inode_free(k, t, &c->fs);
 			cl->exists[p] = 0;
+			dent_set(c, cl, p, false);
 		}
 		break;
 	case LF_RENAME:
@@ -431,6 +486,10 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 			cl->region[q] = r;
 			cl->exists[q] = 1;
 			cl->exists[p] = 0;
+			/* d_move: the target's dentry goes, the source's takes its name */
+			mm_dentry_delete(k, t, c->dc, cl->dent[q]);
+			cl->dent[q] = cl->dent[p];
+			cl->dent[p] = MM_DENT_NONE;
 		}
 		break;
 	case LF_MKDIR:
@@ -442,6 +501,7 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 			dir_change(c, cl, p);
 			ext2_inode_free(k, t, &c->fs);
 			cl->exists[p] = 0;
+			dent_set(c, cl, p, false);
 		}
 		break;
 	case LF_DELTREE:
@@ -457,6 +517,8 @@ static void do_op(struct db_cfg *c, struct db_client *cl, const struct lf_op *op
 			drop_data(c, cl, cl->region[i]);
 			ext2_inode_free(k, t, &c->fs);
 			cl->exists[i] = 0;
+			mm_dentry_delete(k, t, c->dc, cl->dent[i]);   /* rm -rf: its dentry goes */
+			cl->dent[i] = MM_DENT_NONE;
 		}
 		break;
 	case LF_LOCKX:
@@ -530,6 +592,9 @@ static int db_start(struct sim *s, struct mm_err *e)
 		return mm_errf(e, s->file, "machine.page_size", "the dbench workload expects 4 KiB pages");
 	ext2_init(&c->fs, &c->fsc);
 	c->fs_up = true;
+	const char *why;
+	if (!(c->dc = mm_dcache_of(k, &mm_dgeom_ext2_25, &why)))
+		return mm_errf(e, s->file, "workload", "%s", why);
 	uint64_t size = (uint64_t)c->area * 4096 * (uint64_t)c->clients;
 	c->f = mm_file_create(k, "dbench", size, 0, 1ULL << 20);
 	if (!c->f)
@@ -547,13 +612,16 @@ static int db_start(struct sim *s, struct mm_err *e)
 		cl->s = s;
 		cl->idx = i;
 		cl->exists = calloc((size_t)np, 1);
+		cl->dent = malloc((size_t)(np ? np : 1) * sizeof *cl->dent);
 		cl->region = malloc((size_t)np * sizeof *cl->region);
 		cl->size = calloc((size_t)np, sizeof *cl->size);
 		cl->handle = malloc((size_t)(nh ? nh : 1) * sizeof *cl->handle);
-		if (!cl->exists || !cl->region || !cl->size || !cl->handle)
+		if (!cl->exists || !cl->dent || !cl->region || !cl->size || !cl->handle)
 			return mm_errf(e, s->file, "workload", "out of memory");
-		for (int32_t j = 0; j < np; j++)
+		for (int32_t j = 0; j < np; j++) {
 			cl->region[j] = j;
+			cl->dent[j] = MM_DENT_NONE;
+		}
 		for (int32_t j = 0; j < nh; j++)
 			cl->handle[j] = -1;
 		snprintf(cl->name, sizeof cl->name, "client%d", i + 1);
@@ -619,6 +687,7 @@ static void db_finish(struct sim *s)
 	sim_metric(s, "free_min_frac",
 		   np > 0 && c->free_min != UINT64_MAX ? (double)c->free_min / np : 1);
 	sim_metric(s, "oom_kills", (double)c->ooms);
+	mm_dcache_metrics(c->dc, s);
 	sim_metric(s, "page_cache_hit_ratio",
 		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
 	sim_metric(s, "swap_outs", (double)s->vs->ev[MM_PSWPOUT]);
@@ -656,6 +725,7 @@ static void db_fini(void *cfgp)
 	if (c->cl)
 		for (int i = 0; i < c->clients; i++) {
 			free(c->cl[i].exists);
+			free(c->cl[i].dent);
 			free(c->cl[i].region);
 			free(c->cl[i].size);
 			free(c->cl[i].handle);

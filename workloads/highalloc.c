@@ -160,7 +160,9 @@ struct ha_cfg {
 	uint64_t text_faults, text_major;   /* faults on the binaries' mappings */
 	uint64_t exec_kmallocs;    /* exec's kmalloc objects (allocated and freed) */
 	uint32_t *sys_ent;         /* dcache ids, MM_DENT_NONE until first looked up */
-	struct mm_dcache dc;       /* dentries and inodes (dcache.c) */
+	struct mm_dcache *dc;      /* the kernel's dentries and inodes (dcache.c mm_dcache_of) */
+	struct mm_dcache dc0;      /* its counters when this run started (a chain's
+				    * earlier steps share the caches) */
 	struct mm_kcache vma, taskc;
 	struct mm_kcache oc[HA_NOC];   /* fork/exec and open's caches (ha_oc) */
 	struct mm_jbd jbd;         /* ext3's journal over meta (jbd.c) */
@@ -546,7 +548,7 @@ static void meta_atime(struct ha_cfg *c, struct mm_task *t, const struct ha_buil
 	entry_ino(c, i, &ino, &d);
 	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + ino / HA_INODES_PER_BLOCK, true, true);
 	if (i < b->nobj)   /* __mark_inode_dirty: the VFS inode too */
-		mm_inode_dirty(c->w.k, t, &c->dc, b->ent[i]);
+		mm_inode_dirty(c->w.k, t, c->dc, b->ent[i]);
 }
 
 /* The system file @i's inode and directory blocks, read. */
@@ -573,9 +575,9 @@ static uint32_t dir_of(struct ha_cfg *c, struct ha_build *b, uint64_t i, uint64_
 		return b->root;
 	if (b->dir[d] == MM_DENT_NONE) {   /* mkdir */
 		b->dir[d] = MM_DENT_NONE - 1;
-		uint32_t id = mm_dentry_new(c->w.k, &b->task, &c->dc, b->root);
+		uint32_t id = mm_dentry_new(c->w.k, &b->task, c->dc, b->root);
 		b->dir[d] = id;
-		mm_inode_dirty(c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
+		mm_inode_dirty(c->w.k, &b->task, c->dc, id);   /* a new inode is dirty */
 		/* its inode, the top directory's block, its own new block */
 		meta_tree(c, &b->task, b, (uint64_t)c->tree_files + d, c->tree_dirs, true);
 		meta_ialloc(c, &b->task, b->idx, (uint64_t)c->tree_files + d);
@@ -642,10 +644,10 @@ static void file_create(struct ha_cfg *c, struct ha_build *b, uint32_t parent)
 		b->capobj = cap;
 	}
 	uint32_t n = b->nobj++;
-	uint32_t id = mm_dentry_new(c->w.k, &b->task, &c->dc, parent);   /* may sleep */
+	uint32_t id = mm_dentry_new(c->w.k, &b->task, c->dc, parent);   /* may sleep */
 	b->ent[n] = id;
-	mm_dentry_set_owner(&c->dc, id, owner_of(b->idx, n));
-	mm_inode_dirty(c->w.k, &b->task, &c->dc, id);   /* a new inode is dirty */
+	mm_dentry_set_owner(c->dc, id, owner_of(b->idx, n));
+	mm_inode_dirty(c->w.k, &b->task, c->dc, id);   /* a new inode is dirty */
 	uint64_t ino;
 	int64_t d;
 	entry_ino(c, n, &ino, &d);
@@ -661,9 +663,9 @@ static uint32_t tree_lookup(struct ha_cfg *c, struct mm_task *t, struct ha_build
 	uint64_t i = off * (uint64_t)c->tree_files / c->tree_size;
 	if (off >= c->tree_size || i >= tb->nobj || tb->ent[i] == MM_DENT_NONE)
 		return MM_DENT_NONE;
-	uint64_t made = c->dc.recreated;
-	mm_dentry_lookup(c->w.k, t, &c->dc, tb->ent[i]);
-	if (c->dc.recreated != made) {   /* ext3_lookup: the directory block, iget */
+	uint64_t made = c->dc->recreated;
+	mm_dentry_lookup(c->w.k, t, c->dc, tb->ent[i]);
+	if (c->dc->recreated != made) {   /* ext3_lookup: the directory block, iget */
 		uint64_t ino;
 		int64_t d;
 		entry_ino(c, i, &ino, &d);
@@ -714,8 +716,8 @@ static void make_tree(struct ha_cfg *c, struct ha_build *b)
 	struct mm_kernel *k = c->w.k;
 	struct mm_task *t = &b->task;
 	uint64_t chunks = (c->tree_size + MIB - 1) / MIB;
-	b->root = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
-	mm_inode_dirty(k, t, &c->dc, b->root);
+	b->root = mm_dentry_new(k, t, c->dc, MM_DENT_NONE);   /* linux-2.6.16/ */
+	mm_inode_dirty(k, t, c->dc, b->root);
 	meta_tree(c, t, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1, true);
 	meta_ialloc(c, t, b->idx, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs);
 	meta(c, t, (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c) + (uint64_t)c->tree_dirs,
@@ -759,14 +761,14 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 	uint32_t nm = name_get(c, t);
 	if (c->sys_ent[i] == MM_DENT_NONE) {
 		c->sys_ent[i] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
-		uint32_t id = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* may sleep */
+		uint32_t id = mm_dentry_new(k, t, c->dc, MM_DENT_NONE);   /* may sleep */
 		c->sys_ent[i] = id;
-		mm_dentry_set_owner(&c->dc, id, owner_of(HA_SYS_OWNER, i));
+		mm_dentry_set_owner(c->dc, id, owner_of(HA_SYS_OWNER, i));
 		meta_sysfile(c, t, i);
 	} else if (c->sys_ent[i] != MM_DENT_NONE - 1) {
-		uint64_t made = c->dc.recreated;
-		mm_dentry_lookup(k, t, &c->dc, c->sys_ent[i]);
-		if (c->dc.recreated != made)
+		uint64_t made = c->dc->recreated;
+		mm_dentry_lookup(k, t, c->dc, c->sys_ent[i]);
+		if (c->dc->recreated != made)
 			meta_sysfile(c, t, i);
 	}
 	uint32_t fp = filp_open(c, t, nm);
@@ -774,7 +776,7 @@ static void sys_lookup(struct ha_cfg *c, struct mm_task *t, uint64_t i)
 	filp_close(c, t, fp);
 	meta(c, t, meta_sys(c) + i / HA_INODES_PER_BLOCK, true, true);   /* atime */
 	if (c->sys_ent[i] < MM_DENT_NONE - 1)
-		mm_inode_dirty(k, t, &c->dc, c->sys_ent[i]);
+		mm_inode_dirty(k, t, c->dc, c->sys_ent[i]);
 }
 
 /* cc1's include search for the names tree @b's include/ does not have: a
@@ -787,14 +789,14 @@ static void neg_lookups(struct ha_cfg *c, struct mm_task *t, struct ha_build *b)
 		return;
 	uint64_t dblk = (uint64_t)b->idx * meta_tree_blocks(c) + meta_inode_blocks(c);
 	for (int64_t n = 0; n < c->neg_per_tree; n++) {
-		uint64_t made = c->dc.negatives;
+		uint64_t made = c->dc->negatives;
 		if (b->neg[n] == MM_DENT_NONE) {
 			b->neg[n] = MM_DENT_NONE - 1;   /* being made: another lookup waits for it */
-			b->neg[n] = mm_dentry_negative(k, t, &c->dc, dir_of(c, b, 0, 1));   /* may sleep */
+			b->neg[n] = mm_dentry_negative(k, t, c->dc, dir_of(c, b, 0, 1));   /* may sleep */
 		} else if (b->neg[n] != MM_DENT_NONE - 1) {
-			mm_dentry_lookup(k, t, &c->dc, b->neg[n]);
+			mm_dentry_lookup(k, t, c->dc, b->neg[n]);
 		}
-		if (c->dc.negatives != made)
+		if (c->dc->negatives != made)
 			meta(c, t, dblk, true, false);
 	}
 }
@@ -820,7 +822,7 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	uint32_t nm = name_get(c, t);
 	uint32_t src_ent = tree_lookup(c, t, b, src);
 	uint32_t src_fp = filp_open(c, t, nm);
-	if (src_ent != MM_DENT_NONE && mm_dentry_get(k, t, &c->dc, src_ent))
+	if (src_ent != MM_DENT_NONE && mm_dentry_get(k, t, c->dc, src_ent))
 		src_ent = MM_DENT_NONE;
 	mm_file_read(k, t, b->tree, src, c->src_size, &c->rst);
 	uint64_t hdrs = c->include_size / c->header_size;
@@ -834,11 +836,11 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	}
 	/* the temporary file (-Wp,-MD deps) is open while the compile runs */
 	nm = name_get(c, t);
-	uint32_t tmp = mm_dentry_new(k, t, &c->dc, MM_DENT_NONE);   /* in /tmp */
+	uint32_t tmp = mm_dentry_new(k, t, c->dc, MM_DENT_NONE);   /* in /tmp */
 	uint32_t tmp_fp = filp_open(c, t, nm);
-	if (tmp != MM_DENT_NONE && mm_dentry_get(k, t, &c->dc, tmp))
+	if (tmp != MM_DENT_NONE && mm_dentry_get(k, t, c->dc, tmp))
 		tmp = MM_DENT_NONE;
-	mm_inode_dirty(k, t, &c->dc, tmp);
+	mm_inode_dirty(k, t, c->dc, tmp);
 	meta_tmp(c, t);
 	if (c->cc_text_pages) {   /* gcc -pipe: as runs beside cc1, reading its output */
 		proc_start(c, t, &asp, (uint64_t)c->as_data * c->w.k->phys.page_size);
@@ -861,10 +863,10 @@ static void compile(struct ha_cfg *c, struct ha_build *b)
 	filp_close(c, t, tmp_fp);
 	filp_close(c, t, src_fp);
 	if (src_ent != MM_DENT_NONE)
-		mm_dentry_put(&c->dc, src_ent);
+		mm_dentry_put(c->dc, src_ent);
 	if (tmp != MM_DENT_NONE) {
-		mm_dentry_put(&c->dc, tmp);
-		mm_dentry_delete(k, t, &c->dc, tmp);
+		mm_dentry_put(c->dc, tmp);
+		mm_dentry_delete(k, t, c->dc, tmp);
 	}
 	meta_tmp(c, t);
 	if (j < (uint64_t)c->obj_slots) {   /* the .o and .cmd files, first build of the slot */
@@ -886,7 +888,7 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 	/* ext3_unlink / ext3_rmdir: the directory block, the inode, its bitmap */
 	for (uint32_t i = 0; i < b->nobj; i++) {
 		if (b->ent[i] != MM_DENT_NONE)
-			mm_dentry_delete(k, &b->task, &c->dc, b->ent[i]);
+			mm_dentry_delete(k, &b->task, c->dc, b->ent[i]);
 		uint64_t ino;
 		int64_t d;
 		entry_ino(c, i, &ino, &d);
@@ -897,17 +899,17 @@ static void remove_tree(struct ha_cfg *c, struct ha_build *b)
 	/* the negative dentries go with their directory (shrink_dcache_parent) */
 	for (int64_t n = 0; b->neg && n < c->neg_per_tree; n++)
 		if (b->neg[n] < MM_DENT_NONE - 1) {
-			mm_dentry_delete(k, &b->task, &c->dc, b->neg[n]);
+			mm_dentry_delete(k, &b->task, c->dc, b->neg[n]);
 			b->neg[n] = MM_DENT_NONE;
 		}
 	for (int64_t d = 0; b->dir && d < c->tree_dirs; d++)
 		if (b->dir[d] < MM_DENT_NONE - 1) {
-			mm_dentry_delete(k, &b->task, &c->dc, b->dir[d]);
+			mm_dentry_delete(k, &b->task, c->dc, b->dir[d]);
 			meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)d, c->tree_dirs, true);
 			meta_ialloc(c, &b->task, b->idx, (uint64_t)c->tree_files + (uint64_t)d);
 		}
 	if (b->root != MM_DENT_NONE)
-		mm_dentry_delete(k, &b->task, &c->dc, b->root);
+		mm_dentry_delete(k, &b->task, c->dc, b->root);
 	meta_tree(c, &b->task, b, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs, -1, true);
 	meta_ialloc(c, &b->task, b->idx, (uint64_t)c->tree_files + (uint64_t)c->tree_dirs);
 }
@@ -1013,7 +1015,7 @@ static void pass(struct sim *s, struct ha_cfg *c, struct mm_task *t, int p)
 
 static void slab_counts(struct ha_cfg *c, int when)
 {
-	c->slabs_at[when][0] = c->dc.dentry.slabs + c->dc.inode.slabs;
+	c->slabs_at[when][0] = c->dc->dentry.slabs + c->dc->inode.slabs;
 	c->slabs_at[when][1] = c->vma.slabs + c->taskc.slabs;
 	for (int i = 0; i < HA_NOC; i++)
 		c->slabs_at[when][1] += c->oc[i].slabs;
@@ -1074,8 +1076,8 @@ static int ha_caches(struct ha_cfg *c, struct mm_kcache *cc[HA_NCACHES])
 {
 	struct mm_kernel *k = c->w.k;
 	int n = 0;
-	cc[n++] = &c->dc.dentry;
-	cc[n++] = &c->dc.inode;
+	cc[n++] = &c->dc->dentry;
+	cc[n++] = &c->dc->inode;
 	cc[n++] = &c->vma;
 	cc[n++] = &c->taskc;
 	cc[n++] = &k->pcobj->bh;
@@ -1134,13 +1136,17 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
 	struct mm_kernel *k = c->w.k;
+	const struct mm_dgeom g = { (uint32_t)c->dentry_per_slab, (uint32_t)c->inode_per_slab,
+				    mm_dgeom_ext3_26.ino_cache };
+	const char *why;
+	if (!(c->dc = mm_dcache_of(k, &g, &why)))
+		return mm_errf(e, s->file, "workload.dentry_per_slab", "%s", why);
+	c->dc0 = *c->dc;
 	c->dc_init = true;
-	if (mm_dcache_init(&c->dc, k, (uint32_t)c->dentry_per_slab, (uint32_t)c->inode_per_slab,
-			   true) ||
-	    mm_kcache_init(&c->vma, k, "vm_area_struct", (uint32_t)c->vma_per_slab, MM_GFP_KERNEL) ||
+	if (mm_kcache_init(&c->vma, k, "vm_area_struct", (uint32_t)c->vma_per_slab, MM_GFP_KERNEL) ||
 	    mm_kcache_init(&c->taskc, k, "task_struct", (uint32_t)c->task_per_slab, MM_GFP_KERNEL))
 		return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
-	mm_dcache_set_pages(&c->dc, ha_inode_pages, c);   /* prune_icache's invalidate_inode_pages */
+	mm_dcache_set_pages(c->dc, ha_inode_pages, c);   /* prune_icache's invalidate_inode_pages */
 	for (int i = 0; i < HA_NOC; i++)
 		if (mm_kcache_init(&c->oc[i], k, ha_oc[i].name, ha_oc[i].per_slab, MM_GFP_KERNEL))
 			return mm_errf(e, s->file, "workload", "out of memory for the slab caches");
@@ -1252,20 +1258,21 @@ static void ha_finish(struct sim *s)
 	}
 	const struct mm_pcobj *pc = k->pcobj;
 	sim_metric(s, "kernel_object_failures",
-		   (double)(c->dc.dentry.failed + c->dc.inode.failed + c->vma.failed +
+		   (double)(c->dc->dentry.failed - c->dc0.dentry.failed + c->dc->inode.failed -
+			    c->dc0.inode.failed + c->vma.failed +
 			    c->taskc.failed + (pc ? pc->bh.failed + pc->radix.failed + pc->failed : 0) +
 			    oc_failed(c)));
-	sim_metric(s, "dentries_pruned", (double)c->dc.pruned_dentries);
-	sim_metric(s, "inodes_pruned", (double)c->dc.pruned_inodes);
-	sim_metric(s, "dentries_remade", (double)c->dc.recreated);
-	sim_metric(s, "negative_dentries_made", (double)c->dc.negatives);
-	sim_metric(s, "inodes_kept_for_pages", (double)c->dc.kept_for_pages);
+	sim_metric(s, "dentries_pruned", (double)(c->dc->pruned_dentries - c->dc0.pruned_dentries));
+	sim_metric(s, "inodes_pruned", (double)(c->dc->pruned_inodes - c->dc0.pruned_inodes));
+	sim_metric(s, "dentries_remade", (double)(c->dc->recreated - c->dc0.recreated));
+	sim_metric(s, "negative_dentries_made", (double)(c->dc->negatives - c->dc0.negatives));
+	sim_metric(s, "inodes_kept_for_pages", (double)(c->dc->kept_for_pages - c->dc0.kept_for_pages));
 	sim_metric(s, "exec_kmallocs", (double)c->exec_kmallocs);
 	sim_metric(s, "exec_kmalloc_objects_end",
 		   (double)(c->oc[HA_OC_K32].objs + c->oc[HA_OC_K256].objs + c->oc[HA_OC_K512].objs));
-	sim_metric(s, "inodes_dirtied", (double)c->dc.dirtied);
-	sim_metric(s, "inodes_cleaned", (double)c->dc.cleaned);
-	sim_metric(s, "dirty_inodes_held_max", (double)c->dc.held_max);
+	sim_metric(s, "inodes_dirtied", (double)(c->dc->dirtied - c->dc0.dirtied));
+	sim_metric(s, "inodes_cleaned", (double)(c->dc->cleaned - c->dc0.cleaned));
+	sim_metric(s, "dirty_inodes_held_max", (double)c->dc->held_max);
 	sim_metric(s, "kupdate_runs", (double)k->kupdate_runs);
 	sim_metric(s, "kupdate_pages", (double)k->kupdate_pages);
 	sim_metric(s, "slabs_scanned", (double)k->slabs_scanned);
@@ -1305,8 +1312,8 @@ static void ha_fini(void *cfgp)
 	c->reaper_init = false;
 	free(c->sys_ent);
 	c->sys_ent = NULL;
-	if (c->dc_init)
-		mm_dcache_fini(&c->dc);
+	if (c->dc_init)   /* the caches are the kernel's; its owner tags are ours */
+		mm_dcache_set_pages(c->dc, NULL, NULL);
 	c->dc_init = false;
 	mm_kcache_fini(&c->vma);
 	mm_kcache_fini(&c->taskc);

@@ -33,6 +33,8 @@
  * `src` holds the C files back to back (job i reads its own extent),
  * `include` the header files, `obj` the object files, `vmlinux` the link output.
  * Readahead state is per file, hence shared by concurrent jobs (a simplification).
+ * With fs ext3 each C file, header, object, .cmd and depfile also has a dentry
+ * and an inode in the kernel's caches (models/fs/dcache.h; kb_open).
  *
  * Metrics: elapsed (primary, lower is better), user_s, system_s (cycles charged
  * by the mm core + spinlock spinning, of the jobs and of make), cpu_percent = (user+system)/elapsed x 100,
@@ -51,6 +53,7 @@
 #include "emu/core/rng.h"
 #include "emu/core/sim.h"
 #include "models/hw/disk.h"
+#include "models/fs/dcache.h"
 #include "models/fs/ext3.h"
 #include "models/mm/fmap.h"
 #include "models/mm/kernel.h"
@@ -123,9 +126,17 @@ struct kb_cfg {
 	double t0, t_end;
 	bool complete;
 	struct mm_read_stats rst;
+	/* ext3: the kernel's dentries and inodes (dcache.c), the build's files' ids
+	 * (MM_DENT_NONE until first looked up or made): [KB_E_*] blocks of files
+	 * entries, then the headers, then vmlinux */
+	struct mm_dcache *dc;
+	uint32_t *ent;
+	uint64_t dcache_ops;       /* lookups and creates through the dcache */
 	int check_failed;
 	char check_msg[MM_ERR_MAX];
 };
+
+enum { KB_E_SRC, KB_E_OBJ, KB_E_CMD, KB_E_NBLK };
 
 static const struct mm_param kb_params[] = {
 	MM_PARAM(struct kb_cfg, jobs, "jobs", MM_P_INT, 0, 100000, "4",
@@ -371,18 +382,71 @@ static void job_pipeline(struct kb_cfg *c, struct kb_job *j)
  * input-file.c), assembles each piece as it arrives, writes the object file and
  * exits, waking the driver's wait4.  Its own fork, exec and memory are not
  * modelled. */
+/* The dcache side of an open (ext3 only): path lookup of the file whose id
+ * is *@id (d_alloc and iget of a file on disk the first time, or again once
+ * pruned), with @create a new file (creat: a new inode, dirty); @touch: the
+ * read's update_atime or the write's mtime, which dirties the inode (2.6.10
+ * has no relatime). */
+static void kb_open(struct kb_cfg *c, struct mm_task *t, uint32_t *id, bool create, bool touch)
+{
+	if (!c->dc)
+		return;
+	struct mm_kernel *k = c->w.k;
+	c->dcache_ops++;
+	if (*id == MM_DENT_NONE) {
+		if ((*id = mm_dentry_new(k, t, c->dc, MM_DENT_NONE)) == MM_DENT_NONE) {
+			c->ooms++;
+			return;
+		}
+		touch = touch || create;
+	} else if (mm_dentry_lookup(k, t, c->dc, *id)) {
+		c->ooms++;
+		return;
+	}
+	if (touch)
+		mm_inode_dirty(k, t, c->dc, *id);
+}
+
+static uint32_t *kb_ent(struct kb_cfg *c, int blk, uint64_t i)
+{
+	return &c->ent[(uint64_t)blk * (uint64_t)c->files + i];
+}
+
 /* cc1 reads its C file and its headers (fixdep reads the same headers):
  * a deterministic spread of the shared headers over the jobs. */
 static void job_read(struct kb_cfg *c, struct mm_task *t, int idx)
 {
 	struct mm_kernel *k = c->w.k;
 	uint64_t i = (uint64_t)idx;
+	kb_open(c, t, kb_ent(c, KB_E_SRC, i), false, true);
 	mm_file_read(k, t, c->src, c->src_off[i], c->src_off[i + 1] - c->src_off[i], &c->rst);
 	uint64_t h0 = (i * 37) % (uint64_t)c->headers;
 	for (int64_t n = 0; n < c->headers_per_job; n++) {
 		uint64_t h = (h0 + (uint64_t)n) % (uint64_t)c->headers;
+		kb_open(c, t, kb_ent(c, KB_E_NBLK, h), false, true);
 		mm_file_read(k, t, c->inc, h * c->header_size, c->header_size, &c->rst);
 	}
+}
+
+/* The object file @i is written: creat and write (its mtime). */
+static void obj_write(struct kb_cfg *c, struct mm_task *t, uint64_t i)
+{
+	kb_open(c, t, kb_ent(c, KB_E_OBJ, i), true, true);
+	mm_file_extend(c->w.k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
+}
+
+/* The rule's small files (ext3 only): gcc -Wp,-MD writes the depfile, fixdep
+ * reads it and writes .cmd.tmp, `rm -f` unlinks the depfile and `mv -f`
+ * renames .cmd.tmp to .cmd (d_move: one entry stays). */
+static void rule_files(struct kb_cfg *c, struct mm_task *t, uint64_t i)
+{
+	if (!c->dc)
+		return;
+	uint32_t dep = MM_DENT_NONE;
+	kb_open(c, t, &dep, true, true);
+	kb_open(c, t, kb_ent(c, KB_E_CMD, i), true, true);
+	if (dep != MM_DENT_NONE)
+		mm_dentry_delete(c->w.k, t, c->dc, dep);
 }
 
 /* rule_procs: rule_cc_o_c as 2.6.10's Makefile.build runs it.  make vfork()s
@@ -425,6 +489,7 @@ static void job_rule(struct kb_cfg *c, struct kb_job *j)
 	kb_reap(k, t, &fd);
 	if (kb_run(k, t, l, &sh, &c->prog[KB_RM]) || kb_run(k, t, l, &sh, &c->prog[KB_MV]))
 		c->ooms++;
+	rule_files(c, t, (uint64_t)j->idx);
 	kb_exit(k, t, &sh);
 	return;
 oom_cc1:
@@ -454,7 +519,7 @@ static void as_main(int argc, char **argv)
 	double size = (double)kb_asm(c, a->idx), cycles = c->as_cycles * c->work[a->idx];
 	while ((n = mm_pipe_read(t, &j->out, 32768)) > 0)
 		mm_user(t, cycles * (double)n / size);
-	mm_file_extend(c->w.k, t, c->obj, (uint64_t)a->idx * c->obj_size, c->obj_size, &c->rst);
+	obj_write(c, t, (uint64_t)a->idx);
 	kb_exit(c->w.k, t, &pr);
 	a->runs++;
 	sched_exit(&c->w.sched, &a->st);
@@ -495,11 +560,14 @@ static void job_main(int argc, char **argv)
 			job_pipeline(c, j);
 		else {
 			mm_user(t, c->cc_cycles * c->work[i]);
-			mm_file_extend(k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
+			obj_write(c, t, i);
 		}
 	} else {
+		for (uint64_t i = 0; c->dc && i < (uint64_t)c->files; i++)
+			kb_open(c, t, kb_ent(c, KB_E_OBJ, i), false, true);
 		mm_file_read(k, t, c->obj, 0, c->obj->size, &c->rst);
 		mm_user(t, c->link_cycles);
+		kb_open(c, t, kb_ent(c, KB_E_NBLK, (uint64_t)c->headers), true, true);
 		mm_file_extend(k, t, c->out, 0, c->out->size, &c->rst);
 	}
 out:
@@ -674,6 +742,16 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	     mm_ext3_members(c->w.k, c->inc, c->header_size) ||
 	     mm_ext3_members(c->w.k, c->obj, c->obj_size)))
 		return e->msg[0] ? -1 : mm_errf(e, s->file, "workload.fs", "out of memory");
+	if (c->fs == MM_FS_EXT3) {   /* the files' dentries and inodes */
+		const char *why;
+		size_t n = (size_t)c->files * KB_E_NBLK + (size_t)c->headers + 1;
+		if (!(c->dc = mm_dcache_of(c->w.k, &mm_dgeom_ext3_26, &why)))
+			return mm_errf(e, s->file, "workload.fs", "%s", why);
+		if (!(c->ent = malloc(n * sizeof *c->ent)))
+			return mm_errf(e, s->file, "workload", "out of memory");
+		for (size_t i = 0; i < n; i++)
+			c->ent[i] = MM_DENT_NONE;
+	}
 	if (c->jobs > 0)
 		c->slots = sg_sem_init((unsigned)c->jobs);
 	else if (c->cc_text_pages > 0)
@@ -769,6 +847,9 @@ static void kb_finish(struct sim *s)
 		   c->rst.pages ? (double)c->rst.hits / (double)c->rst.pages : 0);
 	if (c->check)
 		sim_invariants(s, c->check_failed ? c->check_msg : NULL);
+	mm_dcache_metrics(c->dc, s);
+	if (c->dc)
+		sim_metric(s, "dcache_opens", (double)c->dcache_ops);
 	if (c->cc_text_pages > 0) {
 		sim_metric(s, "minor_faults", (double)minflt);
 		sim_metric(s, "major_faults", (double)majflt);
@@ -803,6 +884,9 @@ static void kb_fini(void *cfgp)
 	free(c->asj);
 	free(c->src_off);
 	free(c->work);
+	free(c->ent);
+	c->ent = NULL;
+	c->dc = NULL;
 	c->job = c->asj = NULL;
 	c->src_off = NULL;
 	c->work = NULL;

@@ -50,7 +50,9 @@
  * file and its copy), all users read the shared file `shared`; unlink truncates
  * the region (the pages leave the LRU under lru_lock).  sync() is approximated by
  * an fsync of the user's own regions (the real one writes every dirty page in
- * the system).
+ * the system).  With fs ext3 the files have dentries and inodes in the kernel's
+ * caches (models/fs/dcache.h): a disk test makes its file (and the copy test
+ * its copy) and unlinks it, the copy test looks the shared file up.
  *
  * Metrics: max_jpm (primary), jpm per step as a series (x = users), peak users,
  * user/system CPU seconds, lock counters, fault and swap counters.
@@ -69,6 +71,7 @@
 #include "emu/core/rng.h"
 #include "emu/core/sim.h"
 #include "models/hw/disk.h"
+#include "models/fs/dcache.h"
 #include "models/fs/ext3.h"
 #include "models/mm/kernel.h"
 #include "models/mm/proc.h"
@@ -124,6 +127,9 @@ struct ru_cfg {
 	struct mm_task drv;        /* the driver's task (no CPU of its own) */
 	struct mm_as *drv_as;
 	struct mm_file *tmp[MACHINE_MAX_DISKS], *shared[MACHINE_MAX_DISKS];   /* per DISKDIR */
+	/* ext3: the kernel's dentries and inodes (dcache.c); the shared files' ids */
+	struct mm_dcache *dc;
+	uint32_t shared_ent[MACHINE_MAX_DISKS];
 	struct mm_rng rng;
 	struct ru_user *user;      /* [users_max] (reused by every step) */
 	int nuser_init;            /* sched tasks initialised over all steps */
@@ -346,6 +352,34 @@ static void user_unlink(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, 
 	mm_file_truncate(c->w.k, t, f, region(c, slot, which), pages_of(c->w.k, c->dsz));
 }
 
+/* The dcache side of a disk test's files (ext3 only): creat of a new file,
+ * its inode dirty.  Returns: its id, or MM_DENT_NONE (no dcache, or no
+ * memory for the objects: counted as an OOM). */
+static uint32_t ru_create(struct ru_cfg *c, struct mm_task *t)
+{
+	if (!c->dc)
+		return MM_DENT_NONE;
+	uint32_t id = mm_dentry_new(c->w.k, t, c->dc, MM_DENT_NONE);
+	if (id == MM_DENT_NONE)
+		c->ooms++;
+	mm_inode_dirty(c->w.k, t, c->dc, id);
+	return id;
+}
+
+/* Path lookup of the shared file of directory @d, which the copy tests read
+ * (its atime dirties the inode). */
+static void ru_lookup_shared(struct ru_cfg *c, struct mm_task *t, int d)
+{
+	if (!c->dc)
+		return;
+	uint32_t *id = &c->shared_ent[d];
+	if (*id == MM_DENT_NONE)
+		*id = mm_dentry_new(c->w.k, t, c->dc, MM_DENT_NONE);
+	else if (mm_dentry_lookup(c->w.k, t, c->dc, *id))
+		c->ooms++;
+	mm_inode_dirty(c->w.k, t, c->dc, *id);
+}
+
 /* Run test @id as user @u.  Returns: 0, or -1 if it was killed (OOM). */
 static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 {
@@ -393,6 +427,7 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 		const char *op = n + (sync ? strlen("sync_disk_") : strlen("disk_")) + (nosync ? 1 : 0);
 		if (strncmp(op, "dio_", 4) == 0)
 			op += 4;
+		uint32_t fmine = ru_create(c, t), fcopy = MM_DENT_NONE;
 		if (!strcmp(op, "rd")) {              /* write, sync, read sequentially */
 			io_1k(c, t, tmp, mine, true, false, false, &rs);
 			if (!nosync)
@@ -409,6 +444,8 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 				user_sync(c, t, tmp, u->slot);
 			io_1k(c, t, tmp, mine, true, true, sync, &rs);
 		} else if (!strcmp(op, "cp")) {       /* copy the shared file */
+			ru_lookup_shared(c, t, d);
+			fcopy = ru_create(c, t);
 			io_1k(c, t, shared, 0, false, false, false, &rs);
 			io_1k(c, t, tmp, copy, true, false, sync, &rs);
 			if (!nosync && !sync)
@@ -430,6 +467,10 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 		}
 		user_unlink(c, t, tmp, u->slot, 0);
 		user_unlink(c, t, tmp, u->slot, 1);
+		if (c->dc) {
+			mm_dentry_delete(k, t, c->dc, fmine);
+			mm_dentry_delete(k, t, c->dc, fcopy);
+		}
 	} else if (kt->cat == WF_CAT_FS) {
 		for (int64_t i = 0; i < c->fs_ops; i++)
 			mm_charge(t, k->costs->syscall + 2 * k->costs->pc_lookup);
@@ -693,6 +734,11 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	}
 	if (c->fs == MM_FS_EXT3 && mm_ext3_enable(c->w.k, s->file, "workload.fs", e))
 		return -1;
+	const char *why;
+	if (c->fs == MM_FS_EXT3 && !(c->dc = mm_dcache_of(c->w.k, &mm_dgeom_ext3_26, &why)))
+		return mm_errf(e, s->file, "workload.fs", "%s", why);
+	for (int d = 0; d < MACHINE_MAX_DISKS; d++)
+		c->shared_ent[d] = MM_DENT_NONE;
 	c->done = sg_sem_init(0);
 	c->go = sg_sem_init(0);
 	c->min_free = UINT64_MAX;
@@ -732,6 +778,7 @@ static void ru_finish(struct sim *s)
 	sim_metric(s, "system_s", c->sys_s);
 	sim_metric(s, "tests", (double)c->tests);
 	sim_metric(s, "oom_kills", (double)c->ooms);
+	mm_dcache_metrics(c->dc, s);
 	sim_metric(s, "sleeps", (double)c->nvcsw);
 	sim_metric(s, "context_switches", (double)c->nivcsw);
 	if (c->wake_preempt)

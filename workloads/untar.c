@@ -13,8 +13,10 @@
  *             20 x 512), and for each file of the tree that starts in a record:
  *             open(O_CREAT) (path walk of `depth` components, ext2 model:
  *             models/fs/ext2.c; the directory page searched and its entry
- *             added; a new inode; a dentry and an inode from the slab,
- *             __GFP_KERNRCLM, kept: the tree stays), then writes the record's
+ *             added; a new inode; a dentry and an inode in the kernel's
+ *             dentry and inode caches, models/fs/dcache.h, __GFP_KERNRCLM:
+ *             the tree stays cached, its new inodes dirty, and what a later
+ *             step's reclaim prunes goes), then writes the record's
  *             data into the page cache (generic_file_write of new pages:
  *             mm_file_extend, pages from the kernel's allocator module, blocks
  *             allocated by the ext2 model) and closes the file.
@@ -40,7 +42,7 @@
 #include "emu/core/sim.h"
 #include "models/fs/ext2.h"
 #include "models/mm/kernel.h"
-#include "models/mm/kobj.h"
+#include "models/fs/dcache.h"
 #include "models/fs/pipe.h"
 #include "workloads/workload.h"
 
@@ -59,10 +61,13 @@ struct ut_cfg {
 	bool check;
 	/* run-time state */
 	struct mm_kernel *k;        /* the booted kernel (mm_kernel_boot): a chain's steps share it */
-	bool fs_up, caches_up, pipe_up;
+	bool fs_up, pipe_up;
 	struct ext2_fs fs;
 	struct mm_task bz, tar;
-	struct mm_kcache dentry, inode;
+	struct mm_dcache *dc;       /* the kernel's dentries and inodes (dcache.c) */
+	uint32_t dir;               /* the directory being filled, its dcache id */
+	uint64_t dentries0, inodes0, slabs0;   /* the caches when the run started */
+	uint64_t pruned0[2];        /* their dentries and inodes pruned before it */
 	struct mm_file *tarball, *tree, *dirs;
 	struct mm_pipe pipe;
 	struct mm_read_stats rst;
@@ -140,6 +145,19 @@ static void bz_main(int argc, char **argv)
 	mm_sync(t);
 }
 
+/* A new file or directory in directory @parent: its dentry and inode
+ * (d_alloc, new_inode: dcache.c), the new inode dirty; its id in *@id.  The
+ * dentry goes on dentry_unused at the creator's dput, so a later step's
+ * reclaim can prune it.  Returns: whether the objects could be had. */
+static bool new_file(struct ut_cfg *c, struct mm_task *t, uint32_t parent, uint32_t *id)
+{
+	*id = mm_dentry_new(c->k, t, c->dc, parent);
+	if (*id == MM_DENT_NONE)
+		return false;
+	mm_inode_dirty(c->k, t, c->dc, *id);
+	return true;
+}
+
 /* tar's mkdir of directory @dir before its first file: a new inode, dentry and
  * entry in the parent (accounted as the directory's own page: the tree's
  * directories are created in order), and the directory's first block, a new
@@ -149,7 +167,7 @@ static void make_dir(struct ut_cfg *c, struct mm_task *t, uint32_t dir)
 	struct mm_kernel *k = c->k;
 	mm_charge(t, k->costs->syscall);
 	ext2_walk(k, t, &c->fs, (int)c->depth - 1);
-	if (mm_kobj_alloc(k, t, &c->dentry) == PFN_NONE || mm_kobj_alloc(k, t, &c->inode) == PFN_NONE)
+	if (!new_file(c, t, MM_DENT_NONE, &c->dir))
 		c->ooms++;
 	ext2_inode_new(k, t, &c->fs);
 	mm_file_extend(k, t, c->dirs, (uint64_t)dir * 4096, 4096, &c->rst);
@@ -169,7 +187,8 @@ static void create_files(struct ut_cfg *c, struct mm_task *t, uint64_t pos, uint
 			make_dir(c, t, dir);
 		mm_charge(t, 2 * k->costs->syscall);                 /* open, close */
 		ext2_walk(k, t, &c->fs, (int)c->depth);
-		if (mm_kobj_alloc(k, t, &c->dentry) == PFN_NONE || mm_kobj_alloc(k, t, &c->inode) == PFN_NONE)
+		uint32_t id;
+		if (!new_file(c, t, c->dir, &id))
 			c->ooms++;
 		ext2_inode_new(k, t, &c->fs);
 		ext2_dir_change(k, t, &c->fs, c->dirs, dir, &c->rst);  /* ext2_add_link */
@@ -231,10 +250,15 @@ static int ut_start(struct sim *s, struct mm_err *e)
 	ext2_init(&c->fs, &c->fsc);
 	c->fs_up = true;
 	/* i386 2.6.16: 136-byte dentries, ext3 inodes of about 560 bytes (as highalloc) */
-	if (mm_kcache_init(&c->dentry, k, "dentry_cache", 29, MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
-	    mm_kcache_init(&c->inode, k, "ext3_inode_cache", 7, MM_GFP_KERNEL | MM_GFP_KERNRCLM))
-		return mm_errf(e, s->file, "workload", "out of memory");
-	c->caches_up = true;
+	const char *why;
+	if (!(c->dc = mm_dcache_of(k, &mm_dgeom_ext3_26, &why)))
+		return mm_errf(e, s->file, "workload", "%s", why);
+	c->dir = MM_DENT_NONE;
+	c->dentries0 = c->dc->dentry.objs;
+	c->inodes0 = c->dc->inode.objs;
+	c->slabs0 = c->dc->dentry.slabs + c->dc->inode.slabs;
+	c->pruned0[0] = c->dc->pruned_dentries;
+	c->pruned0[1] = c->dc->pruned_inodes;
 	uint64_t off = MIB;
 	c->tarball = mm_file_create(k, "tarball", c->tarball_size, 0, off);
 	off += mib_round(c->tarball_size);
@@ -270,9 +294,13 @@ static void ut_finish(struct sim *s)
 	sim_metric(s, "bzip2_io_wait_s", c->bz.io_wait_s);
 	sim_metric(s, "pipe_reader_sleeps", (double)c->pipe.reader_sleeps);
 	sim_metric(s, "pipe_writer_sleeps", (double)c->pipe.writer_sleeps);
-	sim_metric(s, "dentries", (double)c->dentry.objs);
-	sim_metric(s, "inodes", (double)c->inode.objs);
-	sim_metric(s, "slab_pages", (double)(c->dentry.slabs + c->inode.slabs));
+	/* what the extract added to the kernel's caches (pruning may take some back) */
+	sim_metric(s, "dentries", (double)c->dc->dentry.objs - (double)c->dentries0);
+	sim_metric(s, "inodes", (double)c->dc->inode.objs - (double)c->inodes0);
+	sim_metric(s, "slab_pages",
+		   (double)(c->dc->dentry.slabs + c->dc->inode.slabs) - (double)c->slabs0);
+	sim_metric(s, "dentries_pruned", (double)(c->dc->pruned_dentries - c->pruned0[0]));
+	sim_metric(s, "inodes_pruned", (double)(c->dc->pruned_inodes - c->pruned0[1]));
 	sim_metric(s, "oom_kills", (double)c->ooms);
 	ext2_metrics(&c->fs, s);
 	if (c->check)
@@ -285,11 +313,6 @@ static void ut_fini(void *cfgp)
 	if (c->pipe_up)
 		mm_pipe_destroy(&c->pipe);
 	c->pipe_up = false;
-	if (c->caches_up) {
-		mm_kcache_fini(&c->dentry);
-		mm_kcache_fini(&c->inode);
-	}
-	c->caches_up = false;
 	if (c->fs_up)
 		ext2_fini(&c->fs);
 	c->fs_up = false;

@@ -46,10 +46,13 @@
  * inode_lock walk).
  */
 #include "models/fs/dcache.h"
+#include "models/fs/fs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/core/sim.h"
 #include "models/mm/vmscan.h"
 
 enum { D_FREE, D_CACHED, D_INODE, D_GONE, D_BUSY };
@@ -238,16 +241,19 @@ static uint64_t write_inodes(struct mm_kernel *k, struct mm_task *t, void *arg, 
 	return n;
 }
 
-int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_slab,
-		   uint32_t ino_per_slab, bool shrink)
+const struct mm_dgeom mm_dgeom_ext3_26 = { 29, 7, "ext3_inode_cache" };
+const struct mm_dgeom mm_dgeom_ext2_25 = { 30, 8, "ext2_inode_cache" };
+
+int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, const struct mm_dgeom *g,
+		   bool shrink)
 {
 	memset(d, 0, sizeof *d);
 	d->free = MM_DENT_NONE;
 	d->dunused.head = d->dunused.tail = d->iunused.head = d->iunused.tail = MM_DENT_NONE;
 	d->sdirty.head = d->sdirty.tail = MM_DENT_NONE;
-	if (mm_kcache_init(&d->dentry, k, "dentry_cache", dent_per_slab,
+	if (mm_kcache_init(&d->dentry, k, "dentry_cache", g->dent_per_slab,
 			   MM_GFP_KERNEL | MM_GFP_KERNRCLM) ||
-	    mm_kcache_init(&d->inode, k, "ext3_inode_cache", ino_per_slab,
+	    mm_kcache_init(&d->inode, k, g->ino_cache, g->ino_per_slab,
 			   MM_GFP_KERNEL | MM_GFP_KERNRCLM))
 		return -1;
 	if (shrink && (mm_register_shrinker(k, MM_DEFAULT_SEEKS, shrink_dcache_memory, d) ||
@@ -256,6 +262,57 @@ int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_s
 	if (shrink && k->cfg.dirty_writeback && mm_register_inode_sb(k, write_inodes, d))
 		return -1;
 	return 0;
+}
+
+struct mm_dcache *mm_dcache_of(struct mm_kernel *k, const struct mm_dgeom *g, const char **why)
+{
+	static char msg[160];
+	struct mm_dcache *d = k->dcache;
+	if (d) {
+		if (d->dentry.objs_per_slab == g->dent_per_slab &&
+		    d->inode.objs_per_slab == g->ino_per_slab && !strcmp(d->inode.name, g->ino_cache))
+			return d;
+		snprintf(msg, sizeof msg,
+			 "the kernel's dentry and inode caches already hold %u dentries and %u %s "
+			 "objects a page (made by an earlier step)",
+			 (unsigned)d->dentry.objs_per_slab, (unsigned)d->inode.objs_per_slab,
+			 d->inode.name);
+		*why = msg;
+		return NULL;
+	}
+	*why = "out of memory for the dentry and inode caches";
+	if (!(d = calloc(1, sizeof *d)))
+		return NULL;
+	k->dcache = d;   /* registered shrinkers point at it: it stays until mm_kernel_fini */
+	if (mm_dcache_init(d, k, g, true))
+		return NULL;
+	struct mm_kcache *cc[2] = { &d->dentry, &d->inode };
+	for (int i = 0; i < 2; i++) {   /* enable_cpucache at kmem_cache_create */
+		mm_kcache_tune(cc[i], k->phys.ncpus);
+		if (mm_kcache_arrays(cc[i], k->phys.ncpus))
+			return NULL;
+	}
+	return d;
+}
+
+void mm_dcache_metrics(const struct mm_dcache *d, struct sim *s)
+{
+	if (!d)
+		return;
+	sim_metric(s, "dentries", (double)d->dentry.objs);
+	sim_metric(s, "inodes", (double)d->inode.objs);
+	sim_metric(s, "dcache_slab_pages", (double)(d->dentry.slabs + d->inode.slabs));
+	sim_metric(s, "dentries_pruned", (double)d->pruned_dentries);
+	sim_metric(s, "inodes_pruned", (double)d->pruned_inodes);
+}
+
+void mm_dcache_free_all(struct mm_kernel *k)
+{
+	if (!k->dcache)
+		return;
+	mm_dcache_fini(k->dcache);
+	free(k->dcache);
+	k->dcache = NULL;
 }
 
 void mm_dcache_fini(struct mm_dcache *d)
@@ -394,6 +451,8 @@ void mm_dcache_set_pages(struct mm_dcache *d,
 {
 	d->pages = pages;
 	d->pages_arg = arg;
+	for (uint32_t i = 0; !pages && i < d->n; i++)
+		d->e[i].owner = MM_DENT_NONE;
 }
 
 void mm_dentry_set_owner(struct mm_dcache *d, uint32_t id, uint32_t owner)

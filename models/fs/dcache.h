@@ -55,14 +55,38 @@ struct mm_dcache {
 	void *pages_arg;
 };
 
-/** mm_dcache_init() - empty dentry ("dentry_cache") and inode
- * ("ext3_inode_cache") caches of @dent_per_slab and @ino_per_slab objects a
- * page (both __GFP_KERNRCLM); with @shrink, their shrinkers are registered with
- * @k (shrink_dcache_memory, shrink_icache_memory: DEFAULT_SEEKS), and, when @k
- * has vm.dirty_writeback, the dirty-inode writer (mm_register_inode_sb).
+/* The geometry of a kernel's dentry and inode caches: objects per slab page
+ * and the inode cache's name (the file system's). */
+struct mm_dgeom {
+	uint32_t dent_per_slab, ino_per_slab;
+	const char *ino_cache;
+};
+/* i386 2.6.16 with ext3: 136-byte struct dentry (29 a page), ext3_inode_info of
+ * about 560 bytes (7 a page); /proc/slabinfo of the era (workloads.md, HighAlloc). */
+extern const struct mm_dgeom mm_dgeom_ext3_26;
+/* i386 2.4/2.5 with ext2: 128-byte dentries (30 a page with the slab's own
+ * descriptor) and 480-byte inodes (8 a page), the slabinfo(5) example
+ * (dentry_cache 5880 objects in 196 pages, inode_cache 14792 in 1849). */
+extern const struct mm_dgeom mm_dgeom_ext2_25;
+
+/** mm_dcache_init() - empty dentry ("dentry_cache") and inode (@g->ino_cache)
+ * caches of @g's objects a page (both __GFP_KERNRCLM); with @shrink, their
+ * shrinkers are registered with @k (shrink_dcache_memory, shrink_icache_memory:
+ * DEFAULT_SEEKS), and, when @k has vm.dirty_writeback, the dirty-inode writer
+ * (mm_register_inode_sb).
  * Returns: 0, or -1 when host memory ran out or @k has no room for a shrinker. */
-int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, uint32_t dent_per_slab,
-		   uint32_t ino_per_slab, bool shrink);
+int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, const struct mm_dgeom *g,
+		   bool shrink);
+
+/** mm_dcache_of() - the kernel's dentry and inode caches (k->dcache): one per
+ * booted kernel, shared by every workload that creates or looks up files and
+ * by every step of a chained run, so what one step leaves cached the next
+ * step's reclaim prunes.  The first call makes them (mm_dcache_init with the
+ * shrinkers, then enable_cpucache: mm_kcache_tune and mm_kcache_arrays on the
+ * kernel's CPUs); a later call must ask for the same geometry.
+ * Returns: the caches, or NULL with *@why set ("out of memory", or which
+ * geometry the kernel's caches already have). */
+struct mm_dcache *mm_dcache_of(struct mm_kernel *k, const struct mm_dgeom *g, const char **why);
 
 /** mm_dcache_fini() - free the bookkeeping (the slab pages stay allocated). */
 void mm_dcache_fini(struct mm_dcache *d);
@@ -70,7 +94,9 @@ void mm_dcache_fini(struct mm_dcache *d);
 /** mm_dcache_set_pages() - how prune_icache reaches an inode's page cache:
  * @pages(@arg, k, t, owner) invalidates the clean pages of the data of the file
  * whose owner tag is @owner (invalidate_inode_pages) and returns the pages left.
- * Without it, or for an entry with no owner tag, an inode has no pages.
+ * Without it, or for an entry with no owner tag, an inode has no pages.  With
+ * @pages NULL (the creator is done: a chain step ends) every owner tag is
+ * cleared too, so a later creator's hook never sees them.
  * Returns: nothing. */
 void mm_dcache_set_pages(struct mm_dcache *d,
 			 uint32_t (*pages)(void *arg, struct mm_kernel *k, struct mm_task *t,
@@ -130,5 +156,11 @@ void mm_dentry_put(struct mm_dcache *d, uint32_t id);
  * a file still referenced, is left alone (rm -rf removes the children first;
  * callers close before they unlink).  Returns: nothing. */
 void mm_dentry_delete(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t id);
+
+struct sim;
+/** mm_dcache_metrics() - the kernel's caches at the end of a run, when @d is
+ * not NULL: dentries, inodes, dcache_slab_pages (their slab pages), and what
+ * the shrinkers pruned since boot.  Returns: nothing. */
+void mm_dcache_metrics(const struct mm_dcache *d, struct sim *s);
 
 #endif

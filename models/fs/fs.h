@@ -46,6 +46,11 @@ void mm_ext3_truncate(struct mm_kernel *k, struct mm_task *t, struct mm_file *f,
 /** mm_ext3_fsync() - ext3_sync_file: commit the running transaction of @f's disk. */
 void mm_ext3_fsync(struct mm_kernel *k, struct mm_task *t, struct mm_file *f);
 
+/* ---- dentries and inodes (dcache.c) ---- */
+
+/** mm_dcache_free_all() - free k->dcache (called by mm_kernel_fini). */
+void mm_dcache_free_all(struct mm_kernel *k);
+
 /* ---- buffer heads and radix-tree nodes (bufhead.c) ---- */
 
 /** mm_pcobj_free_all() - free @k's bookkeeping (called by mm_kernel_fini). */

@@ -19,9 +19,10 @@
  * Who books, and when, is the kernel's: mm_bus_transfer() in models/mm/kernel.c
  * makes the booking an observation point (tm_observe), so no other CPU can book
  * earlier in simulated time after it, and charges the stall; one booking per
- * batch, not per cache line or page.  With one CPU per bus,
- * or a bus that keeps up (bytes x factor / bandwidth <= the copy time), nothing
- * is ever charged.
+ * batch, not per cache line or page.  With one CPU per bus nothing is ever
+ * charged; with a bus that keeps up (bytes x factor / bandwidth <= the copy
+ * time), only a batch that arrives while another CPU's is in service waits,
+ * at most for that batch's bus time (service is by batch).
  *
  * Not modelled: cache-line transfers of locks queueing behind copies on a busy
  * bus (machine_line_transfer() stays a constant), the other traffic of a CPU

@@ -224,6 +224,7 @@ void mm_kernel_fini(struct mm_kernel *k)
 	}
 	mm_ext3_free_all(k);
 	mm_pcobj_free_all(k);
+	mm_dcache_free_all(k);
 	mm_proc_fini(k);
 	reclaim_destroy(k->rc);
 	kmap_destroy(k->kmap);

@@ -190,6 +190,7 @@ struct mm_shrinker {
 	long nr;                   /* scan work deferred to the next call */
 };
 struct mm_pcobj;
+struct mm_dcache;
 
 /* A model of the kernel's data copies between a kernel page and user memory. */
 struct mm_copy_model {
@@ -276,6 +277,9 @@ struct mm_kernel {
 	/* buffer heads and radix-tree nodes of the page cache (bufhead.h); NULL:
 	 * not modelled (the workload did not enable them) */
 	struct mm_pcobj *pcobj;
+	/* the dentry and inode caches (models/fs/dcache.h mm_dcache_of); NULL
+	 * until a workload creates or looks up a file */
+	struct mm_dcache *dcache;
 	/* slab shrinkers (dcache.c); none: shrink_slab does nothing */
 	struct mm_shrinker shrinkers[MM_MAX_SHRINKERS];
 	int nshrinkers;

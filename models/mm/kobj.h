@@ -81,7 +81,9 @@ uint32_t mm_kcache_tune(struct mm_kcache *c, uint32_t ncpus);
  * shared array or from the slabs (partial, then free, then a new page) up to
  * batchcount (16 while the array is untouched: cache_alloc_refill), and
  * mm_kcache_drain() returns parked objects.  Call after mm_kcache_tune().
- * Returns: 0, or -1 when host memory ran out (the cache keeps no arrays).
+ * A second call for the same @ncpus keeps the arrays the cache has.
+ * Returns: 0, or -1 when host memory ran out (the cache keeps no arrays) or
+ * the cache has arrays for another number of CPUs.
  */
 int mm_kcache_arrays(struct mm_kcache *c, uint32_t ncpus);
 
