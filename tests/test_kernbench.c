@@ -315,9 +315,11 @@ static void test_rule_procs(void **state)
 {
 	(void)state;
 	static const int files[2] = { 1, 2 };   /* [i % 2] */
-	for (int i = 0; i < 3; i++) {
+	static const char *const fs[4] = { "", "", "\"fs\": \"ext3\", ", "\"dcache\": true, " };
+	for (int i = 0; i < 4; i++) {
 		char buf[1024];
-		/* the third run: two files again, on ext3, with the dcache */
+		/* the third run: two files again, on ext3, with the dcache; the
+		 * fourth: the dcache alone (no ext3 metadata), the same entries */
 		snprintf(buf, sizeof buf,
 			 "\"files\": %d, \"jobs\": %d, %s" SMALL_TREE ", \"cc_cycles\": 1e7, "
 			 "\"link_cycles\": 1e7, \"cc_text_pages\": 8, \"cc_heap\": \"64KiB\", "
@@ -327,7 +329,7 @@ static void test_rule_procs(void **state)
 			 "\"fixdep_data\": 2, \"util_text\": 3, \"util_data\": 1, \"ldso_text\": 2, "
 			 "\"libc_text\": 5, \"sh_cycles\": 1e6, \"gcc_cycles\": 1e6, "
 			 "\"fixdep_cycles\": 1e6, \"util_cycles\": 1e5, \"wake_affine\": true",
-			 files[i % 2], files[i % 2], i == 2 ? "\"fs\": \"ext3\", " : "");
+			 files[i % 2], files[i % 2], fs[i]);
 		json_t *r = run_kb(4, buf);
 		int n = files[i % 2];
 		if (i < 2) {

@@ -33,8 +33,8 @@
  * `src` holds the C files back to back (job i reads its own extent),
  * `include` the header files, `obj` the object files, `vmlinux` the link output.
  * Readahead state is per file, hence shared by concurrent jobs (a simplification).
- * With fs ext3 each C file, header, object, .cmd and depfile also has a dentry
- * and an inode in the kernel's caches (models/fs/dcache.h; kb_open).
+ * With fs ext3 or dcache each C file, header, object, .cmd and depfile also has
+ * a dentry and an inode in the kernel's caches (models/fs/dcache.h; kb_open).
  *
  * Metrics: elapsed (primary, lower is better), user_s, system_s (cycles charged
  * by the mm core + spinlock spinning, of the jobs and of make), cpu_percent = (user+system)/elapsed x 100,
@@ -100,6 +100,7 @@ struct kb_cfg {
 	int fs;                    /* enum mm_fs */
 	bool wake_preempt;
 	bool wake_affine;
+	bool dcache;               /* the files' dentries and inodes (always with ext3) */
 	/* every process of a rule (rule_procs): sh -c, gcc's driver, as, fixdep, rm,
 	 * mv, each with its own exec, mm, faults and exit, and ld.so and libc */
 	bool rule_procs;
@@ -174,6 +175,8 @@ static const struct mm_param kb_params[] = {
 	MM_PARAM(struct kb_cfg, as_cycles, "as_cycles", MM_P_DOUBLE, 0, 1e15, "0",
 		 "the compiler pipeline: user-mode CPU cycles of one as (assembler) run, spent as its input arrives (calibration)"),
 	MM_PARAM_ENUM(struct kb_cfg, fs, "fs", mm_fs_names, "\"none\"", MM_FS_HELP),
+	MM_PARAM(struct kb_cfg, dcache, "dcache", MM_P_BOOL, 1, 0, "false",
+		 "the files' dentries and inodes in the kernel's caches (each open of a C file or header, each .o, .cmd and depfile: docs/kernbench.md); always on with fs ext3"),
 	MM_PARAM(struct kb_cfg, wake_preempt, "wake_preempt", MM_P_BOOL, 1, 0, "false",
 		 "wake-up preemption (2.6.10 try_to_wake_up / TASK_PREEMPTS_CURR: a woken task with the sleep_avg bonus preempts a running task of lower dynamic priority; models/sched/sched.c); false: a woken task waits for a time slice or an idle CPU, as before"),
 	MM_PARAM(struct kb_cfg, wake_affine, "wake_affine", MM_P_BOOL, 1, 0, "false",
@@ -382,7 +385,7 @@ static void job_pipeline(struct kb_cfg *c, struct kb_job *j)
  * input-file.c), assembles each piece as it arrives, writes the object file and
  * exits, waking the driver's wait4.  Its own fork, exec and memory are not
  * modelled. */
-/* The dcache side of an open (ext3 only): path lookup of the file whose id
+/* The dcache side of an open (with c->dc: fs ext3 or dcache): path lookup of the file whose id
  * is *@id (d_alloc and iget of a file on disk the first time, or again once
  * pruned), with @create a new file (creat: a new inode, dirty); @touch: the
  * read's update_atime or the write's mtime, which dirties the inode (2.6.10
@@ -435,7 +438,7 @@ static void obj_write(struct kb_cfg *c, struct mm_task *t, uint64_t i)
 	mm_file_extend(c->w.k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
 }
 
-/* The rule's small files (ext3 only): gcc -Wp,-MD writes the depfile, fixdep
+/* The rule's small files (with c->dc): gcc -Wp,-MD writes the depfile, fixdep
  * reads it and writes .cmd.tmp, `rm -f` unlinks the depfile and `mv -f`
  * renames .cmd.tmp to .cmd (d_move: one entry stays). */
 static void rule_files(struct kb_cfg *c, struct mm_task *t, uint64_t i)
@@ -742,7 +745,7 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	     mm_ext3_members(c->w.k, c->inc, c->header_size) ||
 	     mm_ext3_members(c->w.k, c->obj, c->obj_size)))
 		return e->msg[0] ? -1 : mm_errf(e, s->file, "workload.fs", "out of memory");
-	if (c->fs == MM_FS_EXT3) {   /* the files' dentries and inodes */
+	if (c->fs == MM_FS_EXT3 || c->dcache) {   /* the files' dentries and inodes */
 		const char *why;
 		size_t n = (size_t)c->files * KB_E_NBLK + (size_t)c->headers + 1;
 		if (!(c->dc = mm_dcache_of(c->w.k, &mm_dgeom_ext3_26, &why)))
