@@ -1033,16 +1033,16 @@ static void test_zbuddy_never_easyrclm(void **state)
 static int b_kernel_dcache(struct tctx *x)
 {
 	struct mm_kernel *k = &x->k;
-	const char *why = NULL;
-	struct mm_dcache *d = mm_dcache_of(k, &mm_dgeom_ext3_26, &why);
+	char why[160] = "";
+	struct mm_dcache *d = mm_dcache_of(k, &mm_dgeom_ext3_26, why, sizeof why);
 	CHECK(d != NULL && k->dcache == d);
 	CHECK_EQ(k->nshrinkers, 2);
 	CHECK_EQ(d->dentry.ncpus, k->phys.ncpus);
 	CHECK_EQ(d->inode.ncpus, k->phys.ncpus);
 	CHECK(strcmp(d->inode.name, "ext3_inode_cache") == 0);
-	CHECK(mm_dcache_of(k, &mm_dgeom_ext3_26, &why) == d);
+	CHECK(mm_dcache_of(k, &mm_dgeom_ext3_26, why, sizeof why) == d);
 	CHECK_EQ(k->nshrinkers, 2);
-	CHECK(mm_dcache_of(k, &mm_dgeom_ext2_25, &why) == NULL);
+	CHECK(mm_dcache_of(k, &mm_dgeom_ext2_25, why, sizeof why) == NULL);
 	CHECK(strstr(why, "29 dentries and 7 ext3_inode_cache") != NULL);
 	for (int i = 0; i < 300; i++)
 		CHECK(mm_dentry_new(k, &x->task, d, MM_DENT_NONE) != MM_DENT_NONE);

@@ -592,8 +592,8 @@ static int db_start(struct sim *s, struct mm_err *e)
 		return mm_errf(e, s->file, "machine.page_size", "the dbench workload expects 4 KiB pages");
 	ext2_init(&c->fs, &c->fsc);
 	c->fs_up = true;
-	const char *why;
-	if (!(c->dc = mm_dcache_of(k, &mm_dgeom_ext2_25, &why)))
+	char why[MM_ERR_MAX];
+	if (!(c->dc = mm_dcache_of(k, &mm_dgeom_ext2_25, why, sizeof why)))
 		return mm_errf(e, s->file, "workload", "%s", why);
 	uint64_t size = (uint64_t)c->area * 4096 * (uint64_t)c->clients;
 	c->f = mm_file_create(k, "dbench", size, 0, 1ULL << 20);

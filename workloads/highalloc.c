@@ -1138,8 +1138,8 @@ static int ha_start(struct sim *s, struct mm_err *e)
 	struct mm_kernel *k = c->w.k;
 	const struct mm_dgeom g = { (uint32_t)c->dentry_per_slab, (uint32_t)c->inode_per_slab,
 				    mm_dgeom_ext3_26.ino_cache };
-	const char *why;
-	if (!(c->dc = mm_dcache_of(k, &g, &why)))
+	char why[MM_ERR_MAX];
+	if (!(c->dc = mm_dcache_of(k, &g, why, sizeof why)))
 		return mm_errf(e, s->file, "workload.dentry_per_slab", "%s", why);
 	c->dc0 = *c->dc;
 	c->dc_init = true;

@@ -746,9 +746,9 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	     mm_ext3_members(c->w.k, c->obj, c->obj_size)))
 		return e->msg[0] ? -1 : mm_errf(e, s->file, "workload.fs", "out of memory");
 	if (c->fs == MM_FS_EXT3 || c->dcache) {   /* the files' dentries and inodes */
-		const char *why;
+		char why[MM_ERR_MAX];
 		size_t n = (size_t)c->files * KB_E_NBLK + (size_t)c->headers + 1;
-		if (!(c->dc = mm_dcache_of(c->w.k, &mm_dgeom_ext3_26, &why)))
+		if (!(c->dc = mm_dcache_of(c->w.k, &mm_dgeom_ext3_26, why, sizeof why)))
 			return mm_errf(e, s->file, "workload.fs", "%s", why);
 		if (!(c->ent = malloc(n * sizeof *c->ent)))
 			return mm_errf(e, s->file, "workload", "out of memory");

@@ -734,8 +734,8 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	}
 	if (c->fs == MM_FS_EXT3 && mm_ext3_enable(c->w.k, s->file, "workload.fs", e))
 		return -1;
-	const char *why;
-	if (c->fs == MM_FS_EXT3 && !(c->dc = mm_dcache_of(c->w.k, &mm_dgeom_ext3_26, &why)))
+	char why[MM_ERR_MAX];
+	if (c->fs == MM_FS_EXT3 && !(c->dc = mm_dcache_of(c->w.k, &mm_dgeom_ext3_26, why, sizeof why)))
 		return mm_errf(e, s->file, "workload.fs", "%s", why);
 	for (int d = 0; d < MACHINE_MAX_DISKS; d++)
 		c->shared_ent[d] = MM_DENT_NONE;

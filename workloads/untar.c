@@ -250,8 +250,8 @@ static int ut_start(struct sim *s, struct mm_err *e)
 	ext2_init(&c->fs, &c->fsc);
 	c->fs_up = true;
 	/* i386 2.6.16: 136-byte dentries, ext3 inodes of about 560 bytes (as highalloc) */
-	const char *why;
-	if (!(c->dc = mm_dcache_of(k, &mm_dgeom_ext3_26, &why)))
+	char why[MM_ERR_MAX];
+	if (!(c->dc = mm_dcache_of(k, &mm_dgeom_ext3_26, why, sizeof why)))
 		return mm_errf(e, s->file, "workload", "%s", why);
 	c->dir = MM_DENT_NONE;
 	c->dentries0 = c->dc->dentry.objs;

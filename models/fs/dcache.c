@@ -264,23 +264,22 @@ int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, const struct mm_dge
 	return 0;
 }
 
-struct mm_dcache *mm_dcache_of(struct mm_kernel *k, const struct mm_dgeom *g, const char **why)
+struct mm_dcache *mm_dcache_of(struct mm_kernel *k, const struct mm_dgeom *g, char *why,
+			       size_t n)
 {
-	static char msg[160];
 	struct mm_dcache *d = k->dcache;
 	if (d) {
 		if (d->dentry.objs_per_slab == g->dent_per_slab &&
 		    d->inode.objs_per_slab == g->ino_per_slab && !strcmp(d->inode.name, g->ino_cache))
 			return d;
-		snprintf(msg, sizeof msg,
+		snprintf(why, n,
 			 "the kernel's dentry and inode caches already hold %u dentries and %u %s "
 			 "objects a page (made by an earlier step)",
 			 (unsigned)d->dentry.objs_per_slab, (unsigned)d->inode.objs_per_slab,
 			 d->inode.name);
-		*why = msg;
 		return NULL;
 	}
-	*why = "out of memory for the dentry and inode caches";
+	snprintf(why, n, "out of memory for the dentry and inode caches");
 	if (!(d = calloc(1, sizeof *d)))
 		return NULL;
 	k->dcache = d;   /* registered shrinkers point at it: it stays until mm_kernel_fini */

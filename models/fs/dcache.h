@@ -7,6 +7,7 @@
 #define MMEMU_DCACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "models/mm/kobj.h"
@@ -84,9 +85,10 @@ int mm_dcache_init(struct mm_dcache *d, struct mm_kernel *k, const struct mm_dge
  * step's reclaim prunes.  The first call makes them (mm_dcache_init with the
  * shrinkers, then enable_cpucache: mm_kcache_tune and mm_kcache_arrays on the
  * kernel's CPUs); a later call must ask for the same geometry.
- * Returns: the caches, or NULL with *@why set ("out of memory", or which
- * geometry the kernel's caches already have). */
-struct mm_dcache *mm_dcache_of(struct mm_kernel *k, const struct mm_dgeom *g, const char **why);
+ * Returns: the caches, or NULL with a one-line reason in @why (@n bytes: out
+ * of memory, or which geometry the kernel's caches already have). */
+struct mm_dcache *mm_dcache_of(struct mm_kernel *k, const struct mm_dgeom *g, char *why,
+			       size_t n);
 
 /** mm_dcache_fini() - free the bookkeeping (the slab pages stay allocated). */
 void mm_dcache_fini(struct mm_dcache *d);

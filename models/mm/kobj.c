@@ -331,9 +331,11 @@ void mm_kobj_free(struct mm_kernel *k, struct mm_task *t, struct mm_kcache *c, u
 int mm_kcache_arrays(struct mm_kcache *c, uint32_t ncpus)
 {
 	uint32_t limit = ac_limit(c);
+	if (!ncpus || ncpus > MM_MAX_CPUS)
+		return -1;
 	if (c->ncpus == ncpus)
 		return 0;   /* already enabled (a cache shared by a chain's steps) */
-	if (!ncpus || ncpus > MM_MAX_CPUS || c->ncpus)
+	if (c->ncpus)
 		return -1;
 	c->batchcount = (limit + 1) / 2;
 	for (uint32_t i = 0; i < ncpus; i++) {
