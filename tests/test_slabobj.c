@@ -1044,6 +1044,16 @@ static int b_kernel_dcache(struct tctx *x)
 	CHECK_EQ(k->nshrinkers, 2);
 	CHECK(mm_dcache_of(k, &mm_dgeom_ext2_25, why, sizeof why) == NULL);
 	CHECK(strstr(why, "29 dentries and 7 ext3_inode_cache") != NULL);
+	/* mm_dentry_use: a file not cached yet is made and its inode dirtied; a
+	 * second open finds it (no new object) */
+	uint32_t f = MM_DENT_NONE;
+	uint64_t dirtied = d->dirtied, objs = d->dentry.objs;
+	CHECK(mm_dentry_use(k, &x->task, d, &f, MM_DENT_NONE) == 0 && f != MM_DENT_NONE);
+	CHECK_EQ(d->dentry.objs, objs + 1);
+	CHECK_EQ(d->dirtied, dirtied + (k->cfg.dirty_writeback ? 1 : 0));
+	uint32_t again = f;
+	CHECK(mm_dentry_use(k, &x->task, d, &again, MM_DENT_NONE) == 0 && again == f);
+	CHECK_EQ(d->dentry.objs, objs + 1);
 	for (int i = 0; i < 300; i++)
 		CHECK(mm_dentry_new(k, &x->task, d, MM_DENT_NONE) != MM_DENT_NONE);
 	CHECK(mm_shrink_slab(k, &x->task, 32, 0) > 0);

@@ -323,12 +323,9 @@ static void dent_set(struct db_cfg *c, struct db_client *cl, int32_t p, bool exi
 	struct mm_kernel *k = c->w.k;
 	uint32_t *id = &cl->dent[p];
 	mm_dentry_delete(k, &cl->task, c->dc, *id);
-	*id = exists ? mm_dentry_new(k, &cl->task, c->dc, MM_DENT_NONE) :
-		       mm_dentry_negative(k, &cl->task, c->dc, MM_DENT_NONE);
-	if (*id == MM_DENT_NONE)
+	*id = exists ? MM_DENT_NONE : mm_dentry_negative(k, &cl->task, c->dc, MM_DENT_NONE);
+	if (exists ? mm_dentry_use(k, &cl->task, c->dc, id, MM_DENT_NONE) : *id == MM_DENT_NONE)
 		c->ooms++;
-	else if (exists)
-		mm_inode_dirty(k, &cl->task, c->dc, *id);
 }
 
 static void new_object(struct db_cfg *c, struct db_client *cl, int32_t p, bool dir)

@@ -385,29 +385,16 @@ static void job_pipeline(struct kb_cfg *c, struct kb_job *j)
  * input-file.c), assembles each piece as it arrives, writes the object file and
  * exits, waking the driver's wait4.  Its own fork, exec and memory are not
  * modelled. */
-/* The dcache side of an open (with c->dc: fs ext3 or dcache): path lookup of the file whose id
- * is *@id (d_alloc and iget of a file on disk the first time, or again once
- * pruned), with @create a new file (creat: a new inode, dirty); @touch: the
- * read's update_atime or the write's mtime, which dirties the inode (2.6.10
- * has no relatime). */
-static void kb_open(struct kb_cfg *c, struct mm_task *t, uint32_t *id, bool create, bool touch)
+/* The dcache side of an open that reads or writes file *@id (with c->dc: fs
+ * ext3 or dcache): found or made, its inode dirtied (atime, mtime, or a new
+ * inode: 2.6.10 has no relatime; mm_dentry_use). */
+static void kb_open(struct kb_cfg *c, struct mm_task *t, uint32_t *id)
 {
 	if (!c->dc)
 		return;
-	struct mm_kernel *k = c->w.k;
 	c->dcache_ops++;
-	if (*id == MM_DENT_NONE) {
-		if ((*id = mm_dentry_new(k, t, c->dc, MM_DENT_NONE)) == MM_DENT_NONE) {
-			c->ooms++;
-			return;
-		}
-		touch = touch || create;
-	} else if (mm_dentry_lookup(k, t, c->dc, *id)) {
+	if (mm_dentry_use(c->w.k, t, c->dc, id, MM_DENT_NONE))
 		c->ooms++;
-		return;
-	}
-	if (touch)
-		mm_inode_dirty(k, t, c->dc, *id);
 }
 
 static uint32_t *kb_ent(struct kb_cfg *c, int blk, uint64_t i)
@@ -421,12 +408,12 @@ static void job_read(struct kb_cfg *c, struct mm_task *t, int idx)
 {
 	struct mm_kernel *k = c->w.k;
 	uint64_t i = (uint64_t)idx;
-	kb_open(c, t, kb_ent(c, KB_E_SRC, i), false, true);
+	kb_open(c, t, kb_ent(c, KB_E_SRC, i));
 	mm_file_read(k, t, c->src, c->src_off[i], c->src_off[i + 1] - c->src_off[i], &c->rst);
 	uint64_t h0 = (i * 37) % (uint64_t)c->headers;
 	for (int64_t n = 0; n < c->headers_per_job; n++) {
 		uint64_t h = (h0 + (uint64_t)n) % (uint64_t)c->headers;
-		kb_open(c, t, kb_ent(c, KB_E_NBLK, h), false, true);
+		kb_open(c, t, kb_ent(c, KB_E_NBLK, h));
 		mm_file_read(k, t, c->inc, h * c->header_size, c->header_size, &c->rst);
 	}
 }
@@ -434,7 +421,7 @@ static void job_read(struct kb_cfg *c, struct mm_task *t, int idx)
 /* The object file @i is written: creat and write (its mtime). */
 static void obj_write(struct kb_cfg *c, struct mm_task *t, uint64_t i)
 {
-	kb_open(c, t, kb_ent(c, KB_E_OBJ, i), true, true);
+	kb_open(c, t, kb_ent(c, KB_E_OBJ, i));
 	mm_file_extend(c->w.k, t, c->obj, i * c->obj_size, c->obj_size, &c->rst);
 }
 
@@ -446,8 +433,8 @@ static void rule_files(struct kb_cfg *c, struct mm_task *t, uint64_t i)
 	if (!c->dc)
 		return;
 	uint32_t dep = MM_DENT_NONE;
-	kb_open(c, t, &dep, true, true);
-	kb_open(c, t, kb_ent(c, KB_E_CMD, i), true, true);
+	kb_open(c, t, &dep);
+	kb_open(c, t, kb_ent(c, KB_E_CMD, i));
 	if (dep != MM_DENT_NONE)
 		mm_dentry_delete(c->w.k, t, c->dc, dep);
 }
@@ -567,10 +554,10 @@ static void job_main(int argc, char **argv)
 		}
 	} else {
 		for (uint64_t i = 0; c->dc && i < (uint64_t)c->files; i++)
-			kb_open(c, t, kb_ent(c, KB_E_OBJ, i), false, true);
+			kb_open(c, t, kb_ent(c, KB_E_OBJ, i));
 		mm_file_read(k, t, c->obj, 0, c->obj->size, &c->rst);
 		mm_user(t, c->link_cycles);
-		kb_open(c, t, kb_ent(c, KB_E_NBLK, (uint64_t)c->headers), true, true);
+		kb_open(c, t, kb_ent(c, KB_E_NBLK, (uint64_t)c->headers));
 		mm_file_extend(k, t, c->out, 0, c->out->size, &c->rst);
 	}
 out:
@@ -749,7 +736,8 @@ static int kb_start(struct sim *s, struct mm_err *e)
 		char why[MM_ERR_MAX];
 		size_t n = (size_t)c->files * KB_E_NBLK + (size_t)c->headers + 1;
 		if (!(c->dc = mm_dcache_of(c->w.k, &mm_dgeom_ext3_26, why, sizeof why)))
-			return mm_errf(e, s->file, "workload.fs", "%s", why);
+			return mm_errf(e, s->file, c->dcache ? "workload.dcache" : "workload.fs",
+				       "%s", why);
 		if (!(c->ent = malloc(n * sizeof *c->ent)))
 			return mm_errf(e, s->file, "workload", "out of memory");
 		for (size_t i = 0; i < n; i++)

@@ -352,32 +352,13 @@ static void user_unlink(struct ru_cfg *c, struct mm_task *t, struct mm_file *f, 
 	mm_file_truncate(c->w.k, t, f, region(c, slot, which), pages_of(c->w.k, c->dsz));
 }
 
-/* The dcache side of a disk test's files (ext3 only): creat of a new file,
- * its inode dirty.  Returns: its id, or MM_DENT_NONE (no dcache, or no
- * memory for the objects: counted as an OOM). */
-static uint32_t ru_create(struct ru_cfg *c, struct mm_task *t)
+/* The dcache side of an open that reads or writes file *@id (ext3 only):
+ * made (a creat, when *@id is MM_DENT_NONE) or found, its inode dirtied
+ * (mm_dentry_use); no memory for the objects counts as an OOM. */
+static void ru_open(struct ru_cfg *c, struct mm_task *t, uint32_t *id)
 {
-	if (!c->dc)
-		return MM_DENT_NONE;
-	uint32_t id = mm_dentry_new(c->w.k, t, c->dc, MM_DENT_NONE);
-	if (id == MM_DENT_NONE)
+	if (c->dc && mm_dentry_use(c->w.k, t, c->dc, id, MM_DENT_NONE))
 		c->ooms++;
-	mm_inode_dirty(c->w.k, t, c->dc, id);
-	return id;
-}
-
-/* Path lookup of the shared file of directory @d, which the copy tests read
- * (its atime dirties the inode). */
-static void ru_lookup_shared(struct ru_cfg *c, struct mm_task *t, int d)
-{
-	if (!c->dc)
-		return;
-	uint32_t *id = &c->shared_ent[d];
-	if (*id == MM_DENT_NONE)
-		*id = mm_dentry_new(c->w.k, t, c->dc, MM_DENT_NONE);
-	else if (mm_dentry_lookup(c->w.k, t, c->dc, *id))
-		c->ooms++;
-	mm_inode_dirty(c->w.k, t, c->dc, *id);
 }
 
 /* Run test @id as user @u.  Returns: 0, or -1 if it was killed (OOM). */
@@ -427,7 +408,8 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 		const char *op = n + (sync ? strlen("sync_disk_") : strlen("disk_")) + (nosync ? 1 : 0);
 		if (strncmp(op, "dio_", 4) == 0)
 			op += 4;
-		uint32_t fmine = ru_create(c, t), fcopy = MM_DENT_NONE;
+		uint32_t fmine = MM_DENT_NONE, fcopy = MM_DENT_NONE;
+		ru_open(c, t, &fmine);
 		if (!strcmp(op, "rd")) {              /* write, sync, read sequentially */
 			io_1k(c, t, tmp, mine, true, false, false, &rs);
 			if (!nosync)
@@ -444,8 +426,8 @@ static int run_test(struct ru_cfg *c, struct ru_user *u, int id)
 				user_sync(c, t, tmp, u->slot);
 			io_1k(c, t, tmp, mine, true, true, sync, &rs);
 		} else if (!strcmp(op, "cp")) {       /* copy the shared file */
-			ru_lookup_shared(c, t, d);
-			fcopy = ru_create(c, t);
+			ru_open(c, t, &c->shared_ent[d]);
+			ru_open(c, t, &fcopy);
 			io_1k(c, t, shared, 0, false, false, false, &rs);
 			io_1k(c, t, tmp, copy, true, false, sync, &rs);
 			if (!nosync && !sync)

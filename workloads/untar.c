@@ -66,8 +66,8 @@ struct ut_cfg {
 	struct mm_task bz, tar;
 	struct mm_dcache *dc;       /* the kernel's dentries and inodes (dcache.c) */
 	uint32_t dir;               /* the directory being filled, its dcache id */
-	uint64_t dentries0, inodes0, slabs0;   /* the caches when the run started */
-	uint64_t pruned0[2];        /* their dentries and inodes pruned before it */
+	struct mm_dcache dc0;       /* the caches' counters when the run started
+				     * (a chain's earlier steps share them) */
 	struct mm_file *tarball, *tree, *dirs;
 	struct mm_pipe pipe;
 	struct mm_read_stats rst;
@@ -145,19 +145,6 @@ static void bz_main(int argc, char **argv)
 	mm_sync(t);
 }
 
-/* A new file or directory in directory @parent: its dentry and inode
- * (d_alloc, new_inode: dcache.c), the new inode dirty; its id in *@id.  The
- * dentry goes on dentry_unused at the creator's dput, so a later step's
- * reclaim can prune it.  Returns: whether the objects could be had. */
-static bool new_file(struct ut_cfg *c, struct mm_task *t, uint32_t parent, uint32_t *id)
-{
-	*id = mm_dentry_new(c->k, t, c->dc, parent);
-	if (*id == MM_DENT_NONE)
-		return false;
-	mm_inode_dirty(c->k, t, c->dc, *id);
-	return true;
-}
-
 /* tar's mkdir of directory @dir before its first file: a new inode, dentry and
  * entry in the parent (accounted as the directory's own page: the tree's
  * directories are created in order), and the directory's first block, a new
@@ -167,7 +154,10 @@ static void make_dir(struct ut_cfg *c, struct mm_task *t, uint32_t dir)
 	struct mm_kernel *k = c->k;
 	mm_charge(t, k->costs->syscall);
 	ext2_walk(k, t, &c->fs, (int)c->depth - 1);
-	if (!new_file(c, t, MM_DENT_NONE, &c->dir))
+	c->dir = MM_DENT_NONE;   /* a new file (dcache.c mm_dentry_use): its dentry
+				  * goes on dentry_unused, where a later step's
+				  * reclaim can prune it */
+	if (mm_dentry_use(k, t, c->dc, &c->dir, MM_DENT_NONE))
 		c->ooms++;
 	ext2_inode_new(k, t, &c->fs);
 	mm_file_extend(k, t, c->dirs, (uint64_t)dir * 4096, 4096, &c->rst);
@@ -187,8 +177,8 @@ static void create_files(struct ut_cfg *c, struct mm_task *t, uint64_t pos, uint
 			make_dir(c, t, dir);
 		mm_charge(t, 2 * k->costs->syscall);                 /* open, close */
 		ext2_walk(k, t, &c->fs, (int)c->depth);
-		uint32_t id;
-		if (!new_file(c, t, c->dir, &id))
+		uint32_t id = MM_DENT_NONE;
+		if (mm_dentry_use(k, t, c->dc, &id, c->dir))
 			c->ooms++;
 		ext2_inode_new(k, t, &c->fs);
 		ext2_dir_change(k, t, &c->fs, c->dirs, dir, &c->rst);  /* ext2_add_link */
@@ -254,11 +244,7 @@ static int ut_start(struct sim *s, struct mm_err *e)
 	if (!(c->dc = mm_dcache_of(k, &mm_dgeom_ext3_26, why, sizeof why)))
 		return mm_errf(e, s->file, "workload", "%s", why);
 	c->dir = MM_DENT_NONE;
-	c->dentries0 = c->dc->dentry.objs;
-	c->inodes0 = c->dc->inode.objs;
-	c->slabs0 = c->dc->dentry.slabs + c->dc->inode.slabs;
-	c->pruned0[0] = c->dc->pruned_dentries;
-	c->pruned0[1] = c->dc->pruned_inodes;
+	c->dc0 = *c->dc;
 	uint64_t off = MIB;
 	c->tarball = mm_file_create(k, "tarball", c->tarball_size, 0, off);
 	off += mib_round(c->tarball_size);
@@ -295,12 +281,13 @@ static void ut_finish(struct sim *s)
 	sim_metric(s, "pipe_reader_sleeps", (double)c->pipe.reader_sleeps);
 	sim_metric(s, "pipe_writer_sleeps", (double)c->pipe.writer_sleeps);
 	/* what the extract added to the kernel's caches (pruning may take some back) */
-	sim_metric(s, "dentries", (double)c->dc->dentry.objs - (double)c->dentries0);
-	sim_metric(s, "inodes", (double)c->dc->inode.objs - (double)c->inodes0);
-	sim_metric(s, "slab_pages",
-		   (double)(c->dc->dentry.slabs + c->dc->inode.slabs) - (double)c->slabs0);
-	sim_metric(s, "dentries_pruned", (double)(c->dc->pruned_dentries - c->pruned0[0]));
-	sim_metric(s, "inodes_pruned", (double)(c->dc->pruned_inodes - c->pruned0[1]));
+	const struct mm_dcache *d = c->dc, *d0 = &c->dc0;
+	sim_metric(s, "dentries", (double)d->dentry.objs - (double)d0->dentry.objs);
+	sim_metric(s, "inodes", (double)d->inode.objs - (double)d0->inode.objs);
+	sim_metric(s, "slab_pages", (double)(d->dentry.slabs + d->inode.slabs) -
+				    (double)(d0->dentry.slabs + d0->inode.slabs));
+	sim_metric(s, "dentries_pruned", (double)(d->pruned_dentries - d0->pruned_dentries));
+	sim_metric(s, "inodes_pruned", (double)(d->pruned_inodes - d0->pruned_inodes));
 	sim_metric(s, "oom_kills", (double)c->ooms);
 	ext2_metrics(&c->fs, s);
 	if (c->check)

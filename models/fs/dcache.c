@@ -460,6 +460,21 @@ void mm_dentry_set_owner(struct mm_dcache *d, uint32_t id, uint32_t owner)
 		d->e[id].owner = owner;
 }
 
+int mm_dentry_use(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t *id,
+		  uint32_t parent)
+{
+	if (*id == MM_DENT_NONE) {
+		uint32_t n = mm_dentry_new(k, t, d, parent);
+		if (n == MM_DENT_NONE)
+			return -1;
+		*id = n;
+	} else if (mm_dentry_lookup(k, t, d, *id)) {
+		return -1;
+	}
+	mm_inode_dirty(k, t, d, *id);
+	return 0;
+}
+
 uint32_t mm_dentry_negative(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
 			    uint32_t parent)
 {

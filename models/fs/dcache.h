@@ -65,9 +65,14 @@ struct mm_dgeom {
 /* i386 2.6.16 with ext3: 136-byte struct dentry (29 a page), ext3_inode_info of
  * about 560 bytes (7 a page); /proc/slabinfo of the era (workloads.md, HighAlloc). */
 extern const struct mm_dgeom mm_dgeom_ext3_26;
-/* i386 2.4/2.5 with ext2: 128-byte dentries (30 a page with the slab's own
- * descriptor) and 480-byte inodes (8 a page), the slabinfo(5) example
- * (dentry_cache 5880 objects in 196 pages, inode_cache 14792 in 1849). */
+/* i386 with ext2, for 2.5.25: 128-byte dentries (30 a page with the slab's
+ * own descriptor) and 480-byte inodes (8 a page), from the slabinfo(5)
+ * example (dentry_cache 5880 objects in 196 pages, inode_cache 14792 in 1849).
+ * That example is a 2.4 kernel's generic inode_cache, whose struct inode held
+ * every file system's part in a union; 2.5.25's own ext2_inode_cache size is
+ * not measured.  An approximation, not a judgement constant: in seed 002
+ * nothing is pruned and the figure only sets how many slab pages the objects
+ * take (at most 1,247 of the 4 GiB's pages), so no verdict can turn on it. */
 extern const struct mm_dgeom mm_dgeom_ext2_25;
 
 /** mm_dcache_init() - empty dentry ("dentry_cache") and inode (@g->ino_cache)
@@ -117,6 +122,17 @@ void mm_dentry_set_owner(struct mm_dcache *d, uint32_t id, uint32_t owner);
  * Returns: the file's id, or MM_DENT_NONE when an object could not be had. */
 uint32_t mm_dentry_new(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d,
 		       uint32_t parent);
+
+/** mm_dentry_use() - an open of file *@id that reads or writes it: with *@id
+ * MM_DENT_NONE the file is not cached yet, so its dentry and inode are made
+ * in directory @parent (mm_dentry_new: d_alloc and iget of a file on disk, or
+ * a creat) and *@id set to it; else it is looked up (mm_dentry_lookup: made
+ * again once pruned).  Then its inode is dirtied (the read's atime, the
+ * write's mtime, a new inode: mm_inode_dirty).
+ * Returns: 0, or -1 when an object could not be had (*@id is left unchanged
+ * if it was not cached). */
+int mm_dentry_use(struct mm_kernel *k, struct mm_task *t, struct mm_dcache *d, uint32_t *id,
+		  uint32_t parent);
 
 /** mm_dentry_negative() - a lookup of a name that does not exist in directory
  * @parent (an id, or MM_DENT_NONE): d_alloc and d_add(dentry, NULL), a negative
