@@ -362,6 +362,99 @@ static void test_bound_count_returns_on_exit(void **state)
 	assert_int_equal(r[3], 1);   /* actor 2 never paid: still counted */
 }
 
+/* A waker's own lookahead after it wakes someone: actor A looks ahead while the
+ * sleeper S waits (+inf), so its room reaches to the run's end; then A wakes S
+ * without paying first (as a lock release does before charging the store that
+ * invalidates the spinners' copies) and charges more.  S can act from A's clock
+ * on, so A's next observation point must pay: a room taken before the wake does
+ * not hold after it (tm_wake_epoch).  Out: A's pending cycles after its first
+ * observation (deferred) and after its second (0: paid), and when S ran. */
+static struct tm ew_tm[2];
+static sg_sem_t ew_sem;
+static double ew_out[4];
+
+static void ew_waker(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct tm *t = &ew_tm[0];
+	tm_init(t, 0, CLOCK);
+	tm_bind(t, &lone[0]);
+	tm_join(t, &world);
+	sg_actor_sleep_for(1e-3);        /* S is asleep by now */
+	tm_charge(t, 5000);
+	tm_observe(t);
+	ew_out[0] = t->pending;          /* deferred: S cannot act */
+	tm_woken(&ew_tm[1].wake);
+	sg_sem_release(ew_sem);
+	tm_charge(t, 5000);
+	tm_observe(t);
+	ew_out[1] = t->pending;          /* paid: S may act from the wake on */
+	tm_sync(t);
+}
+
+static void ew_sleeper(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct tm *t = &ew_tm[1];
+	tm_init(t, 0, CLOCK);
+	tm_bind(t, &lone[1]);
+	tm_join(t, &world);
+	t->wake = INFINITY;
+	sg_sem_acquire(ew_sem);
+	ew_out[2] = simgrid_get_clock();
+	tm_sync(t);
+}
+
+static void ew_body(void *arg, void *out)
+{
+	(void)arg;
+	child_platform(2);
+	tm_world_init(&world, 0);
+	ew_sem = sg_sem_init(0);
+	sg_actor_create("a", sg_host_by_name("cpu0"), ew_waker, 0, NULL);
+	sg_actor_create("s", sg_host_by_name("cpu1"), ew_sleeper, 0, NULL);
+	simgrid_run();
+	memcpy(out, ew_out, sizeof ew_out);
+}
+
+static void test_lookahead_not_past_own_wake(void **state)
+{
+	(void)state;
+	double r[4];
+	in_child(ew_body, NULL, r, sizeof r);
+	assert_true(r[0] == 5000);   /* the first observation deferred its cycles */
+	assert_true(r[1] == 0);      /* the second, after the wake, paid */
+	/* S woke at A's clock (A had not paid the first 5000 cycles) */
+	assert_true(fabs(r[2] - 1e-3) < 1e-12);
+}
+
+/* tm_world_add reuses the slot of a peer that has exited (the lowest), so a
+ * workload that starts thousands of short-lived processes stays under the cap;
+ * a full world with no dead peer refuses. */
+static void test_world_reuses_dead_slots(void **state)
+{
+	(void)state;
+	static struct tm_world w;
+	double wake[TM_MAX_PEERS + 2];
+	tm_world_init(&w, 0);
+	for (int i = 0; i < TM_MAX_PEERS; i++)
+		assert_int_equal(tm_world_add(&w, &wake[i]), i);
+	assert_int_equal(tm_world_add(&w, &wake[TM_MAX_PEERS]), -1);
+	w.peer[7].dead = w.peer[3].dead = 1;   /* as peer_exit marks them */
+	w.ndead = 2;
+	uint64_t e = tm_wake_epoch;
+	assert_int_equal(tm_world_add(&w, &wake[TM_MAX_PEERS]), 3);
+	assert_true(tm_wake_epoch > e);          /* a new peer: no room taken before holds */
+	assert_int_equal(tm_world_add(&w, &wake[TM_MAX_PEERS + 1]), 7);
+	assert_int_equal((int)w.n, TM_MAX_PEERS);
+	assert_int_equal((int)w.ndead, 0);
+	assert_false(w.peer[3].dead || w.peer[3].hooked);
+	assert_ptr_equal(w.peer[7].wake, &wake[TM_MAX_PEERS + 1]);
+	assert_int_equal(tm_world_add(&w, &wake[0]), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +462,8 @@ int main(void)
 		cmocka_unit_test(test_lookahead_exact),
 		cmocka_unit_test(test_lookahead_off_with_stray_actor),
 		cmocka_unit_test(test_bound_count_returns_on_exit),
+		cmocka_unit_test(test_lookahead_not_past_own_wake),
+		cmocka_unit_test(test_world_reuses_dead_slots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,6 +120,7 @@ struct kb_cfg {
 	struct kb_libs libs;
 	struct kb_prog prog[KB_NPROG];   /* rule_procs: sh, gcc, as, fixdep, rm, mv, cc1 */
 	struct mm_task make_task;  /* make's own kernel work (process model) */
+	bool make_asleep;          /* make waits in wait4 (make_wait) */
 	struct mm_as *make_as;
 	uint64_t ooms;
 	sg_sem_t slots, done;
@@ -255,6 +256,32 @@ static int kb_check(void *cfgp, const struct machine_cfg *m, const char *file, c
 	return 0;
 }
 
+/* make waits in wait4 for a job to end (@sem: a free job slot, or one job
+ * done).  With the pipeline and @count it counts a sleep when no child has exited yet (make
+ * is not a scheduled task: it takes no CPU to wake).  While it sleeps it cannot
+ * act (its wake slot is +inf until an ending job sets it to now: job_done). */
+static void make_wait(struct kb_cfg *c, sg_sem_t sem, bool count)
+{
+	if (sg_sem_would_block(sem)) {
+		if (count && c->asm_size > 0)
+			c->make_sleeps++;
+		c->make_asleep = true;
+		c->make_task.tm.wake = INFINITY;
+	}
+	sg_sem_acquire(sem);
+	c->make_asleep = false;
+}
+
+/* A job ends: it gives its slot back (@slot) and wakes make's wait4. */
+static void job_done(struct kb_cfg *c, bool slot)
+{
+	if (c->make_asleep)
+		tm_woken(&c->make_task.tm.wake);
+	if (slot)
+		sg_sem_release(c->slots);
+	sg_sem_release(c->done);
+}
+
 static void job_main(int argc, char **argv);
 static void as_main(int argc, char **argv);
 
@@ -312,6 +339,7 @@ static uint64_t kb_asm(const struct kb_cfg *c, int i)
 static void start_as(struct kb_cfg *c, struct kb_job *j)
 {
 	struct kb_job *a = &c->asj[j->idx];
+	mm_sync(&j->task);   /* the fork happens at the driver's own time */
 	mm_pipe_init(&j->out, (uint32_t)c->w.k->phys.page_size);
 	mm_pipe_init(&j->exited, 0);
 	a->s = j->s;
@@ -512,8 +540,11 @@ static void as_main(int argc, char **argv)
 	obj_write(c, t, (uint64_t)a->idx);
 	kb_exit(c->w.k, t, &pr);
 	a->runs++;
-	sched_exit(&c->w.sched, &a->st);
+	/* exit_notify wakes the driver's wait4 (a sync wake-up) before the last
+	 * schedule() */
 	mm_pipe_close(t, &j->exited);
+	mm_sync(t);
+	sched_exit(&c->w.sched, &a->st);
 }
 
 static void job_main(int argc, char **argv)
@@ -570,17 +601,7 @@ out:
 	j->runs++;
 	c->running--;
 	sched_exit(&c->w.sched, &j->st);
-	if (c->slots && j->idx < c->files)
-		sg_sem_release(c->slots);
-	sg_sem_release(c->done);
-}
-
-/* With the pipeline, make counts a sleep in wait4 when no child has exited yet
- * (make is not a scheduled task: it takes no CPU to wake). */
-static void make_wait(struct kb_cfg *c, sg_sem_t sem)
-{
-	if (c->asm_size > 0 && sg_sem_would_block(sem))
-		c->make_sleeps++;
+	job_done(c, c->slots && j->idx < c->files);
 }
 
 static void make_main(int argc, char **argv)
@@ -600,18 +621,16 @@ static void make_main(int argc, char **argv)
 			mm_touch(k, &c->make_task, c->make_as, 0, c->make_as->npages, true);
 	}
 	for (int i = 0; i < c->files; i++) {
-		if (c->slots) {
-			make_wait(c, c->slots);
-			sg_sem_acquire(c->slots);
-		}
+		if (c->slots)
+			make_wait(c, c->slots, true);
+		mm_sync(&c->make_task);   /* the fork happens at make's own time */
 		start_job(s, c, i);
 	}
-	for (int i = 0; i < c->files; i++) {
-		make_wait(c, c->done);
-		sg_sem_acquire(c->done);
-	}
+	for (int i = 0; i < c->files; i++)
+		make_wait(c, c->done, true);
+	mm_sync(&c->make_task);
 	start_job(s, c, (int)c->files);
-	sg_sem_acquire(c->done);
+	make_wait(c, c->done, false);
 	if (c->make_as) {
 		mm_as_exit(c->w.k, &c->make_task, c->make_as);
 		c->make_as = NULL;
@@ -701,6 +720,9 @@ static int kb_start(struct sim *s, struct mm_err *e)
 	struct kb_cfg *c = s->wl_cfg;
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
+	/* the tasks look ahead (emu/core/timemodel.h): a fault or a charge that no
+	 * other actor can see before it ends costs no SimGrid call */
+	sched_join(&c->w.sched, &s->world);
 	c->w.sched.cfg.wake_preempt = c->wake_preempt;
 	if (c->wake_affine) {
 		c->w.sched.cfg.wake_affine = true;
@@ -765,6 +787,7 @@ static void kb_finish(struct sim *s)
 	double user = 0, sys = 0, io = 0, nap = 0;
 	uint64_t nivcsw = 0, nvcsw = 0, runs = 0, once = 0, minflt = 0, majflt = 0;
 	uint64_t psl[4] = { 0 }, as_once = 0;   /* pipe reader, writer sleeps, wait4 sleeps, wake-ups */
+	double pays = 0, deferred = 0;
 	int nas = c->asj ? (int)c->files : 0;
 	for (int i = 0; i < c->njob_init + nas; i++) {
 		/* the jobs, then the assemblers (of the jobs that started one) */
@@ -779,6 +802,8 @@ static void kb_finish(struct sim *s)
 		}
 		user += j->task.user_cycles / k->clock;
 		sys += j->task.tm.paid / k->clock + j->task.spin_s;
+		pays += (double)j->task.tm.executes;
+		deferred += (double)j->task.tm.deferred;
 		io += j->task.io_wait_s;
 		nap += j->task.retry_nap_s + j->task.congestion_s;
 		nivcsw += j->st.nivcsw;
@@ -808,6 +833,10 @@ static void kb_finish(struct sim *s)
 	sim_metric(s, "user_s", user);
 	sim_metric(s, "system_s", sys);
 	sim_metric(s, "cpu_percent", elapsed > 0 ? (user + sys) / elapsed * 100.0 : 0);
+	/* the engine's cost (deterministic): the tasks' payments of pending system
+	 * cycles and the observation points they passed without one (lookahead) */
+	sim_metric(s, "tm_payments", pays);
+	sim_metric(s, "tm_deferred", deferred);
 	sim_metric(s, "context_switches", (double)nivcsw);
 	sim_metric(s, "sleeps", (double)(nvcsw + c->make_sleeps));
 	if (c->asm_size > 0) {

@@ -59,6 +59,7 @@
  */
 #include <libgen.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,6 +533,7 @@ static int start_user(struct sim *s, struct ru_cfg *c, int i)
 	if (!st)
 		return -1;
 	c->all_st[c->nall++] = st;
+	mm_sync(&c->drv);   /* the fork's child starts at the driver's own time */
 	wl_smp_spawn(&c->w, &u->task, st, u->name, u, user_main);
 	sched_fork(st, NULL);   /* forked by the driver, which sleeps in wait */
 	return 0;
@@ -545,6 +547,8 @@ static void user_main(int argc, char **argv)
 	struct ru_user *u = t->wl;
 	struct ru_cfg *c = u->s->wl_cfg;
 	struct sched_task *st = t->st;
+	if (t->tm.pay_wake)
+		t->tm.wake = INFINITY;   /* until the driver's go (run_step) */
 	sg_sem_acquire(c->go);   /* reaim: pause() until every child is forked */
 	wl_smp_enter(&c->w, t);
 	for (int i = 0; i < c->tests_per_job; i++) {
@@ -579,6 +583,7 @@ static void user_main(int argc, char **argv)
 	sched_exit(&c->w.sched, st);
 	c->nvcsw += st->nvcsw;
 	c->nivcsw += st->nivcsw;
+	tm_woken(&c->drv.tm.wake);   /* the driver's wait (run_step) */
 	sg_sem_release(c->done);
 }
 
@@ -615,11 +620,18 @@ static double run_step(struct sim *s, struct ru_cfg *c, int n)
 			break;
 		started++;
 	}
+	mm_sync(&c->drv);   /* the go comes at the driver's own time */
 	double t0 = simgrid_get_clock();
-	for (int i = 0; i < started; i++)
+	for (int i = 0; i < started; i++) {
+		tm_woken(&c->user[i].task.tm.wake);
 		sg_sem_release(c->go);
-	for (int i = 0; i < started; i++)
+	}
+	/* the driver cannot act until a child exits (its wake slot is +inf until
+	 * the child's exit sets it to now) */
+	for (int i = 0; i < started; i++) {
+		c->drv.tm.wake = INFINITY;
 		sg_sem_acquire(c->done);
+	}
 	double el = simgrid_get_clock() - t0;
 	if (started < n || el <= 0)
 		return -1;
@@ -695,6 +707,9 @@ static int ru_start(struct sim *s, struct mm_err *e)
 	struct ru_cfg *c = s->wl_cfg;
 	if (wl_smp_start(&c->w, s, c->cs_cycles, e))
 		return -1;
+	/* the users look ahead (emu/core/timemodel.h): a charge that no other
+	 * actor can see before it ends costs no SimGrid call */
+	sched_join(&c->w.sched, &s->world);
 	c->w.sched.cfg.wake_preempt = c->wake_preempt;
 	mm_task_init(&c->drv, c->w.k, 0, "reaim");
 	mm_rng_seed(&c->rng, s->seed, (uint64_t)s->run, "reaim");

@@ -29,6 +29,7 @@ int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_er
 		return mm_errf(e, s->file, "machine.cpus", "cannot set up the CPU scheduler");
 	w->sched_up = true;
 	w->sched.bound = s->cpu_actors;
+	w->sched.reserved = w->reserved;
 	w->k->sched = &w->sched;
 	return 0;
 }
@@ -65,9 +66,10 @@ void wl_smp_spawn(struct wl_smp *w, struct mm_task *t, struct sched_task *st, co
 
 void wl_smp_enter(struct wl_smp *w, struct mm_task *t)
 {
-	w->reserved[t->st->cpu]--;
 	if (t->tm.w)
 		tm_world_hook(t->tm.w, t->tm.slot);   /* counted until it exits */
+	/* no simcall from here to the enqueue: the task counts as load throughout */
+	w->reserved[t->st->cpu]--;
 	sched_start(&w->sched, t->st);
 	t->cpu = t->st->cpu;
 }

@@ -9,6 +9,8 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
+uint64_t tm_wake_epoch;
+
 void tm_init(struct tm *t, double quantum_s, double clock_hz)
 {
 	t->pending = 0;
@@ -28,6 +30,8 @@ void tm_init(struct tm *t, double quantum_s, double clock_hz)
 	t->ahead = 0;
 	t->check = t->quantum;
 	t->holding = 0;
+	t->limiter = -1;
+	t->epoch = 0;
 }
 
 void tm_world_init(struct tm_world *w, double end)
@@ -43,14 +47,27 @@ void tm_world_init(struct tm_world *w, double end)
 
 int tm_world_add(struct tm_world *w, double *wake)
 {
-	if (w->n >= TM_MAX_PEERS)
+	unsigned i = w->n;
+	if (w->ndead > 0) {
+		/* reuse the slot of an actor that has exited (its exit hook has run:
+		 * only peer_exit marks a slot dead), so that a workload that starts
+		 * thousands of short-lived processes (kernbench's jobs) stays within
+		 * the cap; the lowest such slot, for determinism */
+		for (i = 0; i < w->n && !w->peer[i].dead; i++)
+			;
+		w->ndead--;
+	} else if (w->n >= TM_MAX_PEERS) {
 		return -1;
-	struct tm_peer *p = &w->peer[w->n];
+	} else {
+		w->n++;
+	}
+	tm_wake_epoch++;   /* a new peer: its wake may be earlier than any horizon taken */
+	struct tm_peer *p = &w->peer[i];
 	p->wake = wake;
 	p->w = w;
 	p->hooked = 0;
 	p->dead = 0;
-	return (int)w->n++;
+	return (int)i;
 }
 
 static void peer_exit(int failed, void *data)
@@ -84,6 +101,7 @@ int tm_join(struct tm *t, struct tm_world *w)
 void tm_woken(double *wake)
 {
 	*wake = simgrid_get_clock();
+	tm_wake_epoch++;
 }
 
 double tm_now(const struct tm *t)
@@ -146,8 +164,11 @@ void tm_pay_pending(struct tm *t)
 	spend(t, c, w);
 }
 
-double tm_horizon(const struct tm *t)
+/* The horizon of @t (tm_horizon); the peer that bounds it goes to *@arg (-1:
+ * none, the run's end). */
+static double horizon(const struct tm *t, int *arg)
 {
+	*arg = -1;
 	struct tm_world *w = t->w;
 	if (!w || w->off)
 		return -INFINITY;
@@ -158,9 +179,31 @@ double tm_horizon(const struct tm *t)
 		return -INFINITY;
 	double h = w->end;
 	for (unsigned i = 0; i < w->n; i++)
-		if ((int)i != t->slot && !w->peer[i].dead && *w->peer[i].wake < h)
+		if ((int)i != t->slot && !w->peer[i].dead && *w->peer[i].wake < h) {
 			h = *w->peer[i].wake;
+			*arg = (int)i;
+		}
 	return h;
+}
+
+double tm_horizon(const struct tm *t)
+{
+	int arg;
+	return horizon(t, &arg);
+}
+
+/* Does the peer that bounded @t's last horizon still act before the @pending
+ * cycles (and the deferred wait) would end?  Then the full horizon, which is no
+ * later, would say the same: pay.  Two CPUs in system time bound each other's
+ * horizons payment after payment, so this check usually decides without the
+ * scan over every peer. */
+static int limiter_blocks(const struct tm *t, double now, double slack)
+{
+	struct tm_world *w = t->w;
+	int i = t->limiter;
+	if (i < 0 || (unsigned)i >= w->n || i == t->slot || w->peer[i].dead)
+		return 0;
+	return !(t->pending < (*w->peer[i].wake + slack - now - t->wait) * t->clock);
 }
 
 void tm_look(struct tm *t)
@@ -172,7 +215,12 @@ void tm_look(struct tm *t)
 	double now = simgrid_get_clock();
 	/* cycles that fit before anyone else can act */
 	double slack = t->w ? t->w->slack : 0;
-	double room = (tm_horizon(t) + slack - now - t->wait) * t->clock;
+	if (t->w && !t->holding && limiter_blocks(t, now, slack)) {
+		tm_sync(t);
+		return;
+	}
+	t->epoch = tm_wake_epoch;
+	double room = (horizon(t, &t->limiter) + slack - now - t->wait) * t->clock;
 	if (t->holding && slack > 0 && room > -INFINITY) {
 		/* slack: a spinlock holder runs its critical section to the end
 		 * before it pays, so nobody finds the lock held meanwhile */

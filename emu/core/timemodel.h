@@ -63,7 +63,16 @@ struct tm {
 	double ahead;         /* pending may grow to this before anyone can act (0: unknown) */
 	double check;         /* tm_charge() looks again at this many pending cycles */
 	int holding;          /* spinlocks held (with slack, no payment in between) */
+	int limiter;          /* the peer whose wake bounded the last horizon (-1: none):
+			       * tm_look() checks it first */
+	uint64_t epoch;       /* tm_wake_epoch when ahead and check were computed */
 };
+
+/* Bumped whenever an actor's wake slot is lowered (tm_woken) or a peer joins
+ * (tm_world_add): an ahead or check computed before may rest on a wake that no
+ * longer holds (the actor itself may have woken the peer, or a simcall let others
+ * run), so it is not trusted across a change. */
+extern uint64_t tm_wake_epoch;
 
 /** tm_init() - set up a per-actor time account; @quantum_s seconds at @clock_hz. */
 void tm_init(struct tm *t, double quantum_s, double clock_hz);
@@ -134,7 +143,7 @@ void tm_look(struct tm *t);
  */
 static inline void tm_observe(struct tm *t)
 {
-	if (t->ahead > 0 && t->pending < t->ahead)
+	if (t->ahead > 0 && t->pending < t->ahead && t->epoch == tm_wake_epoch)
 		t->deferred++;
 	else
 		tm_look(t);
@@ -144,7 +153,7 @@ static inline void tm_observe(struct tm *t)
 static inline void tm_charge(struct tm *t, double cycles)
 {
 	t->pending += cycles;
-	if (t->pending >= t->check)
+	if (t->pending >= t->check || (t->ahead > 0 && t->epoch != tm_wake_epoch))
 		tm_look(t);
 }
 

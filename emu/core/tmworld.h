@@ -41,6 +41,8 @@ void tm_world_init(struct tm_world *w, double end);
 /**
  * tm_world_add() - register an actor's wake slot (*@wake, kept up to date by the
  * actor and its wakers; it must outlive the actor).
+ * The slot of an actor that has exited is reused (the lowest first), so only
+ * the actors alive at once count against TM_MAX_PEERS.
  * Returns: the actor's index in @w, or -1 if the world is full (lookahead then
  * stays off, because that actor is not seen).
  */

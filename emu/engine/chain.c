@@ -153,7 +153,7 @@ static void chain_peer_died(void *arg)
 {
 	struct chain *c = arg;
 	if (c->target >= 0 && sg_actor_self_get_pid() == c->target)
-		c->wake = simgrid_get_clock();
+		tm_woken(&c->wake);
 }
 
 /* The chain actor: each step in turn, on the one kernel the first step boots.

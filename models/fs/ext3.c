@@ -246,7 +246,8 @@ void mm_ext3_time(struct mm_kernel *k, struct mm_task *t, struct mm_file *f, uin
 	struct mm_ext3 *x = on_ext3(k, f);
 	if (!x)
 		return;
-	int64_t sec = (int64_t)floor(simgrid_get_clock());
+	/* the task's own time: a task that looks ahead is past the clock */
+	int64_t sec = (int64_t)floor(t ? tm_now(&t->tm) : simgrid_get_clock());
 	int64_t *last = &(write ? x->mtime : x->atime)[f->id][member(x, f, idx)];
 	if (*last == sec)
 		return;

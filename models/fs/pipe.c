@@ -15,6 +15,8 @@
  */
 #include "models/fs/pipe.h"
 
+#include <math.h>
+
 #include "models/mm/kernel.h"
 #include "models/sched/sched.h"
 
@@ -35,10 +37,13 @@ void mm_pipe_destroy(struct mm_pipe *p)
 	p->up = false;
 }
 
-/* @t sleeps on @sem until the other side wakes it. */
+/* @t sleeps on @sem until the other side wakes it; a looking-ahead task cannot
+ * act before then (its wake slot is +inf until the waker sets it to now). */
 static void pipe_sleep(struct mm_task *t, sg_sem_t sem)
 {
 	mm_block(t);
+	if (t->tm.pay_wake)
+		t->tm.wake = INFINITY;
 	sg_sem_acquire(sem);
 	mm_unblock(t);
 }
@@ -51,8 +56,11 @@ static void pipe_wake(struct mm_pipe *p, struct mm_task *t, bool *waiting, sg_se
 	if (*waiting) {
 		*waiting = false;
 		p->wakeups++;
+		tm_sync(&t->tm);   /* the sleeper starts at the waker's own time */
 		if (sleeper && sleeper->st)
 			sched_wake_sync(sleeper->st, t->cpu);
+		if (sleeper)
+			tm_woken(&sleeper->tm.wake);
 		sg_sem_release(sem);
 	}
 }

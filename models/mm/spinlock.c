@@ -257,8 +257,7 @@ void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *
 		t->lru_hold_s += held;
 	l->held = false;
 	l->spinners = l->waiters;
-	if (l->waiters && !k->untimed)   /* the store invalidates the spinners' copies */
-		mm_charge(t, machine_line_transfer(k->costs, t->cpu, t->cpu) * k->clock);
+	bool spun = l->waiters && !k->untimed;
 	struct mm_task *w = l->wq_head;   /* the longest waiting */
 	if (w) {
 		l->wq_head = w->wq_next;
@@ -269,6 +268,10 @@ void mm_spin_unlock(struct mm_kernel *k, struct mm_task *t, struct mm_spinlock *
 			tm_woken(&w->tm.wake);
 		sg_sem_release(w->wq_sem);
 	}
+	/* the store invalidates the spinners' copies (after the wake, which comes
+	 * at the release: the waiter's own re-read is in its hand-off) */
+	if (spun)
+		mm_charge(t, machine_line_transfer(k->costs, t->cpu, t->cpu) * k->clock);
 }
 
 /* The LRU lock of zone @z: its own lru_lock, or with vm.lru_locking "per-page"

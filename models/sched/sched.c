@@ -203,10 +203,13 @@ static void pay(struct sched *s, struct sched_task *t, double cycles)
 /* MAX_SLEEP_AVG (DEF_TIMESLICE x MAX_BONUS, 2.6.10) in seconds. */
 #define MAX_SLEEP_AVG_S 1.0
 
-/* @t's sleep_avg now (the payment in progress already counts). */
+/* @t's sleep_avg now (the payment in progress already counts, user or system:
+ * how many cycles one payment joins, which lookahead decides, must not change
+ * what another task sees). */
 static double sleep_avg_now(const struct sched_task *t)
 {
-	double a = t->sleep_avg - (t->paying ? now() - t->pay_t0 : 0);
+	double a = t->sleep_avg - (t->paying ? now() - t->pay_t0 :
+				   t->kpaying ? now() - t->kpay_t0 : 0);
 	return a > 0 ? a : 0;
 }
 
@@ -350,12 +353,17 @@ static void balancer(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	struct sched *s = sg_actor_self_get_data();
-	if (s->world)
-		tm_world_hook(s->world, s->bal_slot);
 	double d = first_tick(s);
 	for (;;) {
+		/* watched once it is a peer: sched_join() may come after this actor
+		 * started (a chain's step starts its workload inside the chain actor,
+		 * whose sg_actor_start lets the balancer run first) */
+		if (s->world)
+			tm_world_hook(s->world, s->bal_slot);
 		s->bal_wake = now() + d;
 		sg_actor_sleep_for(d);
+		if (s->world)
+			tm_world_hook(s->world, s->bal_slot);
 		if (s->retired) {
 			s->bal_wake = INFINITY;
 			return;
@@ -373,6 +381,7 @@ int sched_init(struct sched *s, const struct sched_cfg *c)
 	s->balancer = NULL;
 	s->retired = 0;
 	s->world = NULL;
+	s->reserved = NULL;
 	s->bal_slot = -1;
 	s->bal_wake = 0;
 	s->cpu = calloc((size_t)c->ncpu, sizeof *s->cpu);
@@ -508,7 +517,10 @@ void sched_run(struct sched *s, struct sched_task *t, double cycles)
 void sched_run_kernel(struct sched *s, struct sched_task *t, double cycles)
 {
 	double t0 = now();
+	t->kpaying = true;
+	t->kpay_t0 = t0;
 	pay(s, t, cycles);
+	t->kpaying = false;
 	t->run_s += now() - t0;
 	ran(t, now() - t0);
 	t->slice_left -= cycles;
@@ -522,10 +534,12 @@ void sched_block(struct sched *s, struct sched_task *t)
 	hand_over(s, &s->cpu[t->cpu]);
 }
 
-/* Run-queue length of CPU @i (its owner counted): nr_running. */
+/* Run-queue length of CPU @i (its owner counted, and the new tasks placed there
+ * whose actors have not run yet: which of two actors at the same simulated time
+ * SimGrid runs first must not decide a placement): nr_running. */
 static int nr_running(const struct sched *s, int i)
 {
-	return (s->cpu[i].curr ? 1 : 0) + s->cpu[i].nr_queued;
+	return (s->cpu[i].curr ? 1 : 0) + s->cpu[i].nr_queued + (s->reserved ? s->reserved[i] : 0);
 }
 
 /* try_to_wake_up's affine wake-up and passive balancing (2.6.10): @t, last on

@@ -64,6 +64,8 @@ struct sched_task {
 	double slept_at;       /* time of its last sched_block() */
 	double pay_t0;         /* start of the user payment in progress (paying) */
 	bool paying;           /* in an interruptible user payment */
+	double kpay_t0;        /* start of the system-time payment in progress (kpaying) */
+	bool kpaying;          /* in a payment of system cycles (sched_run_kernel) */
 	sg_sem_t psem;         /* released to interrupt that payment (wake_preempt) */
 	bool need_resched;     /* a woken task of higher priority waits for its CPU */
 	int sync_cpu;          /* CPU of a sync waker (wake_up_*_sync), -1: none */
@@ -98,6 +100,9 @@ struct sched {
 	int retired;              /* sched_retire(): the balancer ends at its next tick */
 	const int *bound;         /* [ncpu]: the unscheduled actors bound to each CPU
 				     (struct sim's cpu_actors), or NULL: unknown */
+	const int *reserved;      /* [ncpu]: tasks placed on each CPU whose actors have
+				     not started yet (wake_up_new_task has queued them:
+				     they count in nr_running), or NULL: none */
 };
 
 /**
