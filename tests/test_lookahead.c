@@ -12,8 +12,10 @@
  * sequential data pays at least twice per readahead window: it wakes the idle disk
  * driver and it sleeps in lock_page); and disk requests
  * are served without the driver (engine_disk_direct) only with lookahead (some
- * of them: asynchronous readahead always goes through the driver).  The
- * unit tests of the mechanism itself are in test_timemodel.c.
+ * of them: asynchronous readahead always goes through the driver).  Scheduled
+ * tasks (kernbench with every process of a Kbuild rule at -j 1, reaim with one
+ * user) are held to the same standard: every count equal, every time within
+ * 1e-7.  The unit tests of the mechanism itself are in test_timemodel.c.
  */
 #include <math.h>
 #include <setjmp.h>
