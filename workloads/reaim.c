@@ -627,9 +627,11 @@ static double run_step(struct sim *s, struct ru_cfg *c, int n)
 		sg_sem_release(c->go);
 	}
 	/* the driver cannot act until a child exits (its wake slot is +inf until
-	 * the child's exit sets it to now) */
+	 * the child's exit sets it to now); a child that exited already leaves it
+	 * as it is, a time in the past: the driver runs on */
 	for (int i = 0; i < started; i++) {
-		c->drv.tm.wake = INFINITY;
+		if (sg_sem_would_block(c->done))
+			c->drv.tm.wake = INFINITY;
 		sg_sem_acquire(c->done);
 	}
 	double el = simgrid_get_clock() - t0;
