@@ -623,7 +623,7 @@ static int db_start(struct sim *s, struct mm_err *e)
 			cl->handle[j] = -1;
 		snprintf(cl->name, sizeof cl->name, "client%d", i + 1);
 		c->ncl_init++;
-		wl_smp_spawn(&c->w, &cl->task, &cl->st, cl->name, cl, client_main);
+		wl_smp_spawn(&c->w, NULL, &cl->task, &cl->st, cl->name, cl, client_main);
 	}
 	return 0;
 }

@@ -1198,16 +1198,16 @@ static int ha_start(struct sim *s, struct mm_err *e)
 		b->root = MM_DENT_NONE;
 		snprintf(b->name, sizeof b->name, "make%d", i);
 		c->nb_init++;
-		wl_smp_spawn(&c->w, &b->task, &b->st, b->name, b, build_main);
+		wl_smp_spawn(&c->w, NULL, &b->task, &b->st, b->name, b, build_main);
 	}
 	c->tester.s = s;
 	c->tester.idx = -1;
 	c->tester_init = true;
-	wl_smp_spawn(&c->w, &c->tester.task, &c->tester.st, "highalloc", &c->tester, tester_main);
+	wl_smp_spawn(&c->w, NULL, &c->tester.task, &c->tester.st, "highalloc", &c->tester, tester_main);
 	c->reaper.s = s;
 	c->reaper.idx = -1;
 	c->reaper_init = true;
-	wl_smp_spawn(&c->w, &c->reaper.task, &c->reaper.st, "events/0", &c->reaper, reaper_main);
+	wl_smp_spawn(&c->w, NULL, &c->reaper.task, &c->reaper.st, "events/0", &c->reaper, reaper_main);
 	return 0;
 }
 

@@ -339,13 +339,12 @@ static uint64_t kb_asm(const struct kb_cfg *c, int i)
 static void start_as(struct kb_cfg *c, struct kb_job *j)
 {
 	struct kb_job *a = &c->asj[j->idx];
-	mm_sync(&j->task);   /* the fork happens at the driver's own time */
 	mm_pipe_init(&j->out, (uint32_t)c->w.k->phys.page_size);
 	mm_pipe_init(&j->exited, 0);
 	a->s = j->s;
 	a->idx = j->idx;
 	snprintf(a->name, sizeof a->name, "as%d", j->idx);
-	wl_smp_spawn(&c->w, &a->task, &a->st, a->name, a, as_main);
+	wl_smp_spawn(&c->w, &j->task, &a->task, &a->st, a->name, a, as_main);
 	sched_fork(&a->st, &j->st);   /* forked by gcc's driver */
 }
 
@@ -359,7 +358,7 @@ static void start_job(struct sim *s, struct kb_cfg *c, int i)
 	else
 		snprintf(j->name, sizeof j->name, "cc%d", i);
 	c->njob_init++;
-	wl_smp_spawn(&c->w, &j->task, &j->st, j->name, j, job_main);
+	wl_smp_spawn(&c->w, &c->make_task, &j->task, &j->st, j->name, j, job_main);
 	sched_fork(&j->st, NULL);   /* forked by make, which sleeps in wait4 */
 }
 
@@ -623,12 +622,10 @@ static void make_main(int argc, char **argv)
 	for (int i = 0; i < c->files; i++) {
 		if (c->slots)
 			make_wait(c, c->slots, true);
-		mm_sync(&c->make_task);   /* the fork happens at make's own time */
 		start_job(s, c, i);
 	}
 	for (int i = 0; i < c->files; i++)
 		make_wait(c, c->done, true);
-	mm_sync(&c->make_task);
 	start_job(s, c, (int)c->files);
 	make_wait(c, c->done, false);
 	if (c->make_as) {

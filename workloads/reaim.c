@@ -533,8 +533,7 @@ static int start_user(struct sim *s, struct ru_cfg *c, int i)
 	if (!st)
 		return -1;
 	c->all_st[c->nall++] = st;
-	mm_sync(&c->drv);   /* the fork's child starts at the driver's own time */
-	wl_smp_spawn(&c->w, &u->task, st, u->name, u, user_main);
+	wl_smp_spawn(&c->w, &c->drv, &u->task, st, u->name, u, user_main);
 	sched_fork(st, NULL);   /* forked by the driver, which sleeps in wait */
 	return 0;
 }

@@ -49,9 +49,11 @@ static int pick_cpu(const struct wl_smp *w)
 	return best;
 }
 
-void wl_smp_spawn(struct wl_smp *w, struct mm_task *t, struct sched_task *st, const char *name,
-		  void *wl, void (*fn)(int, char **))
+void wl_smp_spawn(struct wl_smp *w, struct mm_task *parent, struct mm_task *t,
+		  struct sched_task *st, const char *name, void *wl, void (*fn)(int, char **))
 {
+	if (parent)
+		mm_sync(parent);
 	int cpu = pick_cpu(w);
 	w->reserved[cpu]++;
 	sched_task_init(&w->sched, st, cpu, name);

@@ -39,9 +39,12 @@ int wl_smp_start(struct wl_smp *w, struct sim *s, double cs_cycles, struct mm_er
  * placed-not-started; ties to the lowest index: 2.6's exec balancing, roughly),
  * set @t up as a scheduled mm task of entity @st called @name with workload data
  * @wl, and start actor @fn on that CPU.  @fn must call wl_smp_enter() first.
+ * @parent, the task that forks it (NULL: none, the workload's start), pays its
+ * pending cycles first: starting an actor is a wake-up, so the child starts at
+ * the parent's own time.  Returns: nothing.
  */
-void wl_smp_spawn(struct wl_smp *w, struct mm_task *t, struct sched_task *st, const char *name,
-		  void *wl, void (*fn)(int, char **));
+void wl_smp_spawn(struct wl_smp *w, struct mm_task *parent, struct mm_task *t,
+		  struct sched_task *st, const char *name, void *wl, void (*fn)(int, char **));
 
 /** wl_smp_enter() - the first call of a spawned task's actor: join its CPU. */
 void wl_smp_enter(struct wl_smp *w, struct mm_task *t);
